@@ -10,7 +10,8 @@
 #                   the firmware and run the samples
 #
 # User-space parts are built non-recursively: each directory contributes a
-# fragment, <dir>/build.mk, that appends to the lists below.  The kernel
+# fragment, <dir>/build.mk or <dir>/<subdir>/build.mk, that appends to
+# the lists below.  The kernel
 # module is built by Kbuild (see Kbuild and kmod/Kbuild), once per kernel.
 
 ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
@@ -45,7 +46,7 @@ KREL_6.12 := $(notdir $(firstword $(wildcard /lib/modules/6.12.*-cloud-amd64)))
 .PHONY: all modules check run clean setup FORCE
 all:
 
-include $(sort $(wildcard */build.mk))
+include $(sort $(wildcard */build.mk */*/build.mk))
 
 all: $(ALL_TARGETS) modules $(TST)/native.list $(TST)/guest.list
 

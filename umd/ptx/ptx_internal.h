@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ptx_internal.h - what the passes of the PTX compiler share.
+ *
+ * The compiler is a straight pipeline, one file per pass:
+ *
+ *   lexer.c    text -> tokens
+ *   parser.c   tokens -> modules of variables and functions (this IR)
+ *   link.c     resolves names across modules, lays out memory segments
+ *   lower.c    each PTX instruction -> vISA instructions (with isel_*.c)
+ *   regalloc.c virtual registers -> vISA registers
+ *   emit.c     writes the image
+ *
+ * All memory of one compilation comes from one arena, freed at the end, and
+ * an error anywhere unwinds straight back to vgpu_ptx_compile() through
+ * longjmp: passes never have to check and propagate failures, and nothing
+ * leaks however deep the error happens.
+ */
+#ifndef VGPU_PTX_INTERNAL_H
+#define VGPU_PTX_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptx_compiler.h"
+
+/* ---- arena and failure ------------------------------------------------ */
+
+struct arena_block;
+
+struct arena {
+	struct arena_block *head;
+};
+
+/* A position in a source: index of the module, 1-based line and column. */
+struct ptx_pos {
+	uint32_t src;
+	uint32_t line;
+	uint32_t col;
+};
+
+struct ptx_ctx {
+	struct arena arena;
+	jmp_buf fail;			/* ptx_fail() jumps here */
+	int err;			/* VGPU_PTX_ERR_* of the failure */
+	struct vgpu_ptx_diag diag;
+	const struct vgpu_ptx_source *srcs;
+	unsigned int nsrcs;
+	struct vgpu_ptx_options opts;
+};
+
+void *ptx_alloc(struct ptx_ctx *cx, size_t size);	/* zeroed */
+void *ptx_grow(struct ptx_ctx *cx, void *old, size_t oldsz, size_t newsz);
+char *ptx_strndup(struct ptx_ctx *cx, const char *s, size_t n);
+void ptx_arena_free(struct arena *a);
+
+__attribute__((noreturn, format(printf, 4, 5)))
+void ptx_fail(struct ptx_ctx *cx, int err, const struct ptx_pos *pos,
+	      const char *fmt, ...);
+
+/* A growable array in the arena: items, count, capacity. */
+#define PTX_VEC(T) struct { T *v; uint32_t n, cap; }
+#define ptx_push(cx, vec, item) do {					\
+	if ((vec)->n == (vec)->cap) {					\
+		uint32_t nc_ = (vec)->cap ? (vec)->cap * 2 : 8;		\
+		(vec)->v = ptx_grow((cx), (vec)->v,			\
+				    (vec)->cap * sizeof(*(vec)->v),	\
+				    nc_ * sizeof(*(vec)->v));		\
+		(vec)->cap = nc_;					\
+	}								\
+	(vec)->v[(vec)->n++] = (item);					\
+} while (0)
+
+/* String -> pointer map (open addressing, arena-backed). */
+struct ptx_map {
+	const char **keys;
+	void **vals;
+	uint32_t cap, n;
+};
+void *ptx_map_get(const struct ptx_map *m, const char *key);
+void ptx_map_put(struct ptx_ctx *cx, struct ptx_map *m, const char *key,
+		 void *val);
+
+/* ---- types and state spaces ------------------------------------------- */
+
+enum ptx_type {
+	PT_NONE,
+	PT_PRED,
+	PT_B8, PT_B16, PT_B32, PT_B64, PT_B128,
+	PT_U8, PT_U16, PT_U32, PT_U64,
+	PT_S8, PT_S16, PT_S32, PT_S64,
+	PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_F32, PT_F64,
+};
+
+enum ptx_tclass { TC_PRED, TC_BITS, TC_UINT, TC_SINT, TC_FLOAT };
+
+unsigned int ptx_type_size(enum ptx_type t);	/* bytes; .pred is 1 */
+enum ptx_tclass ptx_type_class(enum ptx_type t);
+enum ptx_type ptx_type_from_name(const char *s);	/* "u32" -> PT_U32 */
+const char *ptx_type_name(enum ptx_type t);
+
+enum ptx_space {
+	PS_NONE, PS_REG, PS_SREG, PS_CONST, PS_GLOBAL, PS_LOCAL, PS_PARAM,
+	PS_SHARED, PS_GENERIC,
+};
+
+enum ptx_space ptx_space_from_name(const char *s);	/* "global" -> ... */
+const char *ptx_space_name(enum ptx_space s);
+
+/* ---- tokens ------------------------------------------------------------ */
+
+enum tok_kind {
+	TK_EOF,
+	TK_IDENT,	/* foo, %r1, $L__BB0_2, _Z3fibi */
+	TK_DOTWORD,	/* .reg, .u32, .v4 (text without the dot) */
+	TK_INT,		/* 42, 0x2a, 0b101, 017 (value in ival) */
+	TK_FLOAT,	/* 0f3F800000 (f32 bits), 0d... (f64 bits), 1.5 */
+	TK_STRING,	/* "file.cu" (text without quotes) */
+	TK_PUNCT,	/* one of , ; : { } [ ] ( ) < > + - ! | @ = */
+};
+
+struct token {
+	enum tok_kind kind;
+	struct ptx_pos pos;
+	const char *text;	/* NUL-terminated copy (idents, dotwords) */
+	uint32_t len;
+	char punct;		/* TK_PUNCT */
+	bool is_f32;		/* TK_FLOAT written as 0f (single) */
+	uint64_t ival;		/* TK_INT value, TK_FLOAT bits (f64 or f32) */
+};
+
+struct lexer {
+	struct ptx_ctx *cx;
+	const char *p, *end, *line_start;
+	uint32_t src, line;
+};
+
+void lex_init(struct lexer *lx, struct ptx_ctx *cx, uint32_t src);
+void lex_next(struct lexer *lx, struct token *t);
+
+/* ---- the IR built by the parser --------------------------------------- */
+
+enum ptx_linkage { PL_NONE, PL_EXTERN, PL_VISIBLE, PL_WEAK, PL_COMMON };
+
+struct ptx_func;
+
+/* An address inside a variable's initializer: generic(var)+off or var+off. */
+struct ptx_init_reloc {
+	uint64_t offset;	/* where in the initializer (bytes) */
+	uint32_t size;		/* 4 or 8 */
+	bool generic;		/* generic(var) instead of var */
+	const char *sym;
+	int64_t addend;
+	struct ptx_pos pos;
+	struct ptx_var *var;	/* resolved by link.c */
+	struct ptx_func *func;	/* or a function address */
+};
+
+/* A variable in a memory state space (module scope or function scope). */
+struct ptx_var {
+	const char *name;
+	enum ptx_space space;
+	enum ptx_type type;
+	enum ptx_linkage linkage;
+	uint32_t align;
+	uint32_t vec;		/* 1, 2 or 4 */
+	uint64_t size;		/* total bytes (0: unsized extern array) */
+	bool unsized;		/* declared with [] */
+	bool has_body;		/* defined here (not just .extern) */
+	uint8_t *init;		/* size bytes, or NULL (zero) */
+	PTX_VEC(struct ptx_init_reloc) relocs;
+	struct ptx_pos pos;
+	uint32_t module;
+	struct ptx_var *def;	/* link.c: the definition this name binds to */
+	uint64_t addr;		/* link.c: offset in its segment */
+	bool used;
+};
+
+/* A virtual register: one per declared PTX register name. */
+struct ptx_reg {
+	const char *name;
+	enum ptx_type type;
+	uint32_t vec;		/* .v2/.v4 register variables */
+	uint32_t id;		/* index in its function's regs */
+};
+
+enum ptx_sreg {
+	SR_TID, SR_NTID, SR_CTAID, SR_NCTAID, SR_LANEID, SR_WARPID,
+	SR_NWARPID, SR_SMID, SR_NSMID, SR_GRIDID, SR_CLOCK, SR_CLOCK_HI,
+	SR_CLOCK64, SR_GLOBALTIMER, SR_GLOBALTIMER_LO, SR_GLOBALTIMER_HI,
+	SR_LANEMASK_EQ, SR_LANEMASK_LE, SR_LANEMASK_LT, SR_LANEMASK_GE,
+	SR_LANEMASK_GT, SR_DYN_SMEM, SR_TOTAL_SMEM, SR_ENVREG,
+	SR_CLUSTERID, SR_NCLUSTERID, SR_CLUSTER_CTAID, SR_CLUSTER_NCTAID,
+	SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_IS_EXPLICIT_CLUSTER,
+	SR_PM, SR_AGGR_SMEM, SR_RESERVED_SMEM_OFFSET_BEGIN,
+	SR_COUNT_
+};
+
+enum ptx_opnd_kind {
+	PO_REG,		/* %r1 (or a .v4 register variable as a whole) */
+	PO_VEC,		/* {%r1, %r2, _, %r4} */
+	PO_IMM,		/* integer immediate, value in imm */
+	PO_FIMM,	/* 0fXXXXXXXX (f32 bits) or 0d / decimal (f64 bits) */
+	PO_SREG,	/* %tid.x */
+	PO_SYM,		/* a name: variable, function or label (+ offset) */
+	PO_ADDR,	/* [base + offset] */
+	PO_SINK,	/* _ */
+	PO_LIST,	/* ( a, b, c ) of call */
+};
+
+struct ptx_operand {
+	enum ptx_opnd_kind kind;
+	struct ptx_pos pos;
+	bool neg;		/* !%p */
+	bool is_f32;		/* PO_FIMM from 0f */
+	struct ptx_reg *reg;	/* PO_REG, PO_ADDR base */
+	struct ptx_reg *pred2;	/* shfl/setp second destination: %r|%p */
+	uint64_t imm;		/* PO_IMM value, PO_FIMM bits */
+	enum ptx_sreg sreg;	/* PO_SREG */
+	uint32_t comp;		/* PO_SREG .x/.y/.z = 0/1/2 */
+	const char *sym;	/* PO_SYM, PO_ADDR base symbol */
+	struct ptx_var *var;	/* resolved symbol (var) */
+	struct ptx_func *func;	/* resolved symbol (function) */
+	int64_t off;		/* PO_SYM / PO_ADDR offset */
+	struct ptx_operand *elems;	/* PO_VEC, PO_LIST */
+	uint32_t nelems;
+};
+
+#define PTX_MAX_MODS 10
+
+struct ptx_insn {
+	const char *op;			/* "ld" */
+	const char *mods[PTX_MAX_MODS];	/* "global", "nc", "v4", "f32" */
+	uint32_t nmods;
+	struct ptx_reg *guard;		/* @%p / @!%p, or NULL */
+	bool guard_neg;
+	struct ptx_operand *ops;
+	uint32_t nops;
+	struct ptx_pos pos;
+	uint32_t line_info;		/* source line from the latest .loc */
+	uint32_t file_info;		/* .file index of that .loc */
+};
+
+/* A label, a place in the statement list. */
+struct ptx_label {
+	const char *name;
+	uint32_t stmt;		/* index of the statement that follows it */
+	struct ptx_pos pos;
+	uint32_t target;	/* lower.c: vISA instruction index */
+};
+
+enum ptx_stmt_kind { ST_INSN, ST_LABEL };
+
+struct ptx_stmt {
+	enum ptx_stmt_kind kind;
+	union {
+		struct ptx_insn *insn;
+		struct ptx_label *label;
+	};
+};
+
+struct ptx_var_list {
+	struct ptx_var **v;
+	uint32_t n, cap;
+};
+
+struct ptx_func {
+	const char *name;
+	bool is_entry;
+	enum ptx_linkage linkage;
+	bool has_body;
+	bool noreturn;
+	struct ptx_pos pos;
+	uint32_t module;
+	struct ptx_var_list params;	/* in .param space */
+	struct ptx_var_list rets;
+	struct ptx_var_list locals;	/* .local/.shared/.param in the body */
+	PTX_VEC(struct ptx_reg *) regs;
+	PTX_VEC(struct ptx_stmt) stmts;
+	struct ptx_map labels;
+	uint32_t maxntid[3], reqntid[3];
+	uint32_t minnctapersm, maxnreg;
+	struct ptx_func *def;	/* link.c: the definition the name binds to */
+	uint32_t index;		/* link.c: index in the image's function table */
+	bool used;
+};
+
+struct ptx_module {
+	uint32_t src;
+	uint32_t version_major, version_minor;
+	uint32_t sm;
+	bool has_target;
+	PTX_VEC(struct ptx_var *) vars;
+	PTX_VEC(struct ptx_func *) funcs;
+	struct ptx_map syms;		/* module scope names -> var or func */
+	PTX_VEC(const char *) files;	/* .file N "name" (index N) */
+};
+
+/* Tags stored in ptx_map values so one map holds vars and funcs. */
+struct ptx_symref {
+	bool is_func;
+	union {
+		struct ptx_var *var;
+		struct ptx_func *func;
+	};
+};
+
+void ptx_parse_module(struct ptx_ctx *cx, uint32_t src, struct ptx_module *m);
+
+/* Modifier helpers used by the instruction selectors. */
+bool insn_has(const struct ptx_insn *in, const char *mod);
+
+#endif /* VGPU_PTX_INTERNAL_H */

@@ -177,8 +177,13 @@ struct visa_kernel {
  *          fixed windows (below); everything else is a global address.
  * GLOBAL   a GPU virtual address, translated by the MMU.
  * SHARED   byte offset in the block's shared memory (static then dynamic).
- * LOCAL    byte offset in the thread's local memory; LD/ST/MOVA LOCAL
- *          offsets are relative to the current frame (see VISA_OP_CALL).
+ * LOCAL    byte offset in the thread's local memory (an absolute local
+ *          address: MOVA LOCAL adds the current frame base).
+ *
+ * Memory instruction addresses: with a GPR (or literal) in a, the address
+ * is a + imm in the instruction's space, absolute.  With a = NONE it is
+ * 0 + imm, except in LOCAL where it is frame base + imm (frame-relative:
+ * named locals and the call convention use this form).
  * CONST    byte offset in the module's const segment (read-only).
  * PARAM    byte offset in the kernel's parameter buffer (read-only).
  * FUNC     (relocations only) a function index: the value written is
@@ -202,12 +207,15 @@ enum visa_space {
  * [SHARED_BASE, SHARED_BASE + 2^32) is shared memory at offset
  * (addr - SHARED_BASE); likewise for local memory, where the offset is the
  * absolute local address (frame base + frame offset) of the thread.
- * Function pointers are VISA_FUNCPTR_BASE + function index.
+ * Function pointers are VISA_FUNCPTR_BASE + function index.  The kernel
+ * parameter buffer appears read-only at VISA_GENERIC_PARAM_BASE + offset
+ * (cvta.param; generic stores there fault with VISA_FAULT_PERMISSION).
  */
 #define VISA_GENERIC_SHARED_BASE	0x0001000000000000ull
 #define VISA_GENERIC_LOCAL_BASE		0x0002000000000000ull
 #define VISA_GENERIC_WINDOW_SIZE	0x0000000100000000ull
 #define VISA_FUNCPTR_BASE		0x0003000000000000ull
+#define VISA_GENERIC_PARAM_BASE		0x0004000000000000ull
 
 /* A module-scope variable (for cudaGetSymbolAddress / cuModuleGetGlobal). */
 #define VISA_SYM_VISIBLE	(1u << 0)	/* .visible: linkable name */
@@ -431,7 +439,8 @@ enum visa_sreg {
  *  SET      d = cmp(a, b) [bool pa] ? all-ones (1.0f for F32 dest type)
  *           : 0; type = dest type, type2 = compared type
  *
- * Memory (address = a + (int64_t)imm in space type2)
+ * Memory (address = a + (int64_t)imm in space type2; a = NONE: see
+ * enum visa_space for the frame-relative LOCAL form)
  *  LD       d[, b, c, e] = [address]     VEC: 1, 2 or 4 elements of type
  *  ST       [address] = b[, c, d, e]
  *  ATOM     d = old value; [address] op= b (CAS: compare b, new c);

@@ -105,7 +105,10 @@ struct visa_image_header {
 /*
  * A function: a contiguous range of CODE.  Kernels are functions too (a
  * kernel entry names its function).  Branch targets are absolute
- * instruction indices and must stay inside the function's range.
+ * instruction indices and must stay inside the function's range.  The last
+ * instruction of every function is an unguarded BRA, RET, EXIT or TRAP, so
+ * execution never runs off the end.  Functions are stored in CODE in the
+ * order of the FUNCS table and do not overlap.
  *
  * Register windows: every activation of a function (the kernel's first
  * one, and each CALL) gets fresh GPRs 0..num_regs-1 and predicates

@@ -36,6 +36,8 @@ SAN_CFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 ALL_TARGETS :=
 NATIVE_TESTS :=
 GUEST_TESTS :=
+# Sample programs `make run` runs in the guest with the firmware started.
+SAMPLES :=
 CLEAN_EXTRA :=
 
 # Kernels the module is built for: short name -> Debian kernel release.
@@ -48,7 +50,8 @@ all:
 
 include $(sort $(wildcard */build.mk */*/build.mk))
 
-all: $(ALL_TARGETS) modules $(TST)/native.list $(TST)/guest.list
+all: $(ALL_TARGETS) modules $(TST)/native.list $(TST)/guest.list \
+	$(TST)/samples.list
 
 # --- kernel module ---------------------------------------------------------
 #
@@ -58,15 +61,31 @@ all: $(ALL_TARGETS) modules $(TST)/native.list $(TST)/guest.list
 KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h) kmod/Kbuild Kbuild \
 	$(wildcard include/*.h include/uapi/linux/*.h)
 
+# $(call kbuild,<kernel>,<dir>,<extra kbuild args>): build the module in a
+# fresh shadow tree <dir>.
+define kbuild
+	@test -n "$(KREL_$(1))" || { echo "kernel $(1) headers missing: run tools/setup" >&2; exit 1; }
+	@rm -rf $(2) && mkdir -p $(2)
+	@cp Kbuild $(2)/Kbuild && cp -rs $(ROOT)/kmod $(2)/kmod
+	$(MAKE) -C /lib/modules/$(KREL_$(1))/build M=$(ROOT)/$(2) \
+		VGPU_ROOT=$(ROOT) $(3) modules
+endef
+
 define kmod_rules
 $(B)/kmod/$(1)/vgpu.ko: $(KMOD_SRCS)
-	@test -n "$(KREL_$(1))" || { echo "kernel $(1) headers missing: run tools/setup" >&2; exit 1; }
-	@rm -rf $(B)/kmod/$(1) && mkdir -p $(B)/kmod/$(1)
-	@cp Kbuild $(B)/kmod/$(1)/Kbuild && cp -rs $(ROOT)/kmod $(B)/kmod/$(1)/kmod
-	$(MAKE) -C /lib/modules/$(KREL_$(1))/build M=$(ROOT)/$(B)/kmod/$(1) \
-		VGPU_ROOT=$(ROOT) $(KBUILD_ARGS) modules
-	@cp $(B)/kmod/$(1)/kmod/vgpu.ko $$@
+	$(call kbuild,$(1),$(B)/kmod/$(1)/tree,$(KBUILD_ARGS))
+	@cp $(B)/kmod/$(1)/tree/kmod/vgpu.ko $$@
 modules: $(B)/kmod/$(1)/vgpu.ko
+
+# The build checks of `make check`: W=1 and sparse on every file; any
+# diagnostic fails.
+.PHONY: kcheck-$(1)
+kcheck-$(1):
+	$(call kbuild,$(1),$(B)/kcheck/$(1),W=1 C=2) > $(B)/kcheck-$(1).log 2>&1 || \
+		{ cat $(B)/kcheck-$(1).log; exit 1; }
+	@if grep -E -i 'warning|error' $(B)/kcheck-$(1).log; then \
+		echo "kernel $(1): the W=1/sparse build is not clean"; exit 1; fi
+	@echo "kernel $(1) ($(KREL_$(1))): W=1 C=2 build clean"
 endef
 $(foreach k,$(KERNELS),$(eval $(call kmod_rules,$(k))))
 
@@ -80,6 +99,10 @@ $(TST)/native.list: FORCE
 $(TST)/guest.list: FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' $(GUEST_TESTS) > $@.tmp && mv $@.tmp $@
+
+$(TST)/samples.list: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' $(SAMPLES) > $@.tmp && mv $@.tmp $@
 
 check: all
 	tools/check

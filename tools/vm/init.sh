@@ -1,0 +1,69 @@
+#!/vgpu-vm/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# /init of the vgpu-vm guest (PID 1), run by busybox sh.
+#
+# The initramfs holds the host's files at their own paths; this script only
+# sets up the kernel file systems, loads the driver, optionally starts the
+# firmware, runs /vgpu-vm/run.sh (written by tools/vgpu-vm for each run) on
+# the first serial port, reports its exit status on the third, and powers
+# off.  The kernel's console is the second serial port, which the host reads
+# to judge the kernel log.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/vgpu-vm/bin
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm /tmp /run /var/tmp /root
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t debugfs debugfs /sys/kernel/debug
+ln -sf /proc/self/fd /dev/fd
+hostname vgpu-vm
+
+# Output is read by a program, not a terminal: no \n -> \r\n translation.
+stty -F /dev/ttyS0 -onlcr 2>/dev/null
+
+report() {
+	echo "VGPU_VM_EXIT $1" > /dev/ttyS2
+	sync
+	reboot -f
+}
+
+# Report hung tasks within the run rather than after two minutes.
+echo 20 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+
+. /vgpu-vm/config
+
+if [ -n "$VGPU_MODULE" ]; then
+	# shellcheck disable=SC2086
+	if ! insmod "$VGPU_MODULE" $VGPU_MODULE_PARAMS > /dev/ttyS0 2>&1; then
+		echo "vgpu-vm: insmod $VGPU_MODULE failed" > /dev/ttyS0
+		report 125
+	fi
+fi
+
+if [ -n "$VGPU_FW" ]; then
+	# The firmware daemonizes only once it has attached to every device.
+	# shellcheck disable=SC2086
+	if ! "$VGPU_FW" --daemon $VGPU_FW_ARGS > /dev/ttyS0 2>&1; then
+		echo "vgpu-vm: firmware $VGPU_FW failed to start" > /dev/ttyS0
+		report 125
+	fi
+fi
+
+/vgpu-vm/bin/sh /vgpu-vm/run.sh < /dev/null > /dev/ttyS0 2>&1
+status=$?
+
+if [ -n "$VGPU_FW" ] && [ -f /run/vgpu-fw.pid ]; then
+	kill "$(cat /run/vgpu-fw.pid)" 2>/dev/null
+	sleep 1
+fi
+if [ -n "$VGPU_MODULE" ] && [ -z "$VGPU_KEEP_MODULE" ]; then
+	# Unloading is part of the test: it must succeed with nothing leaked.
+	if ! rmmod vgpu > /dev/ttyS0 2>&1; then
+		echo "vgpu-vm: rmmod vgpu failed" > /dev/ttyS0
+		[ "$status" -eq 0 ] && status=126
+	fi
+fi
+report "$status"

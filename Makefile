@@ -104,10 +104,16 @@ $(TST)/samples.list: FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' $(SAMPLES) > $@.tmp && mv $@.tmp $@
 
-check: all
+# The two commands of the README.  Both install what is missing first
+# (tools/setup is idempotent and quick once done), then build.
+check:
+	tools/setup
+	$(MAKE) all
 	tools/check
 
-run: all
+run:
+	tools/setup
+	$(MAKE) all
 	tools/run-samples
 
 setup:

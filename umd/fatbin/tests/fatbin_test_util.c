@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest.h"
+#include "fatbin_test_util.h"
+
+uint8_t *test_read_data(const char *name, size_t *size)
+{
+	char path[4096];
+	uint8_t *buf;
+	long len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", FATBIN_TEST_DATA, name);
+	f = fopen(path, "rb");
+	if (!f)
+		ksft_exit_fail_msg("cannot open test data %s (run make)\n", path);
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET))
+		ksft_exit_fail_msg("cannot size %s\n", path);
+	buf = malloc(len ? (size_t)len : 1);
+	if (!buf || fread(buf, 1, (size_t)len, f) != (size_t)len)
+		ksft_exit_fail_msg("cannot read %s\n", path);
+	fclose(f);
+	*size = (size_t)len;
+	return buf;
+}
+
+char *test_reference_ptx(const char *name)
+{
+	size_t size;
+	uint8_t *buf = test_read_data(name, &size);
+	char *text = realloc(buf, size + 1);
+
+	if (!text)
+		ksft_exit_fail_msg("out of memory\n");
+	text[size] = '\0';
+	return text;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+char *test_normalise_ptx(const char *ptx)
+{
+	char *out = malloc(strlen(ptx) + 1), *o = out;
+	const char *line = ptx;
+
+	if (!out)
+		ksft_exit_fail_msg("out of memory\n");
+	while (*line) {
+		const char *end = strchr(line, '\n');
+		const char *p = line;
+		int pending_space = 0;
+
+		if (!end)
+			end = line + strlen(line);
+		while (p < end && is_blank(*p))
+			p++;
+		if (end - p < 2 || p[0] != '/' || p[1] != '/') {
+			for (; p < end; p++) {
+				if (is_blank(*p)) {
+					pending_space = 1;
+					continue;
+				}
+				if (pending_space)
+					*o++ = ' ';
+				pending_space = 0;
+				*o++ = *p;
+			}
+		}
+		if (!*end)
+			break;
+		*o++ = '\n';
+		line = end + 1;
+	}
+	*o = '\0';
+	return out;
+}
+
+int test_same_ptx(const char *a, const char *b)
+{
+	char *na = test_normalise_ptx(a), *nb = test_normalise_ptx(b);
+	int same = !strcmp(na, nb);
+
+	if (!same) {
+		/* show where they part, to make a failure easy to read */
+		size_t i = 0;
+
+		while (na[i] && na[i] == nb[i])
+			i++;
+		ksft_print_msg("PTX differs at byte %zu: '%.40s' vs '%.40s'\n",
+			       i, na + i, nb + i);
+	}
+	free(na);
+	free(nb);
+	return same;
+}

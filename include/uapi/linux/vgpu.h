@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * vgpu.h - the ioctl ABI of the vGPU driver (/dev/vgpuN)
+ *
+ * Conventions (Documentation/process/botching-up-ioctls.rst):
+ *
+ * - Every struct has fixed-size members, naturally aligned, with explicit
+ *   padding that must be zero (-EINVAL otherwise).  Pointers travel as __u64.
+ * - Every flags field rejects unknown bits with -EINVAL.
+ * - Unknown ioctl commands fail with -ENOTTY.
+ * - Structs grow only at their end.  The size encoded in the ioctl number is
+ *   the size user space was compiled with: the driver accepts an older,
+ *   smaller struct (missing fields read as zero) and a newer, larger one as
+ *   long as the bytes it does not know are zero (-E2BIG otherwise).
+ * - Handles are per open file: a handle of another open file is invalid
+ *   (-ENOENT), as is a freed one.
+ * - Errors a client sees on work it submitted: -ECANCELED when its context
+ *   is dead (fault or watchdog; VGPU_IOCTL_CTX_STATUS says why) and -ENODEV
+ *   when the device was lost (the firmware went away).
+ *
+ * The formats the device reads (queue packets, doorbell and fence pages,
+ * page tables) are described in include/vgpu_hw.h.
+ */
+#ifndef _UAPI_LINUX_VGPU_H
+#define _UAPI_LINUX_VGPU_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define VGPU_UAPI_VERSION_MAJOR	1
+#define VGPU_UAPI_VERSION_MINOR	0
+
+#define VGPU_IOCTL_BASE		0xB7
+
+/**
+ * struct vgpu_info - device description (VGPU_IOCTL_GET_INFO)
+ * @version_major: VGPU_UAPI_VERSION_MAJOR of the driver; a different major
+ *	means an incompatible ABI.
+ * @version_minor: VGPU_UAPI_VERSION_MINOR of the driver; new minors only add.
+ * @device_index: N of /dev/vgpuN.
+ * @flags: VGPU_INFO_* state bits at the time of the call.
+ * @vram_size: bytes of device memory.
+ * @vram_page_size: granule of VRAM allocations and mappings (64 KiB).
+ * @host_page_size: granule of host memory mappings (4 KiB).
+ * @gart_entries: number of GART entries (pages of host memory the device
+ *	can reach at once).
+ * @va_bits: width of a GPU virtual address.
+ * @max_queues: queues allowed per open file.
+ * @watchdog_ms: a job making no progress for this long kills its context.
+ * @num_compute_engines: number of VGPU_ENGINE_COMPUTE engines.
+ * @num_copy_engines: number of VGPU_ENGINE_COPY engines.
+ * @hw_version: version of the hardware interface (VGPU_HW_VERSION of
+ *	include/vgpu_hw.h) that the driver programs.
+ * @pad: zero.
+ */
+struct vgpu_info {
+	__u32 version_major;
+	__u32 version_minor;
+	__u32 device_index;
+	__u32 flags;
+	__u64 vram_size;
+	__u32 vram_page_size;
+	__u32 host_page_size;
+	__u64 gart_entries;
+	__u32 va_bits;
+	__u32 max_queues;
+	__u32 watchdog_ms;
+	__u16 num_compute_engines;
+	__u16 num_copy_engines;
+	__u32 hw_version;
+	__u32 pad;
+};
+
+/* struct vgpu_info.flags */
+#define VGPU_INFO_FW_ATTACHED	(1U << 0)	/* a firmware serves the device */
+
+/**
+ * struct vgpu_ctx_create - create a context (VGPU_IOCTL_CTX_CREATE)
+ * @flags: zero.
+ * @handle: out: handle of the new context in this open file.
+ * @ctx_id: out: device-wide id of the context, as firmware and debugfs
+ *	name it.
+ * @pad: zero.
+ *
+ * A context is one GPU virtual address space plus the queues that run in
+ * it.  Faults and timeouts are sticky per context.
+ */
+struct vgpu_ctx_create {
+	__u32 flags;
+	__u32 handle;
+	__u32 ctx_id;
+	__u32 pad;
+};
+
+/**
+ * struct vgpu_handle_arg - names one object (destroy and free ioctls)
+ * @handle: the handle.
+ * @flags: zero.
+ */
+struct vgpu_handle_arg {
+	__u32 handle;
+	__u32 flags;
+};
+
+/* Why a context stopped: struct vgpu_fault.kind */
+enum vgpu_fault_kind {
+	VGPU_FAULT_NONE = 0,
+	VGPU_FAULT_MMU_UNMAPPED = 1,	/* no valid PTE for the address */
+	VGPU_FAULT_MMU_PERMISSION = 2,	/* write to read-only, atomic... */
+	VGPU_FAULT_MISALIGNED = 3,	/* misaligned access */
+	VGPU_FAULT_ILLEGAL_INSTRUCTION = 4,
+	VGPU_FAULT_TRAP = 5,		/* trap instruction, failed assert */
+	VGPU_FAULT_BARRIER = 6,		/* barrier deadlock */
+	VGPU_FAULT_BAD_PACKET = 7,	/* malformed queue packet */
+	VGPU_FAULT_WATCHDOG = 8,	/* job ran past the watchdog timeout */
+	VGPU_FAULT_KIND_MAX = 8,
+};
+
+/**
+ * struct vgpu_fault - what stopped a context
+ * @kind: enum vgpu_fault_kind.
+ * @engine: enum vgpu_engine of the queue that faulted.
+ * @queue_id: device-wide id of the queue that faulted.
+ * @ptx_line: source line (PTX .loc) of the faulting instruction, 0 unknown.
+ * @va: faulting GPU virtual address (memory faults), else 0.
+ * @kernel_va: GPU VA of the kernel's code (launch faults), else 0.
+ * @block: block index (x, y, z) of the faulting thread.
+ * @thread: thread index (x, y, z) in its block.
+ * @pc: instruction offset in the kernel's code.
+ * @kernel_name: NUL-terminated (possibly truncated) name of the kernel.
+ *
+ * The firmware fills every field it knows and zeroes the others; the driver
+ * fills @kind, @engine and @queue_id of a watchdog timeout itself.
+ */
+struct vgpu_fault {
+	__u32 kind;
+	__u32 engine;
+	__u32 queue_id;
+	__u32 ptx_line;
+	__u64 va;
+	__u64 kernel_va;
+	__u32 block[3];
+	__u32 thread[3];
+	__u64 pc;
+	char kernel_name[64];
+};
+
+/**
+ * struct vgpu_ctx_status - sticky state of a context (VGPU_IOCTL_CTX_STATUS)
+ * @handle: in: the context.
+ * @flags: in: zero.
+ * @state: out: VGPU_CTX_STATE_* bits.
+ * @fault_count: out: faults reported for the context (the first is kept).
+ * @fault: out: the first fault (kind VGPU_FAULT_NONE if none).
+ */
+struct vgpu_ctx_status {
+	__u32 handle;
+	__u32 flags;
+	__u32 state;
+	__u32 fault_count;
+	struct vgpu_fault fault;
+};
+
+#define VGPU_CTX_STATE_FAULTED	(1U << 0)	/* a fault stopped the context */
+#define VGPU_CTX_STATE_GUILTY	(1U << 1)	/* it caused a watchdog reset */
+#define VGPU_CTX_STATE_LOST	(1U << 2)	/* the device was lost under it */
+
+/**
+ * struct vgpu_vram_alloc - allocate device memory (VGPU_IOCTL_VRAM_ALLOC)
+ * @size: bytes; rounded up to vgpu_info.vram_page_size.
+ * @flags: zero.
+ * @handle: out: memory object handle.
+ * @alloc_size: out: the rounded size.
+ *
+ * The memory is zeroed.  -ENOMEM when VRAM is exhausted.
+ */
+struct vgpu_vram_alloc {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 alloc_size;
+};
+
+/**
+ * struct vgpu_host_alloc - allocate pinned host memory (VGPU_IOCTL_HOST_ALLOC)
+ * @size: bytes; rounded up to the host page size.
+ * @flags: VGPU_HOST_ALLOC_* bits.
+ * @handle: out: memory object handle.
+ * @mmap_offset: out: pass to mmap(MAP_SHARED) on this fd to map the pages.
+ * @alloc_size: out: the rounded size.
+ *
+ * The pages are zeroed, entered into the GART and counted against
+ * RLIMIT_MEMLOCK (-ENOMEM beyond it; -ENOSPC when the GART is full).
+ */
+struct vgpu_host_alloc {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 mmap_offset;
+	__u64 alloc_size;
+};
+
+/* Map the pages write-combined in the process (and in the direct map). */
+#define VGPU_HOST_ALLOC_WC	(1U << 0)
+
+/**
+ * struct vgpu_host_register - pin existing user memory
+ *	(VGPU_IOCTL_HOST_REGISTER)
+ * @addr: page-aligned start address in the calling process.
+ * @size: page-aligned size in bytes.
+ * @flags: VGPU_HOST_REGISTER_* bits.
+ * @handle: out: memory object handle.
+ *
+ * The pages are pinned (FOLL_LONGTERM), entered into the GART and counted
+ * against RLIMIT_MEMLOCK.
+ */
+struct vgpu_host_register {
+	__u64 addr;
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+};
+
+/* The device may only read the memory; it may be a read-only mapping. */
+#define VGPU_HOST_REGISTER_READONLY	(1U << 0)
+
+/**
+ * struct vgpu_map - map a memory object into a context (VGPU_IOCTL_MAP)
+ * @ctx: context handle.
+ * @handle: memory object handle (of the same open file: objects are usable
+ *	by every context of their file, "portable").
+ * @va: GPU virtual address; aligned to the object's page size (64 KiB for
+ *	VRAM, 4 KiB for host memory).  By convention host memory is mapped at
+ *	its host address (unified addressing).
+ * @offset: offset into the object, aligned like @va.
+ * @size: bytes, aligned like @va, non-zero, inside the object.
+ * @flags: VGPU_MAP_* bits.
+ * @pad: zero.
+ *
+ * -EINVAL for misalignment or a range outside the object or the VA space,
+ * -EEXIST if the range overlaps another mapping of the context.
+ */
+struct vgpu_map {
+	__u32 ctx;
+	__u32 handle;
+	__u64 va;
+	__u64 offset;
+	__u64 size;
+	__u32 flags;
+	__u32 pad;
+};
+
+#define VGPU_MAP_READONLY	(1U << 0)	/* device may not write */
+#define VGPU_MAP_NO_ATOMIC	(1U << 1)	/* device may not do atomics */
+
+/**
+ * struct vgpu_unmap - remove a mapping (VGPU_IOCTL_UNMAP)
+ * @ctx: context handle.
+ * @flags: zero.
+ * @va: start address of a mapping made by VGPU_IOCTL_MAP (-ENOENT else).
+ */
+struct vgpu_unmap {
+	__u32 ctx;
+	__u32 flags;
+	__u64 va;
+};
+
+/* The engine a queue feeds. */
+enum vgpu_engine {
+	VGPU_ENGINE_COMPUTE = 0,	/* GR: kernels, and every packet */
+	VGPU_ENGINE_COPY = 1,		/* CE: copy, memset, fences */
+	VGPU_ENGINE_MAX = 1,
+};
+
+/**
+ * struct vgpu_queue_create - create a user-mode queue
+ *	(VGPU_IOCTL_QUEUE_CREATE)
+ * @ctx: context handle the queue runs in.
+ * @engine: enum vgpu_engine.
+ * @ring_size: bytes, a power of two from 4 KiB to 1 MiB.
+ * @flags: zero.
+ * @handle: out: queue handle.
+ * @queue_id: out: device-wide id of the queue.
+ * @pad: zero.
+ * @ring_offset: out: mmap offset of the ring (read-write, @ring_size bytes).
+ * @doorbell_offset: out: mmap offset of the doorbell page (read-write,
+ *	one page, struct vgpu_doorbell of include/vgpu_hw.h).
+ * @fence_offset: out: mmap offset of the fence page (read-only, one page,
+ *	struct vgpu_fence_page of include/vgpu_hw.h).
+ */
+struct vgpu_queue_create {
+	__u32 ctx;
+	__u32 engine;
+	__u32 ring_size;
+	__u32 flags;
+	__u32 handle;
+	__u32 queue_id;
+	__u64 ring_offset;
+	__u64 doorbell_offset;
+	__u64 fence_offset;
+};
+
+/**
+ * struct vgpu_wait - wait for a queue's fence (VGPU_IOCTL_WAIT)
+ * @queue: queue handle.
+ * @flags: zero.
+ * @fence: wait until the queue's completed fence is >= this value.
+ * @timeout_ns: ABSOLUTE CLOCK_MONOTONIC deadline in ns: a wait restarted
+ *	after a signal keeps the same deadline.  0 polls once.
+ *
+ * Returns 0 once signalled, -ETIME at the deadline, -EINTR (or a restart)
+ * on a signal, -ECANCELED if the context died, -ENODEV if the device was
+ * lost.
+ */
+struct vgpu_wait {
+	__u32 queue;
+	__u32 flags;
+	__u64 fence;
+	__s64 timeout_ns;
+};
+
+/**
+ * struct vgpu_queue_eventfd - notify an eventfd (VGPU_IOCTL_QUEUE_EVENTFD)
+ * @queue: queue handle.
+ * @fd: eventfd to signal on each fence signal or error; -1 removes it.
+ *
+ * The eventfd is counted up on every interrupt of the queue: fence signals,
+ * faults, watchdog and device loss.
+ */
+struct vgpu_queue_eventfd {
+	__u32 queue;
+	__s32 fd;
+};
+
+/* ---- firmware channel (CAP_SYS_ADMIN) ------------------------------------ */
+
+/**
+ * struct vgpu_fw_attach - become the device's firmware (VGPU_IOCTL_FW_ATTACH)
+ * @flags: zero.
+ * @pad: zero.
+ * @vram_size: out: bytes of VRAM.
+ * @vram_offset: out: mmap offset of all of VRAM (read-write, shared).
+ * @gart_entries: out: number of GART entries.
+ * @gart_offset: out: mmap offset of the GART aperture, whose page i is
+ *	GART entry i (SIGBUS while the entry is empty).
+ *
+ * Needs CAP_SYS_ADMIN (-EPERM) and a file with no client objects (-EBUSY);
+ * one firmware per device (-EBUSY).  The firmware then read()s struct
+ * vgpu_fw_event records from the file (poll for POLLIN) and detaches by
+ * closing it; a dying firmware process marks the device lost.
+ */
+struct vgpu_fw_attach {
+	__u32 flags;
+	__u32 pad;
+	__u64 vram_size;
+	__u64 vram_offset;
+	__u64 gart_entries;
+	__u64 gart_offset;
+};
+
+/**
+ * struct vgpu_fw_signal - a queue's fence completed (VGPU_IOCTL_FW_SIGNAL)
+ * @queue_id: device-wide queue id.
+ * @flags: zero.
+ * @fence: new completed fence value; must not go backwards (-EINVAL).
+ *
+ * The driver writes the value to the queue's fence page and wakes waiters,
+ * poll()ers and the queue's eventfd: the "interrupt".
+ */
+struct vgpu_fw_signal {
+	__u32 queue_id;
+	__u32 flags;
+	__u64 fence;
+};
+
+/**
+ * struct vgpu_fw_fault - a queue faulted (VGPU_IOCTL_FW_FAULT)
+ * @flags: zero.
+ * @pad: zero.
+ * @fault: the record; @fault.queue_id names the queue, @fault.kind must be
+ *	a known kind other than NONE and WATCHDOG.
+ *
+ * Stops the queue's context: its waits fail with -ECANCELED.
+ */
+struct vgpu_fw_fault {
+	__u32 flags;
+	__u32 pad;
+	struct vgpu_fault fault;
+};
+
+/* struct vgpu_fw_event.type */
+enum vgpu_fw_event_type {
+	VGPU_FW_EV_CTX_CREATE = 1,	/* ctx_id, arg0 = page directory */
+	VGPU_FW_EV_CTX_DESTROY = 2,	/* ctx_id */
+	VGPU_FW_EV_CTX_STOP = 3,	/* ctx_id: stop all its queues now */
+	VGPU_FW_EV_TLB_FLUSH = 4,	/* ctx_id: PTEs were removed */
+	VGPU_FW_EV_QUEUE_CREATE = 5,	/* see below */
+	VGPU_FW_EV_QUEUE_DESTROY = 6,	/* queue_id, ctx_id */
+	VGPU_FW_EV_QUEUE_KICK = 7,	/* queue_id, ctx_id: doorbell rang */
+};
+
+/**
+ * struct vgpu_fw_event - one record read() from the firmware file
+ * @type: enum vgpu_fw_event_type.
+ * @ctx_id: the context concerned.
+ * @queue_id: the queue concerned (queue events), else 0.
+ * @engine: QUEUE_CREATE: enum vgpu_engine.
+ * @arg0: CTX_CREATE: VRAM offset of the page directory.
+ *	QUEUE_CREATE: ring size in bytes.
+ * @arg1: QUEUE_CREATE: mmap offset of the ring in the firmware file.
+ * @arg2: QUEUE_CREATE: mmap offset of the doorbell page in the firmware
+ *	file.
+ * @arg3: reserved, zero.
+ *
+ * Records are delivered in order; CREATE of an object always comes before
+ * anything else about it.  A read() returns whole records only.
+ */
+struct vgpu_fw_event {
+	__u32 type;
+	__u32 ctx_id;
+	__u32 queue_id;
+	__u32 engine;
+	__u64 arg0;
+	__u64 arg1;
+	__u64 arg2;
+	__u64 arg3;
+};
+
+#define VGPU_IOCTL_GET_INFO \
+	_IOR(VGPU_IOCTL_BASE, 0x00, struct vgpu_info)
+#define VGPU_IOCTL_CTX_CREATE \
+	_IOWR(VGPU_IOCTL_BASE, 0x01, struct vgpu_ctx_create)
+#define VGPU_IOCTL_CTX_DESTROY \
+	_IOW(VGPU_IOCTL_BASE, 0x02, struct vgpu_handle_arg)
+#define VGPU_IOCTL_CTX_STATUS \
+	_IOWR(VGPU_IOCTL_BASE, 0x03, struct vgpu_ctx_status)
+#define VGPU_IOCTL_VRAM_ALLOC \
+	_IOWR(VGPU_IOCTL_BASE, 0x04, struct vgpu_vram_alloc)
+#define VGPU_IOCTL_HOST_ALLOC \
+	_IOWR(VGPU_IOCTL_BASE, 0x05, struct vgpu_host_alloc)
+#define VGPU_IOCTL_HOST_REGISTER \
+	_IOWR(VGPU_IOCTL_BASE, 0x06, struct vgpu_host_register)
+#define VGPU_IOCTL_MEM_FREE \
+	_IOW(VGPU_IOCTL_BASE, 0x07, struct vgpu_handle_arg)
+#define VGPU_IOCTL_MAP \
+	_IOW(VGPU_IOCTL_BASE, 0x08, struct vgpu_map)
+#define VGPU_IOCTL_UNMAP \
+	_IOW(VGPU_IOCTL_BASE, 0x09, struct vgpu_unmap)
+#define VGPU_IOCTL_QUEUE_CREATE \
+	_IOWR(VGPU_IOCTL_BASE, 0x0a, struct vgpu_queue_create)
+#define VGPU_IOCTL_QUEUE_DESTROY \
+	_IOW(VGPU_IOCTL_BASE, 0x0b, struct vgpu_handle_arg)
+#define VGPU_IOCTL_QUEUE_KICK \
+	_IOW(VGPU_IOCTL_BASE, 0x0c, struct vgpu_handle_arg)
+#define VGPU_IOCTL_WAIT \
+	_IOW(VGPU_IOCTL_BASE, 0x0d, struct vgpu_wait)
+#define VGPU_IOCTL_QUEUE_EVENTFD \
+	_IOW(VGPU_IOCTL_BASE, 0x0e, struct vgpu_queue_eventfd)
+#define VGPU_IOCTL_FW_ATTACH \
+	_IOWR(VGPU_IOCTL_BASE, 0x40, struct vgpu_fw_attach)
+#define VGPU_IOCTL_FW_SIGNAL \
+	_IOW(VGPU_IOCTL_BASE, 0x41, struct vgpu_fw_signal)
+#define VGPU_IOCTL_FW_FAULT \
+	_IOW(VGPU_IOCTL_BASE, 0x42, struct vgpu_fw_fault)
+
+#endif /* _UAPI_LINUX_VGPU_H */

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_bo.c - memory objects
+ *
+ * Three kinds of memory a context can map:
+ *
+ *  - VRAM objects: a 64 KiB-aligned range of device memory;
+ *  - host objects: pages the driver allocates, entered into the GART, that
+ *    the process maps with mmap() (cached, or write-combined: then the
+ *    kernel's own direct mapping of the pages is switched to WC as well, so
+ *    that no page is ever mapped with two cache attributes);
+ *  - user-pointer objects: existing process memory, pinned with
+ *    FOLL_LONGTERM and entered into the GART.
+ *
+ * Host and user-pointer pages are charged to RLIMIT_MEMLOCK of the creating
+ * process, like mlock()ed memory: they cannot be swapped out or migrated
+ * while the device can reach them.  The charge goes to mm->pinned_vm (the
+ * "VmPin" of /proc/PID/status), with the lock-free check RDMA and VFIO use,
+ * rather than account_locked_vm(): that one takes mmap_lock, which munmap()
+ * already holds when it drops the last reference of a host object.
+ *
+ * An object is owned by its open file and usable by every context of that
+ * file; mappings in contexts and mmaps hold references, so freeing the
+ * handle frees the memory only when nothing uses it any more.
+ */
+#include <linux/mm.h>
+#include <linux/capability.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#ifdef CONFIG_X86
+#include <asm/set_memory.h>
+#endif
+
+#include "vgpu_drv.h"
+
+static const u32 vgpu_big_pages = VGPU_BIG_PAGE_SIZE >> PAGE_SHIFT;
+
+void vgpu_bo_get(struct vgpu_bo *bo)
+{
+	kref_get(&bo->ref);
+}
+
+static void vgpu_bo_free_host_pages(struct vgpu_bo *bo)
+{
+	unsigned long i;
+
+#ifdef CONFIG_X86
+	if (bo->flags & VGPU_HOST_ALLOC_WC)
+		set_pages_array_wb(bo->pages, bo->npages);
+#endif
+	for (i = 0; i < bo->npages; i++)
+		__free_page(bo->pages[i]);
+}
+
+static void vgpu_bo_uncharge(struct vgpu_bo *bo)
+{
+	atomic64_sub(bo->npages, &bo->mm->pinned_vm);
+	mmdrop(bo->mm);
+	bo->mm = NULL;
+}
+
+static void vgpu_bo_release(struct kref *ref)
+{
+	struct vgpu_bo *bo = container_of(ref, struct vgpu_bo, ref);
+	struct vgpu_dev *dev = bo->dev;
+
+	mutex_lock(&dev->bo_lock);
+	list_del(&bo->node);
+	mutex_unlock(&dev->bo_lock);
+
+	switch (bo->kind) {
+	case VGPU_BO_VRAM:
+		vgpu_vram_free(dev, bo->vram_offset, bo->npages);
+		break;
+	case VGPU_BO_HOST:
+		vgpu_gart_unbind(dev, bo->gart_base, bo->npages);
+		vgpu_bo_free_host_pages(bo);
+		break;
+	case VGPU_BO_USERPTR:
+		vgpu_gart_unbind(dev, bo->gart_base, bo->npages);
+		unpin_user_pages_dirty_lock(bo->pages, bo->npages,
+			!(bo->flags & VGPU_HOST_REGISTER_READONLY));
+		break;
+	}
+	if (bo->mm)
+		vgpu_bo_uncharge(bo);
+	if (bo->kind != VGPU_BO_VRAM)
+		atomic_long_sub(bo->npages, &dev->pinned_pages);
+	kvfree(bo->pages);
+	kfree(bo);
+}
+
+void vgpu_bo_put(struct vgpu_bo *bo)
+{
+	kref_put(&bo->ref, vgpu_bo_release);
+}
+
+static struct vgpu_bo *vgpu_bo_new(struct vgpu_dev *dev,
+				   enum vgpu_bo_kind kind, u64 size)
+{
+	struct vgpu_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+
+	if (!bo)
+		return NULL;
+	kref_init(&bo->ref);
+	bo->dev = dev;
+	bo->kind = kind;
+	bo->size = size;
+	bo->npages = size >> PAGE_SHIFT;
+	bo->owner_pid = task_tgid_nr(current);
+	INIT_LIST_HEAD(&bo->node);
+	return bo;
+}
+
+/* Make a fully built object visible: in the device list and a handle. */
+static int vgpu_bo_publish(struct vgpu_file *vf, struct vgpu_bo *bo,
+			   u32 *handle)
+{
+	struct vgpu_dev *dev = vf->dev;
+	int ret;
+
+	mutex_lock(&vf->lock);
+	ret = xa_alloc(&vf->bos, handle, bo, VGPU_HANDLE_LIMIT, GFP_KERNEL);
+	mutex_unlock(&vf->lock);
+	if (ret)
+		return ret == -EBUSY ? -ENOSPC : ret;
+	mutex_lock(&dev->bo_lock);
+	list_add_tail(&bo->node, &dev->bos);
+	mutex_unlock(&dev->bo_lock);
+	return 0;
+}
+
+/*
+ * Charge the object's pages against RLIMIT_MEMLOCK of the calling process
+ * and keep its mm, which may be gone from current when the object is
+ * released.  CAP_IPC_LOCK lifts the limit, as for mlock().
+ */
+static int vgpu_bo_charge(struct vgpu_bo *bo)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	s64 pinned;
+
+	if (!mm)
+		return -EINVAL;
+	pinned = atomic64_add_return(bo->npages, &mm->pinned_vm);
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(bo->npages, &mm->pinned_vm);
+		return -ENOMEM;
+	}
+	bo->mm = mm;
+	mmgrab(mm);
+	return 0;
+}
+
+int vgpu_ioctl_vram_alloc(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_vram_alloc *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	struct vgpu_bo *bo;
+	u64 size;
+	int ret;
+
+	if (args->flags || args->handle || args->alloc_size)
+		return -EINVAL;
+	if (!args->size || args->size > (dev->vram.npages << PAGE_SHIFT))
+		return args->size ? -ENOMEM : -EINVAL;
+	size = ALIGN(args->size, VGPU_BIG_PAGE_SIZE);
+
+	bo = vgpu_bo_new(dev, VGPU_BO_VRAM, size);
+	if (!bo)
+		return -ENOMEM;
+	ret = vgpu_vram_alloc(dev, bo->npages, vgpu_big_pages,
+			      &bo->vram_offset);
+	if (ret) {
+		kfree(bo);
+		return ret;
+	}
+	ret = vgpu_bo_publish(vf, bo, &args->handle);
+	if (ret) {
+		vgpu_vram_free(dev, bo->vram_offset, bo->npages);
+		kfree(bo);
+		return ret;
+	}
+	args->alloc_size = size;
+	return 0;
+}
+
+/* Size checks shared by host allocations and registrations. */
+static int vgpu_host_size_ok(struct vgpu_dev *dev, u64 size)
+{
+	if (!size)
+		return -EINVAL;
+	if (size > ((u64)dev->gart.nentries << PAGE_SHIFT))
+		return -ENOSPC;
+	return 0;
+}
+
+int vgpu_ioctl_host_alloc(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_host_alloc *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	struct vgpu_bo *bo;
+	unsigned long i;
+	int ret;
+
+	if (args->flags & ~VGPU_HOST_ALLOC_WC)
+		return -EINVAL;
+	if (args->handle || args->mmap_offset || args->alloc_size)
+		return -EINVAL;
+#ifndef CONFIG_X86
+	if (args->flags & VGPU_HOST_ALLOC_WC)
+		return -EOPNOTSUPP;
+#endif
+	ret = vgpu_host_size_ok(dev, args->size);
+	if (ret)
+		return ret;
+
+	bo = vgpu_bo_new(dev, VGPU_BO_HOST, PAGE_ALIGN(args->size));
+	if (!bo)
+		return -ENOMEM;
+	bo->flags = args->flags;
+	ret = vgpu_bo_charge(bo);
+	if (ret)
+		goto err_free;
+	bo->pages = kvcalloc(bo->npages, sizeof(*bo->pages), GFP_KERNEL);
+	if (!bo->pages) {
+		ret = -ENOMEM;
+		goto err_uncharge;
+	}
+	for (i = 0; i < bo->npages; i++) {
+		bo->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!bo->pages[i]) {
+			ret = -ENOMEM;
+			goto err_pages;
+		}
+	}
+#ifdef CONFIG_X86
+	if (bo->flags & VGPU_HOST_ALLOC_WC) {
+		ret = set_pages_array_wc(bo->pages, bo->npages);
+		if (ret)
+			goto err_pages;
+	}
+#endif
+	ret = vgpu_gart_bind(dev, bo->pages, bo->npages, &bo->gart_base);
+	if (ret)
+		goto err_wc;
+	atomic_long_add(bo->npages, &dev->pinned_pages);
+
+	ret = vgpu_bo_publish(vf, bo, &args->handle);
+	if (ret) {
+		vgpu_bo_put(bo);
+		return ret;
+	}
+	args->mmap_offset = vgpu_mmap_offset(VGPU_MMAP_HOST_BO, args->handle);
+	args->alloc_size = bo->size;
+	return 0;
+
+err_wc:
+#ifdef CONFIG_X86
+	if (bo->flags & VGPU_HOST_ALLOC_WC)
+		set_pages_array_wb(bo->pages, bo->npages);
+#endif
+err_pages:
+	while (i--)
+		__free_page(bo->pages[i]);
+	kvfree(bo->pages);
+err_uncharge:
+	vgpu_bo_uncharge(bo);
+err_free:
+	kfree(bo);
+	return ret;
+}
+
+/* Pin all of [addr, addr + npages pages) or nothing. */
+static int vgpu_pin_user(struct vgpu_bo *bo, u64 addr, bool writable)
+{
+	unsigned int gup = FOLL_LONGTERM | (writable ? FOLL_WRITE : 0);
+	unsigned long done = 0;
+
+	while (done < bo->npages) {
+		int n = pin_user_pages_fast(addr + (done << PAGE_SHIFT),
+					    min_t(unsigned long,
+						  bo->npages - done, INT_MAX),
+					    gup, bo->pages + done);
+		if (n <= 0) {
+			unpin_user_pages(bo->pages, done);
+			return n ? n : -EFAULT;
+		}
+		done += n;
+	}
+	return 0;
+}
+
+int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_host_register *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	bool writable = !(args->flags & VGPU_HOST_REGISTER_READONLY);
+	struct vgpu_bo *bo;
+	int ret;
+
+	if (args->flags & ~VGPU_HOST_REGISTER_READONLY || args->handle)
+		return -EINVAL;
+	if (!PAGE_ALIGNED(args->addr) || !PAGE_ALIGNED(args->size))
+		return -EINVAL;
+	if (args->addr + args->size < args->addr ||
+	    args->addr + args->size > TASK_SIZE)
+		return -EFAULT;
+	ret = vgpu_host_size_ok(dev, args->size);
+	if (ret)
+		return ret;
+
+	bo = vgpu_bo_new(dev, VGPU_BO_USERPTR, args->size);
+	if (!bo)
+		return -ENOMEM;
+	bo->flags = args->flags;
+	bo->user_addr = args->addr;
+	ret = vgpu_bo_charge(bo);
+	if (ret)
+		goto err_free;
+	bo->pages = kvcalloc(bo->npages, sizeof(*bo->pages), GFP_KERNEL);
+	if (!bo->pages) {
+		ret = -ENOMEM;
+		goto err_uncharge;
+	}
+	ret = vgpu_pin_user(bo, args->addr, writable);
+	if (ret)
+		goto err_pages;
+	ret = vgpu_gart_bind(dev, bo->pages, bo->npages, &bo->gart_base);
+	if (ret)
+		goto err_unpin;
+	atomic_long_add(bo->npages, &dev->pinned_pages);
+
+	ret = vgpu_bo_publish(vf, bo, &args->handle);
+	if (ret)
+		vgpu_bo_put(bo);
+	return ret;
+
+err_unpin:
+	unpin_user_pages(bo->pages, bo->npages);
+err_pages:
+	kvfree(bo->pages);
+err_uncharge:
+	vgpu_bo_uncharge(bo);
+err_free:
+	kfree(bo);
+	return ret;
+}
+
+int vgpu_ioctl_mem_free(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_handle_arg *args = data;
+	struct vgpu_bo *bo;
+
+	if (args->flags)
+		return -EINVAL;
+	mutex_lock(&vf->lock);
+	bo = xa_erase(&vf->bos, args->handle);
+	mutex_unlock(&vf->lock);
+	if (!bo)
+		return -ENOENT;
+	vgpu_bo_put(bo);
+	return 0;
+}
+
+/**
+ * vgpu_bo_lookup() - find a memory object of an open file
+ * @vf: the file.
+ * @handle: its handle.
+ *
+ * Return: the object with a new reference, or NULL.
+ */
+struct vgpu_bo *vgpu_bo_lookup(struct vgpu_file *vf, u32 handle)
+{
+	struct vgpu_bo *bo;
+
+	mutex_lock(&vf->lock);
+	bo = xa_load(&vf->bos, handle);
+	if (bo)
+		vgpu_bo_get(bo);
+	mutex_unlock(&vf->lock);
+	return bo;
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_ctx.c - contexts
+ *
+ * A context is a GPU address space plus the queues that run in it.  It has
+ * a handle in its open file and a device-wide id under which the firmware
+ * knows it.  Errors are sticky per context, as in CUDA: once a fault, a
+ * watchdog timeout or the loss of the device stopped it, every queue of the
+ * context reports the error and waits fail; other contexts carry on.
+ */
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "vgpu_drv.h"
+
+static void vgpu_ctx_release(struct kref *ref)
+{
+	struct vgpu_ctx *ctx = container_of(ref, struct vgpu_ctx, ref);
+
+	vgpu_mmu_fini(ctx);
+	kfree(ctx->destroy_ev);
+	kfree(ctx);
+}
+
+void vgpu_ctx_put(struct vgpu_ctx *ctx)
+{
+	kref_put(&ctx->ref, vgpu_ctx_release);
+}
+
+static void vgpu_event_init(struct vgpu_event *e, u32 type)
+{
+	INIT_LIST_HEAD(&e->node);
+	e->ev.type = type;
+}
+
+static struct vgpu_ctx *vgpu_ctx_new(struct vgpu_dev *dev)
+{
+	struct vgpu_ctx *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+
+	if (!ctx)
+		return NULL;
+	kref_init(&ctx->ref);
+	ctx->dev = dev;
+	ctx->owner_pid = task_tgid_nr(current);
+	mutex_init(&ctx->lock);
+	INIT_LIST_HEAD(&ctx->queues);
+	vgpu_event_init(&ctx->create_ev, VGPU_FW_EV_CTX_CREATE);
+	vgpu_event_init(&ctx->stop_ev, VGPU_FW_EV_CTX_STOP);
+	vgpu_event_init(&ctx->flush_ev, VGPU_FW_EV_TLB_FLUSH);
+	ctx->destroy_ev = kzalloc(sizeof(*ctx->destroy_ev), GFP_KERNEL);
+	if (!ctx->destroy_ev || vgpu_mmu_init(ctx)) {
+		vgpu_ctx_put(ctx);
+		return NULL;
+	}
+	vgpu_event_init(ctx->destroy_ev, VGPU_FW_EV_CTX_DESTROY);
+	ctx->destroy_ev->kfree_after_read = true;
+	ctx->create_ev.ev.arg0 = ctx->pd3;
+	return ctx;
+}
+
+/* Give @ctx its device-wide id and tell the firmware; dev->lock held. */
+static int vgpu_ctx_publish(struct vgpu_dev *dev, struct vgpu_ctx *ctx)
+{
+	int ret = xa_alloc(&dev->ctxs, &ctx->id, ctx, xa_limit_31b,
+			   GFP_KERNEL);
+
+	if (ret)
+		return ret == -EBUSY ? -ENOSPC : ret;
+	ctx->create_ev.ev.ctx_id = ctx->id;
+	ctx->stop_ev.ev.ctx_id = ctx->id;
+	ctx->flush_ev.ev.ctx_id = ctx->id;
+	ctx->destroy_ev->ev.ctx_id = ctx->id;
+	atomic_inc(&dev->nr_ctxs);
+	vgpu_fw_post(dev, &ctx->create_ev);
+	return 0;
+}
+
+int vgpu_ioctl_ctx_create(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_ctx_create *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	struct vgpu_ctx *ctx;
+	int ret;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	ctx = vgpu_ctx_new(dev);
+	if (!ctx)
+		return -ENOMEM;
+
+	mutex_lock(&vf->lock);
+	ret = xa_alloc(&vf->ctxs, &args->handle, ctx, xa_limit_31b,
+		       GFP_KERNEL);
+	if (ret) {
+		ret = ret == -EBUSY ? -ENOSPC : ret;
+		goto err;
+	}
+	mutex_lock(&dev->lock);
+	ret = vgpu_ctx_publish(dev, ctx);
+	mutex_unlock(&dev->lock);
+	if (ret) {
+		xa_erase(&vf->ctxs, args->handle);
+		goto err;
+	}
+	mutex_unlock(&vf->lock);
+	args->ctx_id = ctx->id;
+	return 0;
+err:
+	mutex_unlock(&vf->lock);
+	vgpu_ctx_put(ctx);
+	return ret;
+}
+
+/**
+ * vgpu_ctx_destroy() - destroy a context that has no queues left
+ * @vf: its file; vf->lock held.
+ * @ctx: the context; on success the caller's reference (the handle's) is
+ *	dropped and the caller removes the handle.
+ *
+ * Return: 0, or -EBUSY if the context still has queues.
+ */
+int vgpu_ctx_destroy(struct vgpu_file *vf, struct vgpu_ctx *ctx)
+{
+	struct vgpu_dev *dev = vf->dev;
+
+	mutex_lock(&dev->lock);
+	if (!list_empty(&ctx->queues)) {
+		mutex_unlock(&dev->lock);
+		return -EBUSY;
+	}
+	xa_erase(&dev->ctxs, ctx->id);
+	atomic_dec(&dev->nr_ctxs);
+	vgpu_fw_cancel(dev, &ctx->stop_ev);
+	vgpu_fw_cancel(dev, &ctx->flush_ev);
+	if (!list_empty(&ctx->create_ev.node)) {
+		/* The firmware never heard of it: it needs no farewell. */
+		vgpu_fw_cancel(dev, &ctx->create_ev);
+	} else {
+		vgpu_fw_post(dev, ctx->destroy_ev);
+		ctx->destroy_ev = NULL;
+	}
+	mutex_unlock(&dev->lock);
+	vgpu_ctx_put(ctx);
+	return 0;
+}
+
+int vgpu_ioctl_ctx_destroy(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_handle_arg *args = data;
+	struct vgpu_ctx *ctx;
+	int ret;
+
+	if (args->flags)
+		return -EINVAL;
+	mutex_lock(&vf->lock);
+	ctx = xa_load(&vf->ctxs, args->handle);
+	if (!ctx) {
+		ret = -ENOENT;
+	} else {
+		ret = vgpu_ctx_destroy(vf, ctx);
+		if (!ret)
+			xa_erase(&vf->ctxs, args->handle);
+	}
+	mutex_unlock(&vf->lock);
+	return ret;
+}
+
+int vgpu_ioctl_ctx_status(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_ctx_status *args = data;
+	struct vgpu_ctx *ctx;
+
+	if (args->flags)
+		return -EINVAL;
+	ctx = vgpu_ctx_lookup(vf, args->handle);
+	if (!ctx)
+		return -ENOENT;
+	spin_lock(&vf->dev->state_lock);
+	args->state = ctx->state;
+	args->fault_count = ctx->fault_count;
+	args->fault = ctx->fault;
+	spin_unlock(&vf->dev->state_lock);
+	vgpu_ctx_put(ctx);
+	return 0;
+}
+
+/**
+ * vgpu_ctx_lookup() - find a context of an open file
+ * @vf: the file.
+ * @handle: its handle.
+ *
+ * Return: the context with a new reference, or NULL.
+ */
+struct vgpu_ctx *vgpu_ctx_lookup(struct vgpu_file *vf, u32 handle)
+{
+	struct vgpu_ctx *ctx;
+
+	mutex_lock(&vf->lock);
+	ctx = xa_load(&vf->ctxs, handle);
+	if (ctx)
+		kref_get(&ctx->ref);
+	mutex_unlock(&vf->lock);
+	return ctx;
+}
+
+/**
+ * vgpu_ctx_usable() - can new work run in this context?
+ * @ctx: the context.
+ *
+ * Return: 0, -ENODEV if the device was lost under it, or -ECANCELED if a
+ * fault or the watchdog stopped it.
+ */
+int vgpu_ctx_usable(struct vgpu_ctx *ctx)
+{
+	u32 state = READ_ONCE(ctx->state);
+
+	if (state & VGPU_CTX_STATE_LOST)
+		return -ENODEV;
+	if (state & (VGPU_CTX_STATE_FAULTED | VGPU_CTX_STATE_GUILTY))
+		return -ECANCELED;
+	return 0;
+}
+
+/**
+ * vgpu_ctx_kill() - stop a context for good
+ * @ctx: the context; vgpu_dev.lock held.
+ * @fault: the fault record, or NULL (device lost).
+ * @state: VGPU_CTX_STATE_* bits to set.
+ *
+ * The first fault is kept for VGPU_IOCTL_CTX_STATUS; every queue of the
+ * context is stopped and its waiters woken; the firmware is told to stop
+ * running the context's work.
+ */
+void vgpu_ctx_kill(struct vgpu_ctx *ctx, const struct vgpu_fault *fault,
+		   u32 state)
+{
+	struct vgpu_dev *dev = ctx->dev;
+	u32 error = state & VGPU_CTX_STATE_LOST ?
+		VGPU_QUEUE_ERROR_DEVICE_LOST : VGPU_QUEUE_ERROR_CTX_DEAD;
+	struct vgpu_queue *q;
+
+	lockdep_assert_held(&dev->lock);
+	spin_lock(&dev->state_lock);
+	if (fault) {
+		if (!ctx->fault_count)
+			ctx->fault = *fault;
+		ctx->fault_count++;
+	}
+	WRITE_ONCE(ctx->state, ctx->state | state);
+	spin_unlock(&dev->state_lock);
+
+	list_for_each_entry(q, &ctx->queues, node)
+		vgpu_queue_set_error(q, error);
+	if (!(state & VGPU_CTX_STATE_LOST))
+		vgpu_fw_post(dev, &ctx->stop_ev);
+}

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu_drv.h - the driver's internal objects and how they relate.
+ *
+ *   struct vgpu_dev       one /dev/vgpuN: VRAM, GART, the firmware link,
+ *                         device-wide ids of contexts and queues
+ *   struct vgpu_file      one open file: handles of its objects
+ *   struct vgpu_bo        a memory object (VRAM, driver-allocated host
+ *                         pages, or pinned user pages)
+ *   struct vgpu_ctx       a GPU address space (page tables in VRAM)
+ *   struct vgpu_queue     a user-mode queue: ring, doorbell, fence page
+ *
+ * Lifetimes are reference counts: a handle, a mapping in a context, an mmap
+ * and a queue (for its context) each hold one reference.
+ *
+ * Lock order (outer first):
+ *   file->lock -> ctx->lock -> dev->lock -> vram.lock, gart.lock,
+ *   dev->bo_lock -> dev->state_lock (spinlock)
+ */
+#ifndef _VGPU_DRV_H
+#define _VGPU_DRV_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/maple_tree.h>
+#include <linux/miscdevice.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include <uapi/linux/vgpu.h>
+#include <vgpu_hw.h>
+
+struct dentry;
+struct eventfd_ctx;
+struct mm_struct;
+struct page;
+
+/* Handles fit in the mmap offset encoding (vgpu_mmap.c). */
+#define VGPU_HANDLE_LIMIT	XA_LIMIT(1, (1U << 22) - 1)
+
+/* Module parameters (vgpu_main.c). */
+extern unsigned int vgpu_watchdog_ms;
+extern unsigned int vgpu_max_queues;
+
+/**
+ * struct vgpu_event - a pending record for the firmware's read()
+ * @node: entry in vgpu_dev.events while pending.
+ * @ev: the record.
+ * @kfree_after_read: allocated for one use (destroy events), else embedded
+ *	in its object and re-armed.
+ */
+struct vgpu_event {
+	struct list_head node;
+	struct vgpu_fw_event ev;
+	bool kfree_after_read;
+};
+
+/**
+ * struct vgpu_vram - device memory
+ * @lock: protects everything below.
+ * @bitmap: one bit per 4 KiB of VRAM, set when allocated.
+ * @pages: backing page of each allocated 4 KiB (allocated with the range:
+ *	VRAM costs host memory only while it is in use).
+ * @npages: VRAM size in 4 KiB pages.
+ * @used: pages allocated.
+ */
+struct vgpu_vram {
+	struct mutex lock;
+	unsigned long *bitmap;
+	struct xarray pages;
+	unsigned long npages;
+	unsigned long used;
+};
+
+/**
+ * struct vgpu_gart - the device's window on host memory
+ * @lock: protects everything below.
+ * @bitmap: one bit per entry, set when in use.
+ * @entries: the host page of each entry.
+ * @nentries: number of entries.
+ * @used: entries in use.
+ */
+struct vgpu_gart {
+	struct mutex lock;
+	unsigned long *bitmap;
+	struct page **entries;
+	unsigned long nentries;
+	unsigned long used;
+};
+
+/**
+ * struct vgpu_dev - one device
+ * @misc: the misc device /dev/vgpuN.
+ * @index: N.
+ * @name: "vgpuN".
+ * @vram: device memory.
+ * @gart: host-memory aperture.
+ * @lock: protects files, the id xarrays' contents, every ctx's queue list,
+ *	the firmware link and the event list.
+ * @files: open client files (for debugfs and accounting).
+ * @ctxs: published contexts by id.
+ * @queues: published queues by id.
+ * @fw_file: the attached firmware's file, or NULL.
+ * @fw_mapping: its address space, to zap the firmware's view of VRAM and
+ *	GART pages before they are freed (under vram.lock and gart.lock).
+ * @fw_lost: a firmware detached and none attached since.
+ * @events: records waiting for the firmware's read().
+ * @fw_wq: the firmware waits here for events.
+ * @state_lock: protects fence and error state of queues and contexts.
+ * @bo_lock: protects bos.
+ * @bos: every memory object (debugfs).
+ * @pinned_pages: host pages pinned or allocated for the device.
+ * @nr_ctxs: live contexts.
+ * @watchdog: periodic check of queue progress.
+ * @debugfs: this device's debugfs directory.
+ */
+struct vgpu_dev {
+	struct miscdevice misc;
+	unsigned int index;
+	char name[16];
+	struct vgpu_vram vram;
+	struct vgpu_gart gart;
+
+	struct mutex lock;
+	struct list_head files;
+	struct xarray ctxs;
+	struct xarray queues;
+	struct file *fw_file;
+	struct address_space *fw_mapping;
+	bool fw_lost;
+	struct list_head events;
+	wait_queue_head_t fw_wq;
+
+	spinlock_t state_lock;
+	struct mutex bo_lock;
+	struct list_head bos;
+	atomic_long_t pinned_pages;
+	atomic_t nr_ctxs;
+
+	struct delayed_work watchdog;
+	struct dentry *debugfs;
+};
+
+/**
+ * struct vgpu_file - one open file of a device
+ * @dev: the device.
+ * @filp: the struct file.
+ * @lock: protects the handle tables.
+ * @node: entry in vgpu_dev.files.
+ * @bos: memory objects by handle.
+ * @ctxs: contexts by handle.
+ * @queues: queues by handle.
+ * @nr_queues: queues created and not destroyed.
+ * @is_fw: this file is the device's firmware.
+ * @irqs: interrupts since the last read() (poll/read on client files).
+ * @irq_wq: poll() and read() wait here.
+ */
+struct vgpu_file {
+	struct vgpu_dev *dev;
+	struct file *filp;
+	struct mutex lock;
+	struct list_head node;
+	struct xarray bos;
+	struct xarray ctxs;
+	struct xarray queues;
+	unsigned int nr_queues;
+	bool is_fw;
+	atomic64_t irqs;
+	wait_queue_head_t irq_wq;
+};
+
+enum vgpu_bo_kind {
+	VGPU_BO_VRAM,
+	VGPU_BO_HOST,		/* pages allocated by the driver */
+	VGPU_BO_USERPTR,	/* user pages pinned by the driver */
+};
+
+/**
+ * struct vgpu_bo - a memory object
+ * @ref: handle, mappings and mmaps.
+ * @dev: the device.
+ * @node: entry in vgpu_dev.bos.
+ * @kind: enum vgpu_bo_kind.
+ * @size: bytes.
+ * @npages: size in 4 KiB pages.
+ * @flags: VGPU_HOST_ALLOC_* or VGPU_HOST_REGISTER_* flags.
+ * @vram_offset: VRAM: first byte.
+ * @gart_base: host: first GART entry.
+ * @pages: host: the pages.
+ * @mm: userptr: the mm charged for the pinned pages (RLIMIT_MEMLOCK).
+ * @user_addr: userptr: start address in @mm.
+ * @owner_pid: tgid of the creator (debugfs).
+ */
+struct vgpu_bo {
+	struct kref ref;
+	struct vgpu_dev *dev;
+	struct list_head node;
+	enum vgpu_bo_kind kind;
+	u64 size;
+	unsigned long npages;
+	u32 flags;
+	u64 vram_offset;
+	unsigned long gart_base;
+	struct page **pages;
+	struct mm_struct *mm;
+	u64 user_addr;
+	pid_t owner_pid;
+};
+
+/**
+ * struct vgpu_mapping - a range of a context's address space
+ * @va: first byte.
+ * @size: bytes.
+ * @bo: the memory object (holds a reference).
+ * @offset: offset in @bo.
+ * @flags: VGPU_MAP_* flags.
+ */
+struct vgpu_mapping {
+	u64 va;
+	u64 size;
+	struct vgpu_bo *bo;
+	u64 offset;
+	u32 flags;
+};
+
+/**
+ * struct vgpu_ctx - a context: one GPU address space
+ * @ref: handle, queues, temporary lookups.
+ * @dev: the device.
+ * @id: device-wide id (published in vgpu_dev.ctxs while alive).
+ * @owner_pid: tgid of the creator (debugfs).
+ * @lock: protects the page tables and @mappings.
+ * @mappings: struct vgpu_mapping by VA range.
+ * @pd3: VRAM offset of the root page directory.
+ * @tables: struct vgpu_pt_alloc list: VRAM holding page tables.
+ * @queues: its queues (under vgpu_dev.lock).
+ * @state: VGPU_CTX_STATE_* (under vgpu_dev.state_lock).
+ * @fault_count: faults reported.
+ * @fault: the first fault.
+ * @create_ev: CTX_CREATE record.
+ * @stop_ev: CTX_STOP record.
+ * @flush_ev: TLB_FLUSH record.
+ * @destroy_ev: CTX_DESTROY record, allocated up front so that destroy
+ *	cannot fail.
+ */
+struct vgpu_ctx {
+	struct kref ref;
+	struct vgpu_dev *dev;
+	u32 id;
+	pid_t owner_pid;
+	struct mutex lock;
+	struct maple_tree mappings;
+	u64 pd3;
+	struct list_head tables;
+	struct list_head queues;
+	u32 state;
+	u32 fault_count;
+	struct vgpu_fault fault;
+	struct vgpu_event create_ev;
+	struct vgpu_event stop_ev;
+	struct vgpu_event flush_ev;
+	struct vgpu_event *destroy_ev;
+};
+
+/**
+ * struct vgpu_queue - a user-mode queue
+ * @ref: handle, mmaps, temporary lookups.
+ * @dev: the device.
+ * @ctx: its context (holds a reference).
+ * @file: the client file that owns it (valid while published).
+ * @node: entry in vgpu_ctx.queues.
+ * @id: device-wide id (published in vgpu_dev.queues while alive).
+ * @engine: enum vgpu_engine.
+ * @ring_size: bytes.
+ * @ring: the ring pages.
+ * @doorbell: the doorbell page (struct vgpu_doorbell).
+ * @fence: the fence page (struct vgpu_fence_page).
+ * @completed: last fence signalled (under vgpu_dev.state_lock).
+ * @error: VGPU_QUEUE_ERROR_* once stopped (under vgpu_dev.state_lock).
+ * @wq: waiters on the fence.
+ * @eventfd: notified on each interrupt (under vgpu_dev.lock).
+ * @wd_rptr: watchdog: rptr seen at the last check.
+ * @wd_progress: watchdog: jiffies of the last progress.
+ * @create_ev: QUEUE_CREATE record.
+ * @kick_ev: QUEUE_KICK record (kicks coalesce while it is pending).
+ * @destroy_ev: QUEUE_DESTROY record, allocated up front.
+ */
+struct vgpu_queue {
+	struct kref ref;
+	struct vgpu_dev *dev;
+	struct vgpu_ctx *ctx;
+	struct vgpu_file *file;
+	struct list_head node;
+	u32 id;
+	u32 engine;
+	u32 ring_size;
+	struct page **ring;
+	struct page *doorbell;
+	struct page *fence;
+	u64 completed;
+	u32 error;
+	wait_queue_head_t wq;
+	struct eventfd_ctx *eventfd;
+	u64 wd_rptr;
+	unsigned long wd_progress;
+	struct vgpu_event create_ev;
+	struct vgpu_event kick_ev;
+	struct vgpu_event *destroy_ev;
+};
+
+/* vgpu_vram.c */
+int vgpu_vram_init(struct vgpu_vram *vram, u64 size);
+void vgpu_vram_fini(struct vgpu_vram *vram);
+int vgpu_vram_alloc(struct vgpu_dev *dev, unsigned long npages,
+		    unsigned long align_pages, u64 *offset);
+void vgpu_vram_free(struct vgpu_dev *dev, u64 offset, unsigned long npages);
+int vgpu_vram_write64(struct vgpu_dev *dev, u64 offset, u64 val);
+u64 vgpu_vram_read64(struct vgpu_dev *dev, u64 offset);
+vm_fault_t vgpu_vram_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
+			   unsigned long index);
+
+/* vgpu_gart.c */
+int vgpu_gart_init(struct vgpu_gart *gart, unsigned long nentries);
+void vgpu_gart_fini(struct vgpu_gart *gart);
+int vgpu_gart_bind(struct vgpu_dev *dev, struct page **pages,
+		   unsigned long npages, unsigned long *base);
+void vgpu_gart_unbind(struct vgpu_dev *dev, unsigned long base,
+		      unsigned long npages);
+vm_fault_t vgpu_gart_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
+			   unsigned long index);
+
+/* vgpu_bo.c */
+int vgpu_ioctl_vram_alloc(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_host_alloc(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_mem_free(struct vgpu_file *vf, void *data);
+struct vgpu_bo *vgpu_bo_lookup(struct vgpu_file *vf, u32 handle);
+void vgpu_bo_put(struct vgpu_bo *bo);
+void vgpu_bo_get(struct vgpu_bo *bo);
+
+/* vgpu_mmu.c */
+int vgpu_mmu_init(struct vgpu_ctx *ctx);
+void vgpu_mmu_fini(struct vgpu_ctx *ctx);
+int vgpu_ioctl_map(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_unmap(struct vgpu_file *vf, void *data);
+
+/* vgpu_ctx.c */
+int vgpu_ioctl_ctx_create(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_ctx_destroy(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_ctx_status(struct vgpu_file *vf, void *data);
+struct vgpu_ctx *vgpu_ctx_lookup(struct vgpu_file *vf, u32 handle);
+void vgpu_ctx_put(struct vgpu_ctx *ctx);
+int vgpu_ctx_destroy(struct vgpu_file *vf, struct vgpu_ctx *ctx);
+int vgpu_ctx_usable(struct vgpu_ctx *ctx);
+void vgpu_ctx_kill(struct vgpu_ctx *ctx, const struct vgpu_fault *fault,
+		   u32 state);
+
+/* vgpu_queue.c */
+int vgpu_ioctl_queue_create(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_queue_destroy(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_queue_kick(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_wait(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_queue_eventfd(struct vgpu_file *vf, void *data);
+struct vgpu_queue *vgpu_queue_lookup(struct vgpu_file *vf, u32 handle);
+void vgpu_queue_get(struct vgpu_queue *q);
+void vgpu_queue_put(struct vgpu_queue *q);
+void vgpu_queue_destroy(struct vgpu_file *vf, struct vgpu_queue *q);
+void vgpu_queue_set_error(struct vgpu_queue *q, u32 error);
+void vgpu_queue_interrupt(struct vgpu_queue *q);
+int vgpu_queue_signal(struct vgpu_queue *q, u64 fence);
+void vgpu_watchdog_work(struct work_struct *work);
+
+/* vgpu_fw.c */
+int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_fw_signal(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data);
+void vgpu_fw_detach(struct vgpu_file *vf);
+void vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e);
+void vgpu_fw_cancel(struct vgpu_dev *dev, struct vgpu_event *e);
+ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
+		     bool nonblock);
+
+/* vgpu_mmap.c */
+int vgpu_mmap(struct file *file, struct vm_area_struct *vma);
+u64 vgpu_mmap_offset(unsigned int kind, u32 id);
+
+/* vgpu_sysfs.c, vgpu_debugfs.c */
+extern const struct attribute_group *vgpu_sysfs_groups[];
+void vgpu_debugfs_init(struct vgpu_dev *dev, struct dentry *root);
+
+/* mmap offset kinds (bits 62..58 of the byte offset) */
+enum vgpu_mmap_kind {
+	VGPU_MMAP_HOST_BO = 1,
+	VGPU_MMAP_RING = 2,
+	VGPU_MMAP_DOORBELL = 3,
+	VGPU_MMAP_FENCE = 4,
+	VGPU_MMAP_FW_VRAM = 8,
+	VGPU_MMAP_FW_GART = 9,
+	VGPU_MMAP_FW_RING = 10,
+	VGPU_MMAP_FW_DOORBELL = 11,
+};
+
+#endif /* _VGPU_DRV_H */

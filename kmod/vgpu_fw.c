@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_fw.c - the firmware channel
+ *
+ * The "hardware" of a vGPU is a privileged user-space process, the
+ * firmware.  It attaches to a device by VGPU_IOCTL_FW_ATTACH on an open
+ * file, which from then on is the device end of the driver:
+ *
+ *  - read() returns struct vgpu_fw_event records: contexts and queues
+ *    appearing and going, doorbell kicks, TLB flushes, contexts to stop;
+ *  - mmap() gives it all of VRAM, the GART aperture, and each queue's ring
+ *    and doorbell (the offsets come in the records);
+ *  - VGPU_IOCTL_FW_SIGNAL and VGPU_IOCTL_FW_FAULT are its interrupts.
+ *
+ * Closing the file (or dying) detaches it: every context that exists is
+ * marked lost, waiters fail with -ENODEV, and a firmware that attaches
+ * later is told about all surviving contexts and queues, so the device
+ * serves new work again.
+ *
+ * Records live in a list of struct vgpu_event.  Most are embedded in their
+ * object and re-posted at most once while pending, so a flood of kicks or
+ * unmaps costs no memory; destroy records are allocated when the object is
+ * created, so destroying never fails; and an object destroyed before the
+ * firmware read its creation simply vanishes from the list.
+ */
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "vgpu_drv.h"
+
+/**
+ * vgpu_fw_post() - queue a record for the firmware
+ * @dev: the device; dev->lock held.
+ * @e: the record; a record already pending is not queued twice.
+ *
+ * Without a firmware the record is dropped (freed if it is one-shot).
+ */
+void vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e)
+{
+	lockdep_assert_held(&dev->lock);
+	if (!dev->fw_file) {
+		if (e->kfree_after_read)
+			kfree(e);
+		return;
+	}
+	if (!list_empty(&e->node))
+		return;
+	list_add_tail(&e->node, &dev->events);
+	wake_up_interruptible(&dev->fw_wq);
+}
+
+/**
+ * vgpu_fw_cancel() - withdraw a pending embedded record
+ * @dev: the device; dev->lock held.
+ * @e: the record (its owner is going away).
+ */
+void vgpu_fw_cancel(struct vgpu_dev *dev, struct vgpu_event *e)
+{
+	lockdep_assert_held(&dev->lock);
+	list_del_init(&e->node);
+}
+
+/* Drop every pending record; dev->lock held. */
+static void vgpu_fw_flush_events(struct vgpu_dev *dev)
+{
+	struct vgpu_event *e, *tmp;
+
+	list_for_each_entry_safe(e, tmp, &dev->events, node) {
+		list_del_init(&e->node);
+		if (e->kfree_after_read)
+			kfree(e);
+	}
+}
+
+/* Tell a new firmware about every context and queue; dev->lock held. */
+static void vgpu_fw_replay(struct vgpu_dev *dev)
+{
+	struct vgpu_queue *q;
+	struct vgpu_ctx *ctx;
+	unsigned long id;
+
+	xa_for_each(&dev->ctxs, id, ctx) {
+		vgpu_fw_post(dev, &ctx->create_ev);
+		list_for_each_entry(q, &ctx->queues, node)
+			vgpu_fw_post(dev, &q->create_ev);
+		if (vgpu_ctx_usable(ctx))
+			vgpu_fw_post(dev, &ctx->stop_ev);
+	}
+}
+
+/* Set the address space the firmware maps VRAM and GART pages through. */
+static void vgpu_fw_set_mapping(struct vgpu_dev *dev,
+				struct address_space *mapping)
+{
+	mutex_lock(&dev->vram.lock);
+	mutex_lock(&dev->gart.lock);
+	dev->fw_mapping = mapping;
+	mutex_unlock(&dev->gart.lock);
+	mutex_unlock(&dev->vram.lock);
+}
+
+int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_fw_attach *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	int ret = 0;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (args->flags || args->pad)
+		return -EINVAL;
+
+	mutex_lock(&vf->lock);
+	if (vf->is_fw || !xa_empty(&vf->bos) || !xa_empty(&vf->ctxs)) {
+		ret = -EBUSY;
+		goto out;
+	}
+	mutex_lock(&dev->lock);
+	if (dev->fw_file) {
+		ret = -EBUSY;
+	} else {
+		dev->fw_file = vf->filp;
+		dev->fw_lost = false;
+		vgpu_fw_set_mapping(dev, vf->filp->f_mapping);
+		WRITE_ONCE(vf->is_fw, true);
+		vgpu_fw_replay(dev);
+	}
+	mutex_unlock(&dev->lock);
+out:
+	mutex_unlock(&vf->lock);
+	if (ret)
+		return ret;
+	args->vram_size = (u64)dev->vram.npages << PAGE_SHIFT;
+	args->vram_offset = vgpu_mmap_offset(VGPU_MMAP_FW_VRAM, 0);
+	args->gart_entries = dev->gart.nentries;
+	args->gart_offset = vgpu_mmap_offset(VGPU_MMAP_FW_GART, 0);
+	dev_info(dev->misc.this_device, "firmware attached (pid %d)\n",
+		 task_tgid_nr(current));
+	return 0;
+}
+
+/**
+ * vgpu_fw_detach() - the firmware's file is being released
+ * @vf: the firmware's file.
+ *
+ * Its mappings are gone (they hold the file); mark the device lost for
+ * every existing context.
+ */
+void vgpu_fw_detach(struct vgpu_file *vf)
+{
+	struct vgpu_dev *dev = vf->dev;
+	struct vgpu_ctx *ctx;
+	unsigned long id;
+
+	mutex_lock(&dev->lock);
+	dev->fw_file = NULL;
+	dev->fw_lost = true;
+	vgpu_fw_set_mapping(dev, NULL);
+	vgpu_fw_flush_events(dev);
+	xa_for_each(&dev->ctxs, id, ctx)
+		vgpu_ctx_kill(ctx, NULL, VGPU_CTX_STATE_LOST);
+	mutex_unlock(&dev->lock);
+	dev_info(dev->misc.this_device, "firmware detached: device lost\n");
+}
+
+int vgpu_ioctl_fw_signal(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_fw_signal *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	struct vgpu_queue *q;
+	int ret;
+
+	if (!READ_ONCE(vf->is_fw))
+		return -EPERM;
+	if (args->flags)
+		return -EINVAL;
+	mutex_lock(&dev->lock);
+	q = xa_load(&dev->queues, args->queue_id);
+	ret = q ? vgpu_queue_signal(q, args->fence) : -ENOENT;
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_fw_fault *args = data;
+	struct vgpu_fault *fault = &args->fault;
+	struct vgpu_dev *dev = vf->dev;
+	struct vgpu_queue *q;
+	int ret = 0;
+
+	if (!READ_ONCE(vf->is_fw))
+		return -EPERM;
+	if (args->flags || args->pad)
+		return -EINVAL;
+	if (fault->kind == VGPU_FAULT_NONE || fault->kind == VGPU_FAULT_WATCHDOG ||
+	    fault->kind > VGPU_FAULT_KIND_MAX || fault->engine > VGPU_ENGINE_MAX)
+		return -EINVAL;
+	fault->kernel_name[sizeof(fault->kernel_name) - 1] = '\0';
+
+	mutex_lock(&dev->lock);
+	q = xa_load(&dev->queues, fault->queue_id);
+	if (q)
+		vgpu_ctx_kill(q->ctx, fault, VGPU_CTX_STATE_FAULTED);
+	else
+		ret = -ENOENT;
+	mutex_unlock(&dev->lock);
+	return ret;
+}
+
+#define VGPU_FW_READ_BATCH	16
+
+/* Move up to @max records into @out; dev->lock held. */
+static size_t vgpu_fw_pop(struct vgpu_dev *dev, struct vgpu_fw_event *out,
+			  size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && !list_empty(&dev->events)) {
+		struct vgpu_event *e = list_first_entry(&dev->events,
+							struct vgpu_event,
+							node);
+
+		out[n++] = e->ev;
+		list_del_init(&e->node);
+		if (e->kfree_after_read)
+			kfree(e);
+	}
+	return n;
+}
+
+/**
+ * vgpu_fw_read() - read() on the firmware's file
+ * @vf: the file.
+ * @buf: user buffer.
+ * @len: its size; at least one record.
+ * @nonblock: O_NONBLOCK: -EAGAIN instead of sleeping.
+ *
+ * Return: bytes of whole records read, or a negative errno.
+ */
+ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
+		     bool nonblock)
+{
+	struct vgpu_fw_event batch[VGPU_FW_READ_BATCH];
+	struct vgpu_dev *dev = vf->dev;
+	size_t n;
+	int ret;
+
+	if (len < sizeof(batch[0]))
+		return -EINVAL;
+	for (;;) {
+		mutex_lock(&dev->lock);
+		n = vgpu_fw_pop(dev, batch, min_t(size_t, len / sizeof(batch[0]),
+						  VGPU_FW_READ_BATCH));
+		mutex_unlock(&dev->lock);
+		if (n)
+			break;
+		if (nonblock)
+			return -EAGAIN;
+		ret = wait_event_interruptible(dev->fw_wq,
+					       !list_empty(&dev->events));
+		if (ret)
+			return ret;
+	}
+	if (copy_to_user(buf, batch, n * sizeof(batch[0])))
+		return -EFAULT;
+	return n * sizeof(batch[0]);
+}

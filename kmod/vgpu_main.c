@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_main.c - module parameters, the misc devices, and the file
+ * operations of /dev/vgpuN (open, release, ioctl dispatch, read, poll)
+ *
+ * The ioctl dispatcher implements the ABI rules of uapi/linux/vgpu.h once
+ * for every command: unknown commands fail with -ENOTTY, the argument is
+ * copied in with copy_struct_from_user() (an older, smaller struct is
+ * zero-extended; a newer, larger one is accepted only if the unknown tail
+ * is zero) and copied back truncated to the caller's size.
+ */
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "vgpu_drv.h"
+
+static unsigned int num_devices = 1;
+module_param(num_devices, uint, 0444);
+MODULE_PARM_DESC(num_devices, "Number of devices /dev/vgpuN (1-8, default 1)");
+
+static unsigned int vram_mb = 1024;
+module_param(vram_mb, uint, 0444);
+MODULE_PARM_DESC(vram_mb,
+		 "VRAM per device in MiB, committed only when allocated (1-65536, default 1024)");
+
+static unsigned int gart_mb = 1024;
+module_param(gart_mb, uint, 0444);
+MODULE_PARM_DESC(gart_mb,
+		 "Host memory the device can reach at once, in MiB (1-65536, default 1024)");
+
+unsigned int vgpu_watchdog_ms = 5000;
+module_param_named(watchdog_ms, vgpu_watchdog_ms, uint, 0444);
+MODULE_PARM_DESC(watchdog_ms,
+		 "A queue making no progress for this long stops its context (ms, 0 = off, default 5000)");
+
+unsigned int vgpu_max_queues = 64;
+module_param_named(max_queues, vgpu_max_queues, uint, 0444);
+MODULE_PARM_DESC(max_queues, "Queues per open file (1-4096, default 64)");
+
+#define VGPU_MAX_DEVICES	8
+#define VGPU_MAX_MB		65536U
+
+static struct vgpu_dev *vgpu_devs[VGPU_MAX_DEVICES];
+static struct dentry *vgpu_debugfs_root;
+
+/* --- ioctls -------------------------------------------------------------- */
+
+static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_info *info = data;
+	struct vgpu_dev *dev = vf->dev;
+
+	info->version_major = VGPU_UAPI_VERSION_MAJOR;
+	info->version_minor = VGPU_UAPI_VERSION_MINOR;
+	info->device_index = dev->index;
+	info->flags = READ_ONCE(dev->fw_file) ? VGPU_INFO_FW_ATTACHED : 0;
+	info->vram_size = (u64)dev->vram.npages << PAGE_SHIFT;
+	info->vram_page_size = VGPU_BIG_PAGE_SIZE;
+	info->host_page_size = VGPU_SMALL_PAGE_SIZE;
+	info->gart_entries = dev->gart.nentries;
+	info->va_bits = VGPU_VA_BITS;
+	info->max_queues = vgpu_max_queues;
+	info->watchdog_ms = vgpu_watchdog_ms;
+	info->num_compute_engines = 1;
+	info->num_copy_engines = 2;
+	info->hw_version = VGPU_HW_VERSION;
+	return 0;
+}
+
+/**
+ * struct vgpu_ioctl_desc - one ioctl command
+ * @cmd: the command, as defined in the uAPI header.
+ * @fn: its handler; gets the argument copied into kernel memory.
+ * @client: only for client files (-EPERM on the firmware's file).
+ */
+struct vgpu_ioctl_desc {
+	unsigned int cmd;
+	int (*fn)(struct vgpu_file *vf, void *data);
+	bool client;
+};
+
+#define VGPU_IOCTL(_cmd, _fn, _client) \
+	{ .cmd = VGPU_IOCTL_##_cmd, .fn = _fn, .client = _client }
+
+static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
+	VGPU_IOCTL(GET_INFO, vgpu_ioctl_get_info, false),
+	VGPU_IOCTL(CTX_CREATE, vgpu_ioctl_ctx_create, true),
+	VGPU_IOCTL(CTX_DESTROY, vgpu_ioctl_ctx_destroy, true),
+	VGPU_IOCTL(CTX_STATUS, vgpu_ioctl_ctx_status, true),
+	VGPU_IOCTL(VRAM_ALLOC, vgpu_ioctl_vram_alloc, true),
+	VGPU_IOCTL(HOST_ALLOC, vgpu_ioctl_host_alloc, true),
+	VGPU_IOCTL(HOST_REGISTER, vgpu_ioctl_host_register, true),
+	VGPU_IOCTL(MEM_FREE, vgpu_ioctl_mem_free, true),
+	VGPU_IOCTL(MAP, vgpu_ioctl_map, true),
+	VGPU_IOCTL(UNMAP, vgpu_ioctl_unmap, true),
+	VGPU_IOCTL(QUEUE_CREATE, vgpu_ioctl_queue_create, true),
+	VGPU_IOCTL(QUEUE_DESTROY, vgpu_ioctl_queue_destroy, true),
+	VGPU_IOCTL(QUEUE_KICK, vgpu_ioctl_queue_kick, true),
+	VGPU_IOCTL(WAIT, vgpu_ioctl_wait, true),
+	VGPU_IOCTL(QUEUE_EVENTFD, vgpu_ioctl_queue_eventfd, true),
+	VGPU_IOCTL(FW_ATTACH, vgpu_ioctl_fw_attach, false),
+	VGPU_IOCTL(FW_SIGNAL, vgpu_ioctl_fw_signal, false),
+	VGPU_IOCTL(FW_FAULT, vgpu_ioctl_fw_fault, false),
+};
+
+/* Large enough for every argument struct. */
+union vgpu_ioctl_args {
+	struct vgpu_info info;
+	struct vgpu_ctx_create ctx_create;
+	struct vgpu_ctx_status ctx_status;
+	struct vgpu_handle_arg handle;
+	struct vgpu_vram_alloc vram_alloc;
+	struct vgpu_host_alloc host_alloc;
+	struct vgpu_host_register host_register;
+	struct vgpu_map map;
+	struct vgpu_unmap unmap;
+	struct vgpu_queue_create queue_create;
+	struct vgpu_wait wait;
+	struct vgpu_queue_eventfd queue_eventfd;
+	struct vgpu_fw_attach fw_attach;
+	struct vgpu_fw_signal fw_signal;
+	struct vgpu_fw_fault fw_fault;
+};
+
+static const struct vgpu_ioctl_desc *vgpu_ioctl_find(unsigned int cmd)
+{
+	unsigned int i;
+
+	if (_IOC_TYPE(cmd) != VGPU_IOCTL_BASE)
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(vgpu_ioctls); i++) {
+		unsigned int known = vgpu_ioctls[i].cmd;
+
+		/* Same number and direction; the size may differ. */
+		if (_IOC_NR(known) == _IOC_NR(cmd) &&
+		    _IOC_DIR(known) == _IOC_DIR(cmd))
+			return &vgpu_ioctls[i];
+	}
+	return NULL;
+}
+
+static long vgpu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct vgpu_file *vf = filp->private_data;
+	void __user *uarg = (void __user *)arg;
+	const struct vgpu_ioctl_desc *desc = vgpu_ioctl_find(cmd);
+	union vgpu_ioctl_args args;
+	size_t usize, ksize;
+	int ret;
+
+	if (!desc)
+		return -ENOTTY;
+	usize = _IOC_SIZE(cmd);
+	ksize = _IOC_SIZE(desc->cmd);
+	/* Version 1 structs are the smallest there will ever be. */
+	if (usize < ksize)
+		return -EINVAL;
+	if (desc->client && READ_ONCE(vf->is_fw))
+		return -EPERM;
+
+	memset(&args, 0, sizeof(args));
+	if (_IOC_DIR(cmd) & _IOC_WRITE) {
+		ret = copy_struct_from_user(&args, ksize, uarg, usize);
+		if (ret)
+			return ret;
+	}
+	ret = desc->fn(vf, &args);
+	if (!ret && (_IOC_DIR(cmd) & _IOC_READ) &&
+	    copy_to_user(uarg, &args, ksize))
+		return -EFAULT;
+	return ret;
+}
+
+/* --- open, release, read, poll ------------------------------------------- */
+
+static struct vgpu_dev *vgpu_dev_of(struct file *filp)
+{
+	struct miscdevice *misc = filp->private_data;
+
+	return container_of(misc, struct vgpu_dev, misc);
+}
+
+static int vgpu_open(struct inode *inode, struct file *filp)
+{
+	struct vgpu_dev *dev = vgpu_dev_of(filp);
+	struct vgpu_file *vf = kzalloc(sizeof(*vf), GFP_KERNEL);
+
+	if (!vf)
+		return -ENOMEM;
+	vf->dev = dev;
+	vf->filp = filp;
+	mutex_init(&vf->lock);
+	xa_init_flags(&vf->bos, XA_FLAGS_ALLOC1);
+	xa_init_flags(&vf->ctxs, XA_FLAGS_ALLOC1);
+	xa_init_flags(&vf->queues, XA_FLAGS_ALLOC1);
+	atomic64_set(&vf->irqs, 0);
+	init_waitqueue_head(&vf->irq_wq);
+	mutex_lock(&dev->lock);
+	list_add_tail(&vf->node, &dev->files);
+	mutex_unlock(&dev->lock);
+	filp->private_data = vf;
+	return nonseekable_open(inode, filp);
+}
+
+/* Free everything a client file still owns: queues, contexts, memory. */
+static void vgpu_file_cleanup(struct vgpu_file *vf)
+{
+	struct vgpu_queue *q;
+	struct vgpu_ctx *ctx;
+	struct vgpu_bo *bo;
+	unsigned long h;
+
+	mutex_lock(&vf->lock);
+	xa_for_each(&vf->queues, h, q) {
+		xa_erase(&vf->queues, h);
+		vgpu_queue_destroy(vf, q);
+	}
+	xa_for_each(&vf->ctxs, h, ctx) {
+		xa_erase(&vf->ctxs, h);
+		WARN_ON(vgpu_ctx_destroy(vf, ctx));
+	}
+	xa_for_each(&vf->bos, h, bo) {
+		xa_erase(&vf->bos, h);
+		vgpu_bo_put(bo);
+	}
+	mutex_unlock(&vf->lock);
+}
+
+static int vgpu_release(struct inode *inode, struct file *filp)
+{
+	struct vgpu_file *vf = filp->private_data;
+	struct vgpu_dev *dev = vf->dev;
+
+	if (vf->is_fw)
+		vgpu_fw_detach(vf);
+	else
+		vgpu_file_cleanup(vf);
+	mutex_lock(&dev->lock);
+	list_del(&vf->node);
+	mutex_unlock(&dev->lock);
+	xa_destroy(&vf->bos);
+	xa_destroy(&vf->ctxs);
+	xa_destroy(&vf->queues);
+	kfree(vf);
+	return 0;
+}
+
+/*
+ * read() on a client file returns a u64: the number of interrupts (fence
+ * signals and errors of its queues) since the previous read, like an
+ * eventfd.  On the firmware's file it returns event records.
+ */
+static ssize_t vgpu_read(struct file *filp, char __user *buf, size_t len,
+			 loff_t *ppos)
+{
+	struct vgpu_file *vf = filp->private_data;
+	bool nonblock = filp->f_flags & O_NONBLOCK;
+	u64 n;
+	int ret;
+
+	if (READ_ONCE(vf->is_fw))
+		return vgpu_fw_read(vf, buf, len, nonblock);
+	if (len < sizeof(n))
+		return -EINVAL;
+	while (!(n = atomic64_xchg(&vf->irqs, 0))) {
+		if (nonblock)
+			return -EAGAIN;
+		ret = wait_event_interruptible(vf->irq_wq,
+					       atomic64_read(&vf->irqs));
+		if (ret)
+			return ret;
+	}
+	if (put_user(n, (u64 __user *)buf))
+		return -EFAULT;
+	return sizeof(n);
+}
+
+static __poll_t vgpu_poll(struct file *filp, struct poll_table_struct *wait)
+{
+	struct vgpu_file *vf = filp->private_data;
+	struct vgpu_dev *dev = vf->dev;
+	__poll_t mask = 0;
+
+	if (READ_ONCE(vf->is_fw)) {
+		poll_wait(filp, &dev->fw_wq, wait);
+		mutex_lock(&dev->lock);
+		if (!list_empty(&dev->events))
+			mask = EPOLLIN | EPOLLRDNORM;
+		mutex_unlock(&dev->lock);
+		return mask;
+	}
+	poll_wait(filp, &vf->irq_wq, wait);
+	if (atomic64_read(&vf->irqs))
+		mask = EPOLLIN | EPOLLRDNORM;
+	return mask;
+}
+
+static const struct file_operations vgpu_fops = {
+	.owner = THIS_MODULE,
+	.open = vgpu_open,
+	.release = vgpu_release,
+	.unlocked_ioctl = vgpu_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.read = vgpu_read,
+	.poll = vgpu_poll,
+	.mmap = vgpu_mmap,
+	.llseek = noop_llseek,
+};
+
+/* --- devices ------------------------------------------------------------- */
+
+static void vgpu_dev_destroy(struct vgpu_dev *dev)
+{
+	debugfs_remove_recursive(dev->debugfs);
+	cancel_delayed_work_sync(&dev->watchdog);
+	vgpu_gart_fini(&dev->gart);
+	vgpu_vram_fini(&dev->vram);
+	kfree(dev);
+}
+
+static struct vgpu_dev *vgpu_dev_create(unsigned int index)
+{
+	struct vgpu_dev *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	int ret;
+
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	dev->index = index;
+	snprintf(dev->name, sizeof(dev->name), "vgpu%u", index);
+	mutex_init(&dev->lock);
+	INIT_LIST_HEAD(&dev->files);
+	xa_init_flags(&dev->ctxs, XA_FLAGS_ALLOC1);
+	xa_init_flags(&dev->queues, XA_FLAGS_ALLOC1);
+	INIT_LIST_HEAD(&dev->events);
+	init_waitqueue_head(&dev->fw_wq);
+	spin_lock_init(&dev->state_lock);
+	mutex_init(&dev->bo_lock);
+	INIT_LIST_HEAD(&dev->bos);
+	INIT_DELAYED_WORK(&dev->watchdog, vgpu_watchdog_work);
+
+	ret = vgpu_vram_init(&dev->vram, (u64)vram_mb << 20);
+	if (!ret)
+		ret = vgpu_gart_init(&dev->gart,
+				     ((u64)gart_mb << 20) >> PAGE_SHIFT);
+	if (ret) {
+		vgpu_dev_destroy(dev);
+		return ERR_PTR(ret);
+	}
+
+	dev->misc.minor = MISC_DYNAMIC_MINOR;
+	dev->misc.name = dev->name;
+	dev->misc.fops = &vgpu_fops;
+	dev->misc.groups = vgpu_sysfs_groups;
+	/* Like /dev/nvidia*: any user may use the GPU. */
+	dev->misc.mode = 0666;
+	ret = misc_register(&dev->misc);
+	if (ret) {
+		vgpu_dev_destroy(dev);
+		return ERR_PTR(ret);
+	}
+	vgpu_debugfs_init(dev, vgpu_debugfs_root);
+	if (vgpu_watchdog_ms)
+		schedule_delayed_work(&dev->watchdog, 0);
+	return dev;
+}
+
+static void vgpu_remove_all(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < VGPU_MAX_DEVICES; i++) {
+		if (!vgpu_devs[i])
+			continue;
+		misc_deregister(&vgpu_devs[i]->misc);
+		vgpu_dev_destroy(vgpu_devs[i]);
+		vgpu_devs[i] = NULL;
+	}
+	debugfs_remove_recursive(vgpu_debugfs_root);
+}
+
+static int __init vgpu_init(void)
+{
+	unsigned int i;
+
+	if (!num_devices || num_devices > VGPU_MAX_DEVICES ||
+	    !vram_mb || vram_mb > VGPU_MAX_MB ||
+	    !gart_mb || gart_mb > VGPU_MAX_MB ||
+	    !vgpu_max_queues || vgpu_max_queues > 4096) {
+		pr_err("vgpu: module parameter out of range\n");
+		return -EINVAL;
+	}
+	vgpu_debugfs_root = debugfs_create_dir("vgpu", NULL);
+	for (i = 0; i < num_devices; i++) {
+		struct vgpu_dev *dev = vgpu_dev_create(i);
+
+		if (IS_ERR(dev)) {
+			vgpu_remove_all();
+			return PTR_ERR(dev);
+		}
+		vgpu_devs[i] = dev;
+	}
+	pr_info("vgpu: %u device(s), %u MiB VRAM each\n", num_devices, vram_mb);
+	return 0;
+}
+
+static void __exit vgpu_exit(void)
+{
+	vgpu_remove_all();
+}
+
+module_init(vgpu_init);
+module_exit(vgpu_exit);
+
+MODULE_DESCRIPTION("vGPU: a GPU driver whose hardware is a user-space firmware");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_mmap.c - what mmap() on /dev/vgpuN maps
+ *
+ * The file offset names the thing to map, like DRM's "fake offsets" and
+ * KFD's doorbell offsets: the ioctls that create a mappable object return
+ * its offset, and user space passes it to mmap() unchanged.
+ *
+ *   bits 62..58  kind (enum vgpu_mmap_kind)
+ *   bits 57..36  handle of the object in this file, or device-wide id
+ *   bits 35..0   byte offset inside the object
+ *
+ * Client mappings (host memory, ring, doorbell, fence page) insert the
+ * driver's pages at mmap time; the VMA holds a reference on the object, so
+ * the pages stay valid while mapped even after the handle is freed.  The
+ * firmware's VRAM and GART mappings are PFN mappings filled on fault, so
+ * that the driver can take pages away from the firmware (vgpu_vram.c,
+ * vgpu_gart.c).
+ *
+ * No mapping is inherited by fork() (VM_DONTCOPY): a child must not submit
+ * work on its parent's queues or scribble over its memory.  Every mapping
+ * must be MAP_SHARED: the pages belong to the device.
+ */
+#include <linux/fs.h>
+#include <linux/mm.h>
+
+#include "vgpu_drv.h"
+
+#define VGPU_MMAP_KIND_SHIFT	58
+#define VGPU_MMAP_ID_SHIFT	36
+#define VGPU_MMAP_ID_MASK	((1ULL << 22) - 1)
+#define VGPU_MMAP_OFF_MASK	((1ULL << VGPU_MMAP_ID_SHIFT) - 1)
+
+static void vgpu_vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+#ifdef VGPU_HAVE_VM_FLAGS_SET
+	vm_flags_set(vma, flags);
+#else
+	vma->vm_flags |= flags;
+#endif
+}
+
+static void vgpu_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
+{
+#ifdef VGPU_HAVE_VM_FLAGS_SET
+	vm_flags_clear(vma, flags);
+#else
+	vma->vm_flags &= ~flags;
+#endif
+}
+
+/**
+ * vgpu_mmap_offset() - the mmap offset of an object
+ * @kind: enum vgpu_mmap_kind.
+ * @id: handle or device-wide id.
+ *
+ * Return: the byte offset to pass to mmap().
+ */
+u64 vgpu_mmap_offset(unsigned int kind, u32 id)
+{
+	return (u64)kind << VGPU_MMAP_KIND_SHIFT |
+	       (u64)id << VGPU_MMAP_ID_SHIFT;
+}
+
+/* --- client and firmware mappings of driver pages ------------------------ */
+
+static void vgpu_bo_vm_open(struct vm_area_struct *vma)
+{
+	vgpu_bo_get(vma->vm_private_data);
+}
+
+static void vgpu_bo_vm_close(struct vm_area_struct *vma)
+{
+	vgpu_bo_put(vma->vm_private_data);
+}
+
+static const struct vm_operations_struct vgpu_bo_vm_ops = {
+	.open = vgpu_bo_vm_open,
+	.close = vgpu_bo_vm_close,
+};
+
+static void vgpu_queue_vm_open(struct vm_area_struct *vma)
+{
+	vgpu_queue_get(vma->vm_private_data);
+}
+
+static void vgpu_queue_vm_close(struct vm_area_struct *vma)
+{
+	vgpu_queue_put(vma->vm_private_data);
+}
+
+static const struct vm_operations_struct vgpu_queue_vm_ops = {
+	.open = vgpu_queue_vm_open,
+	.close = vgpu_queue_vm_close,
+};
+
+/*
+ * Map @npages of @pages, starting at page @first, if the VMA fits inside
+ * them exactly.
+ */
+static int vgpu_insert_pages(struct vm_area_struct *vma, struct page **pages,
+			     unsigned long npages, unsigned long first)
+{
+	unsigned long i, n = vma_pages(vma);
+	int ret;
+
+	if (first >= npages || n > npages - first)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		ret = vm_insert_page(vma, vma->vm_start + (i << PAGE_SHIFT),
+				     pages[first + i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int vgpu_mmap_bo(struct vgpu_file *vf, struct vm_area_struct *vma,
+			u32 handle, unsigned long first)
+{
+	struct vgpu_bo *bo = vgpu_bo_lookup(vf, handle);
+	int ret;
+
+	if (!bo)
+		return -EINVAL;
+	if (bo->kind != VGPU_BO_HOST) {
+		ret = -EINVAL;
+		goto err;
+	}
+	if (bo->flags & VGPU_HOST_ALLOC_WC)
+		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
+	ret = vgpu_insert_pages(vma, bo->pages, bo->npages, first);
+	if (ret)
+		goto err;
+	vma->vm_private_data = bo;
+	vma->vm_ops = &vgpu_bo_vm_ops;
+	return 0;
+err:
+	vgpu_bo_put(bo);
+	return ret;
+}
+
+/* Map a ring, doorbell or fence page of @q (whose reference moves here). */
+static int vgpu_mmap_queue_part(struct vgpu_queue *q,
+				struct vm_area_struct *vma, unsigned int kind,
+				unsigned long first)
+{
+	int ret;
+
+	switch (kind) {
+	case VGPU_MMAP_RING:
+	case VGPU_MMAP_FW_RING:
+		ret = vgpu_insert_pages(vma, q->ring,
+					q->ring_size >> PAGE_SHIFT, first);
+		break;
+	case VGPU_MMAP_DOORBELL:
+	case VGPU_MMAP_FW_DOORBELL:
+		ret = vgpu_insert_pages(vma, &q->doorbell, 1, first);
+		break;
+	default:
+		/* The fence page is written by the driver alone. */
+		if (vma->vm_flags & VM_WRITE) {
+			ret = -EPERM;
+			break;
+		}
+		vgpu_vm_flags_clear(vma, VM_MAYWRITE);
+		ret = vgpu_insert_pages(vma, &q->fence, 1, first);
+		break;
+	}
+	if (ret) {
+		vgpu_queue_put(q);
+		return ret;
+	}
+	vma->vm_private_data = q;
+	vma->vm_ops = &vgpu_queue_vm_ops;
+	return 0;
+}
+
+/* --- firmware apertures -------------------------------------------------- */
+
+static vm_fault_t vgpu_fw_vram_fault(struct vm_fault *vmf)
+{
+	return vgpu_vram_fault(vmf->vma->vm_private_data, vmf,
+			       vmf->pgoff & (VGPU_MMAP_OFF_MASK >> PAGE_SHIFT));
+}
+
+static vm_fault_t vgpu_fw_gart_fault(struct vm_fault *vmf)
+{
+	return vgpu_gart_fault(vmf->vma->vm_private_data, vmf,
+			       vmf->pgoff & (VGPU_MMAP_OFF_MASK >> PAGE_SHIFT));
+}
+
+static const struct vm_operations_struct vgpu_fw_vram_vm_ops = {
+	.fault = vgpu_fw_vram_fault,
+};
+
+static const struct vm_operations_struct vgpu_fw_gart_vm_ops = {
+	.fault = vgpu_fw_gart_fault,
+};
+
+static int vgpu_mmap_aperture(struct vgpu_dev *dev, struct vm_area_struct *vma,
+			      unsigned int kind, unsigned long first)
+{
+	unsigned long size = kind == VGPU_MMAP_FW_VRAM ? dev->vram.npages :
+							 dev->gart.nentries;
+
+	if (first >= size || vma_pages(vma) > size - first)
+		return -EINVAL;
+	vgpu_vm_flags_set(vma, VM_PFNMAP | VM_IO);
+	vma->vm_private_data = dev;
+	vma->vm_ops = kind == VGPU_MMAP_FW_VRAM ? &vgpu_fw_vram_vm_ops :
+						  &vgpu_fw_gart_vm_ops;
+	return 0;
+}
+
+/* --- the dispatcher ------------------------------------------------------ */
+
+int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct vgpu_file *vf = file->private_data;
+	struct vgpu_dev *dev = vf->dev;
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	unsigned int kind = off >> VGPU_MMAP_KIND_SHIFT;
+	u32 id = (off >> VGPU_MMAP_ID_SHIFT) & VGPU_MMAP_ID_MASK;
+	unsigned long first = (off & VGPU_MMAP_OFF_MASK) >> PAGE_SHIFT;
+	bool is_fw = READ_ONCE(vf->is_fw);
+	struct vgpu_queue *q;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	vgpu_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+
+	switch (kind) {
+	case VGPU_MMAP_HOST_BO:
+		return is_fw ? -EINVAL : vgpu_mmap_bo(vf, vma, id, first);
+	case VGPU_MMAP_RING:
+	case VGPU_MMAP_DOORBELL:
+	case VGPU_MMAP_FENCE:
+		if (is_fw)
+			return -EINVAL;
+		q = vgpu_queue_lookup(vf, id);
+		if (!q)
+			return -EINVAL;
+		return vgpu_mmap_queue_part(q, vma, kind, first);
+	case VGPU_MMAP_FW_VRAM:
+	case VGPU_MMAP_FW_GART:
+		if (!is_fw)
+			return -EACCES;
+		if (id)
+			return -EINVAL;
+		return vgpu_mmap_aperture(dev, vma, kind, first);
+	case VGPU_MMAP_FW_RING:
+	case VGPU_MMAP_FW_DOORBELL:
+		if (!is_fw)
+			return -EACCES;
+		mutex_lock(&dev->lock);
+		q = xa_load(&dev->queues, id);
+		if (q)
+			vgpu_queue_get(q);
+		mutex_unlock(&dev->lock);
+		if (!q)
+			return -EINVAL;
+		return vgpu_mmap_queue_part(q, vma, kind, first);
+	default:
+		return -EINVAL;
+	}
+}

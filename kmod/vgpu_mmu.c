@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_mmu.c - GPU page tables and the MAP/UNMAP ioctls
+ *
+ * Each context owns a four-level page table in VRAM (format: vgpu_hw.h):
+ * PD3 -> PD2 -> PD1 (dual entries) -> big-page (64 KiB, VRAM) or
+ * small-page (4 KiB, GART) table.  The driver is the only writer; the
+ * firmware walks the tables through its VRAM mapping.  Tables are created
+ * on first use and kept until the context dies: an address space that was
+ * used once is likely to be used again, and it keeps unmap simple.
+ *
+ * The context's mappings are also kept in a maple tree keyed by VA range,
+ * which gives the overlap check (insertion of an overlapping range fails)
+ * and the lookup for unmap.
+ */
+#include <linux/slab.h>
+
+#include "vgpu_drv.h"
+
+/**
+ * struct vgpu_pt_alloc - VRAM holding page tables of a context
+ * @node: entry in vgpu_ctx.tables.
+ * @offset: VRAM offset.
+ * @npages: 4 KiB pages.
+ */
+struct vgpu_pt_alloc {
+	struct list_head node;
+	u64 offset;
+	unsigned long npages;
+};
+
+#define VGPU_VA_LIMIT	(1ULL << VGPU_VA_BITS)
+
+static int vgpu_pt_alloc(struct vgpu_ctx *ctx, unsigned long npages,
+			 u64 *offset)
+{
+	struct vgpu_pt_alloc *pt = kmalloc(sizeof(*pt), GFP_KERNEL);
+	int ret;
+
+	if (!pt)
+		return -ENOMEM;
+	ret = vgpu_vram_alloc(ctx->dev, npages, npages, &pt->offset);
+	if (ret) {
+		kfree(pt);
+		return ret;
+	}
+	pt->npages = npages;
+	list_add(&pt->node, &ctx->tables);
+	*offset = pt->offset;
+	return 0;
+}
+
+/*
+ * The table a directory entry at VRAM offset @pde points to; with @create,
+ * a missing table of @npages pages is allocated (zeroed: all invalid).
+ * Returns 0 and sets *@table, -ENOENT (missing, !@create) or -ENOMEM.
+ */
+static int vgpu_pt_next(struct vgpu_ctx *ctx, u64 pde, unsigned long npages,
+			bool create, u64 *table)
+{
+	u64 val = vgpu_vram_read64(ctx->dev, pde);
+	int ret;
+
+	if (val & VGPU_PDE_VALID) {
+		*table = VGPU_PDE_ADDR(val);
+		return 0;
+	}
+	if (!create)
+		return -ENOENT;
+	ret = vgpu_pt_alloc(ctx, npages, table);
+	if (ret)
+		return ret;
+	return vgpu_vram_write64(ctx->dev, pde, *table | VGPU_PDE_VALID);
+}
+
+/* VRAM offset of the PTE for @va in a big-page (@big) or small-page table. */
+static int vgpu_pte_addr(struct vgpu_ctx *ctx, u64 va, bool big, bool create,
+			 u64 *pte)
+{
+	u64 pd2, pd1, pt;
+	int ret;
+
+	ret = vgpu_pt_next(ctx, ctx->pd3 + VGPU_PD3_INDEX(va) * 8, 1, create,
+			   &pd2);
+	if (ret)
+		return ret;
+	ret = vgpu_pt_next(ctx, pd2 + VGPU_PD2_INDEX(va) * 8,
+			   VGPU_PD1_SIZE / VGPU_PT_SIZE, create, &pd1);
+	if (ret)
+		return ret;
+	/* Dual PDE: the big-page table, then the small-page table. */
+	ret = vgpu_pt_next(ctx, pd1 + VGPU_PD1_INDEX(va) * 16 + (big ? 0 : 8),
+			   1, create, &pt);
+	if (ret)
+		return ret;
+	*pte = pt + (big ? VGPU_BIG_INDEX(va) : VGPU_SMALL_INDEX(va)) * 8;
+	return 0;
+}
+
+int vgpu_mmu_init(struct vgpu_ctx *ctx)
+{
+	INIT_LIST_HEAD(&ctx->tables);
+	mt_init(&ctx->mappings);
+	return vgpu_pt_alloc(ctx, 1, &ctx->pd3);
+}
+
+static bool vgpu_mapping_is_big(const struct vgpu_mapping *m)
+{
+	return m->bo->kind == VGPU_BO_VRAM;
+}
+
+/* Invalidate the PTEs of the first @size bytes of @m. */
+static void vgpu_mmu_clear(struct vgpu_ctx *ctx, struct vgpu_mapping *m,
+			   u64 size)
+{
+	bool big = vgpu_mapping_is_big(m);
+	u64 step = big ? VGPU_BIG_PAGE_SIZE : VGPU_SMALL_PAGE_SIZE;
+	u64 done, pte;
+
+	for (done = 0; done < size; done += step)
+		if (!vgpu_pte_addr(ctx, m->va + done, big, false, &pte))
+			vgpu_vram_write64(ctx->dev, pte, 0);
+}
+
+/* The PTE that maps byte @off of the mapping's object. */
+static u64 vgpu_pte_value(const struct vgpu_mapping *m, u64 off)
+{
+	u64 pte = VGPU_PTE_VALID;
+
+	if (!(m->flags & VGPU_MAP_READONLY)) {
+		pte |= VGPU_PTE_WRITE;
+		if (!(m->flags & VGPU_MAP_NO_ATOMIC))
+			pte |= VGPU_PTE_ATOMIC;
+	}
+	if (m->bo->kind == VGPU_BO_VRAM)
+		return pte | VGPU_PTE_APERTURE_VRAM | (m->bo->vram_offset + off);
+	return pte | VGPU_PTE_APERTURE_GART |
+	       ((m->bo->gart_base + (off >> PAGE_SHIFT)) <<
+		VGPU_PTE_FRAME_SHIFT);
+}
+
+/* Write every PTE of @m; on failure nothing stays written. */
+static int vgpu_mmu_fill(struct vgpu_ctx *ctx, struct vgpu_mapping *m)
+{
+	bool big = vgpu_mapping_is_big(m);
+	u64 step = big ? VGPU_BIG_PAGE_SIZE : VGPU_SMALL_PAGE_SIZE;
+	u64 done, pte;
+	int ret;
+
+	for (done = 0; done < m->size; done += step) {
+		ret = vgpu_pte_addr(ctx, m->va + done, big, true, &pte);
+		if (!ret)
+			ret = vgpu_vram_write64(ctx->dev, pte,
+						vgpu_pte_value(m, m->offset + done));
+		if (ret) {
+			vgpu_mmu_clear(ctx, m, done);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+void vgpu_mmu_fini(struct vgpu_ctx *ctx)
+{
+	struct vgpu_pt_alloc *pt, *tmp;
+	struct vgpu_mapping *m;
+	unsigned long index = 0;
+
+	mt_for_each(&ctx->mappings, m, index, ULONG_MAX) {
+		vgpu_bo_put(m->bo);
+		kfree(m);
+	}
+	mtree_destroy(&ctx->mappings);
+	list_for_each_entry_safe(pt, tmp, &ctx->tables, node) {
+		vgpu_vram_free(ctx->dev, pt->offset, pt->npages);
+		kfree(pt);
+	}
+}
+
+/* Validate a MAP request against its object; 0 or a negative errno. */
+static int vgpu_map_check(const struct vgpu_map *args,
+			  const struct vgpu_bo *bo)
+{
+	u64 align = bo->kind == VGPU_BO_VRAM ? VGPU_BIG_PAGE_SIZE :
+					       VGPU_SMALL_PAGE_SIZE;
+
+	if (!args->size || !IS_ALIGNED(args->size, align) ||
+	    !IS_ALIGNED(args->va, align) || !IS_ALIGNED(args->offset, align))
+		return -EINVAL;
+	if (args->offset >= bo->size || args->size > bo->size - args->offset)
+		return -EINVAL;
+	/* The first 64 KiB stay unmapped so that NULL faults on the GPU. */
+	if (args->va < VGPU_BIG_PAGE_SIZE || args->va >= VGPU_VA_LIMIT ||
+	    args->size > VGPU_VA_LIMIT - args->va)
+		return -EINVAL;
+	if (bo->kind == VGPU_BO_USERPTR &&
+	    (bo->flags & VGPU_HOST_REGISTER_READONLY) &&
+	    !(args->flags & VGPU_MAP_READONLY))
+		return -EACCES;
+	return 0;
+}
+
+int vgpu_ioctl_map(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_map *args = data;
+	struct vgpu_mapping *m;
+	struct vgpu_ctx *ctx;
+	struct vgpu_bo *bo;
+	int ret;
+
+	if (args->flags & ~(VGPU_MAP_READONLY | VGPU_MAP_NO_ATOMIC) ||
+	    args->pad)
+		return -EINVAL;
+	ctx = vgpu_ctx_lookup(vf, args->ctx);
+	if (!ctx)
+		return -ENOENT;
+	bo = vgpu_bo_lookup(vf, args->handle);
+	if (!bo) {
+		ret = -ENOENT;
+		goto out_ctx;
+	}
+	ret = vgpu_map_check(args, bo);
+	if (ret)
+		goto out_bo;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m) {
+		ret = -ENOMEM;
+		goto out_bo;
+	}
+	m->va = args->va;
+	m->size = args->size;
+	m->bo = bo;
+	m->offset = args->offset;
+	m->flags = args->flags;
+
+	mutex_lock(&ctx->lock);
+	ret = mtree_insert_range(&ctx->mappings, m->va, m->va + m->size - 1,
+				 m, GFP_KERNEL);
+	if (!ret) {
+		ret = vgpu_mmu_fill(ctx, m);
+		if (ret)
+			mtree_erase(&ctx->mappings, m->va);
+	}
+	mutex_unlock(&ctx->lock);
+	if (ret) {
+		kfree(m);
+		goto out_bo;
+	}
+	/* The mapping keeps the object's reference. */
+	vgpu_ctx_put(ctx);
+	return 0;
+
+out_bo:
+	vgpu_bo_put(bo);
+out_ctx:
+	vgpu_ctx_put(ctx);
+	return ret;
+}
+
+int vgpu_ioctl_unmap(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_unmap *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	struct vgpu_mapping *m;
+	struct vgpu_ctx *ctx;
+
+	if (args->flags)
+		return -EINVAL;
+	ctx = vgpu_ctx_lookup(vf, args->ctx);
+	if (!ctx)
+		return -ENOENT;
+
+	mutex_lock(&ctx->lock);
+	m = mtree_load(&ctx->mappings, args->va);
+	if (!m || m->va != args->va) {
+		mutex_unlock(&ctx->lock);
+		vgpu_ctx_put(ctx);
+		return -ENOENT;
+	}
+	mtree_erase(&ctx->mappings, m->va);
+	vgpu_mmu_clear(ctx, m, m->size);
+	/* Cached translations must go before the memory can be reused. */
+	mutex_lock(&dev->lock);
+	vgpu_fw_post(dev, &ctx->flush_ev);
+	mutex_unlock(&dev->lock);
+	mutex_unlock(&ctx->lock);
+
+	vgpu_bo_put(m->bo);
+	kfree(m);
+	vgpu_ctx_put(ctx);
+	return 0;
+}

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_queue.c - user-mode queues, fences, waits and the watchdog
+ *
+ * A queue is three things shared with user space (vgpu_hw.h): a ring of
+ * packets, a doorbell page (the application's write pointer; the
+ * firmware's read pointer and "sleeping" flag) and a fence page (the last
+ * completed fence, written only by the driver).  Submitting work needs no
+ * system call: the application writes packets and the doorbell, and the
+ * firmware, which polls doorbells, picks them up.  Only when the firmware
+ * said it sleeps does the application call VGPU_IOCTL_QUEUE_KICK.
+ *
+ * Completion runs the other way: the firmware reports a fence with
+ * VGPU_IOCTL_FW_SIGNAL (the "interrupt"); the driver publishes it in the
+ * fence page and wakes the queue's waiters, its eventfd and poll() on the
+ * owning file.
+ *
+ * The watchdog bounds every wait: a queue whose read pointer does not move
+ * for watchdog_ms while work is pending stops its context (guilty), and the
+ * firmware is told to drop the context's work.
+ */
+#include <linux/eventfd.h>
+#include <linux/file.h>
+#include <linux/gfp.h>
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+
+#include "vgpu_drv.h"
+
+#define VGPU_RING_MIN	(4U << 10)
+#define VGPU_RING_MAX	(1U << 20)
+
+/* Queue destroyed while someone waited on it (internal error value). */
+#define VGPU_QUEUE_ERROR_DESTROYED	0x100
+
+static void vgpu_eventfd_notify(struct eventfd_ctx *efd)
+{
+#ifdef VGPU_EVENTFD_SIGNAL_NO_COUNT
+	eventfd_signal(efd);
+#else
+	eventfd_signal(efd, 1);
+#endif
+}
+
+void vgpu_queue_get(struct vgpu_queue *q)
+{
+	kref_get(&q->ref);
+}
+
+static void vgpu_queue_release(struct kref *ref)
+{
+	struct vgpu_queue *q = container_of(ref, struct vgpu_queue, ref);
+	unsigned int i;
+
+	if (q->ring) {
+		for (i = 0; i < q->ring_size >> PAGE_SHIFT; i++)
+			if (q->ring[i])
+				__free_page(q->ring[i]);
+		kfree(q->ring);
+	}
+	if (q->doorbell)
+		__free_page(q->doorbell);
+	if (q->fence)
+		__free_page(q->fence);
+	if (q->eventfd)
+		eventfd_ctx_put(q->eventfd);
+	kfree(q->destroy_ev);
+	vgpu_ctx_put(q->ctx);
+	kfree(q);
+}
+
+void vgpu_queue_put(struct vgpu_queue *q)
+{
+	kref_put(&q->ref, vgpu_queue_release);
+}
+
+static struct vgpu_fence_page *vgpu_fence_page(struct vgpu_queue *q)
+{
+	return page_address(q->fence);
+}
+
+static struct vgpu_doorbell *vgpu_doorbell(struct vgpu_queue *q)
+{
+	return page_address(q->doorbell);
+}
+
+static struct page *vgpu_zeroed_page(void)
+{
+	return alloc_page(GFP_KERNEL | __GFP_ZERO);
+}
+
+/* A queue with its memory; @ctx's reference moves to the queue. */
+static struct vgpu_queue *vgpu_queue_new(struct vgpu_ctx *ctx, u32 engine,
+					 u32 ring_size)
+{
+	unsigned int i, npages = ring_size >> PAGE_SHIFT;
+	struct vgpu_queue *q = kzalloc(sizeof(*q), GFP_KERNEL);
+
+	if (!q) {
+		vgpu_ctx_put(ctx);
+		return NULL;
+	}
+	kref_init(&q->ref);
+	q->dev = ctx->dev;
+	q->ctx = ctx;
+	q->engine = engine;
+	q->ring_size = ring_size;
+	init_waitqueue_head(&q->wq);
+	INIT_LIST_HEAD(&q->node);
+	INIT_LIST_HEAD(&q->create_ev.node);
+	INIT_LIST_HEAD(&q->kick_ev.node);
+	q->create_ev.ev.type = VGPU_FW_EV_QUEUE_CREATE;
+	q->kick_ev.ev.type = VGPU_FW_EV_QUEUE_KICK;
+
+	q->ring = kcalloc(npages, sizeof(*q->ring), GFP_KERNEL);
+	q->doorbell = vgpu_zeroed_page();
+	q->fence = vgpu_zeroed_page();
+	q->destroy_ev = kzalloc(sizeof(*q->destroy_ev), GFP_KERNEL);
+	if (!q->ring || !q->doorbell || !q->fence || !q->destroy_ev)
+		goto err;
+	for (i = 0; i < npages; i++) {
+		q->ring[i] = vgpu_zeroed_page();
+		if (!q->ring[i])
+			goto err;
+	}
+	INIT_LIST_HEAD(&q->destroy_ev->node);
+	q->destroy_ev->ev.type = VGPU_FW_EV_QUEUE_DESTROY;
+	q->destroy_ev->kfree_after_read = true;
+	return q;
+err:
+	vgpu_queue_put(q);
+	return NULL;
+}
+
+/* Fill in the firmware's records once the id is known. */
+static void vgpu_queue_set_id(struct vgpu_queue *q, u32 id)
+{
+	struct vgpu_fw_event *ev = &q->create_ev.ev;
+
+	q->id = id;
+	ev->ctx_id = q->ctx->id;
+	ev->queue_id = id;
+	ev->engine = q->engine;
+	ev->arg0 = q->ring_size;
+	ev->arg1 = vgpu_mmap_offset(VGPU_MMAP_FW_RING, id);
+	ev->arg2 = vgpu_mmap_offset(VGPU_MMAP_FW_DOORBELL, id);
+	q->kick_ev.ev.ctx_id = q->ctx->id;
+	q->kick_ev.ev.queue_id = id;
+	q->destroy_ev->ev.ctx_id = q->ctx->id;
+	q->destroy_ev->ev.queue_id = id;
+}
+
+/* Make @q known to the device and the firmware; dev->lock held. */
+static int vgpu_queue_publish(struct vgpu_file *vf, struct vgpu_queue *q)
+{
+	struct vgpu_dev *dev = vf->dev;
+	u32 id;
+	int ret;
+
+	ret = vgpu_ctx_usable(q->ctx);
+	if (ret)
+		return ret;
+	ret = xa_alloc(&dev->queues, &id, q, xa_limit_31b, GFP_KERNEL);
+	if (ret)
+		return ret == -EBUSY ? -ENOSPC : ret;
+	vgpu_queue_set_id(q, id);
+	q->file = vf;
+	q->wd_progress = jiffies;
+	list_add_tail(&q->node, &q->ctx->queues);
+	vgpu_fw_post(dev, &q->create_ev);
+	return 0;
+}
+
+int vgpu_ioctl_queue_create(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_queue_create *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	struct vgpu_queue *q;
+	struct vgpu_ctx *ctx;
+	int ret;
+
+	if (args->flags || args->engine > VGPU_ENGINE_MAX)
+		return -EINVAL;
+	if (args->ring_size < VGPU_RING_MIN || args->ring_size > VGPU_RING_MAX ||
+	    !is_power_of_2(args->ring_size))
+		return -EINVAL;
+	ctx = vgpu_ctx_lookup(vf, args->ctx);
+	if (!ctx)
+		return -ENOENT;
+	ret = vgpu_ctx_usable(ctx);
+	if (ret) {
+		vgpu_ctx_put(ctx);
+		return ret;
+	}
+	q = vgpu_queue_new(ctx, args->engine, args->ring_size);
+	if (!q)
+		return -ENOMEM;
+
+	mutex_lock(&vf->lock);
+	if (vf->nr_queues >= vgpu_max_queues) {
+		ret = -ENOSPC;
+		goto err;
+	}
+	ret = xa_alloc(&vf->queues, &args->handle, q, VGPU_HANDLE_LIMIT,
+		       GFP_KERNEL);
+	if (ret) {
+		ret = ret == -EBUSY ? -ENOSPC : ret;
+		goto err;
+	}
+	mutex_lock(&dev->lock);
+	ret = vgpu_queue_publish(vf, q);
+	mutex_unlock(&dev->lock);
+	if (ret) {
+		xa_erase(&vf->queues, args->handle);
+		goto err;
+	}
+	vf->nr_queues++;
+	mutex_unlock(&vf->lock);
+
+	args->queue_id = q->id;
+	args->ring_offset = vgpu_mmap_offset(VGPU_MMAP_RING, args->handle);
+	args->doorbell_offset = vgpu_mmap_offset(VGPU_MMAP_DOORBELL,
+						 args->handle);
+	args->fence_offset = vgpu_mmap_offset(VGPU_MMAP_FENCE, args->handle);
+	return 0;
+err:
+	mutex_unlock(&vf->lock);
+	vgpu_queue_put(q);
+	return ret;
+}
+
+/**
+ * vgpu_queue_destroy() - unpublish a queue and drop its handle's reference
+ * @vf: the owning file; vf->lock held, the handle already removed.
+ * @q: the queue.
+ *
+ * Waiters still inside VGPU_IOCTL_WAIT return -ENOENT.  mmaps keep the
+ * queue's memory until they go away.
+ */
+void vgpu_queue_destroy(struct vgpu_file *vf, struct vgpu_queue *q)
+{
+	struct vgpu_dev *dev = vf->dev;
+
+	mutex_lock(&dev->lock);
+	xa_erase(&dev->queues, q->id);
+	list_del_init(&q->node);
+	vgpu_fw_cancel(dev, &q->kick_ev);
+	if (!list_empty(&q->create_ev.node)) {
+		vgpu_fw_cancel(dev, &q->create_ev);
+	} else {
+		vgpu_fw_post(dev, q->destroy_ev);
+		q->destroy_ev = NULL;
+	}
+	q->file = NULL;
+	spin_lock(&dev->state_lock);
+	if (!q->error)
+		q->error = VGPU_QUEUE_ERROR_DESTROYED;
+	spin_unlock(&dev->state_lock);
+	wake_up_all(&q->wq);
+	mutex_unlock(&dev->lock);
+	vf->nr_queues--;
+	vgpu_queue_put(q);
+}
+
+int vgpu_ioctl_queue_destroy(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_handle_arg *args = data;
+	struct vgpu_queue *q;
+
+	if (args->flags)
+		return -EINVAL;
+	mutex_lock(&vf->lock);
+	q = xa_erase(&vf->queues, args->handle);
+	if (q)
+		vgpu_queue_destroy(vf, q);
+	mutex_unlock(&vf->lock);
+	return q ? 0 : -ENOENT;
+}
+
+/**
+ * vgpu_queue_lookup() - find a queue of an open file
+ * @vf: the file.
+ * @handle: its handle.
+ *
+ * Return: the queue with a new reference, or NULL.
+ */
+struct vgpu_queue *vgpu_queue_lookup(struct vgpu_file *vf, u32 handle)
+{
+	struct vgpu_queue *q;
+
+	mutex_lock(&vf->lock);
+	q = xa_load(&vf->queues, handle);
+	if (q)
+		vgpu_queue_get(q);
+	mutex_unlock(&vf->lock);
+	return q;
+}
+
+int vgpu_ioctl_queue_kick(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_handle_arg *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	struct vgpu_queue *q;
+	int ret;
+
+	if (args->flags)
+		return -EINVAL;
+	q = vgpu_queue_lookup(vf, args->handle);
+	if (!q)
+		return -ENOENT;
+	mutex_lock(&dev->lock);
+	ret = vgpu_ctx_usable(q->ctx);
+	if (!ret && !dev->fw_file)
+		ret = -ENODEV;
+	if (!ret)
+		vgpu_fw_post(dev, &q->kick_ev);
+	mutex_unlock(&dev->lock);
+	vgpu_queue_put(q);
+	return ret;
+}
+
+/* The errno a wait returns for a queue's error state. */
+static int vgpu_queue_errno(u32 error)
+{
+	switch (error) {
+	case VGPU_QUEUE_ERROR_DEVICE_LOST:
+		return -ENODEV;
+	case VGPU_QUEUE_ERROR_CTX_DEAD:
+		return -ECANCELED;
+	default:
+		return -ENOENT;
+	}
+}
+
+static bool vgpu_wait_done(struct vgpu_queue *q, u64 fence)
+{
+	return READ_ONCE(q->completed) >= fence || READ_ONCE(q->error);
+}
+
+int vgpu_ioctl_wait(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_wait *args = data;
+	struct vgpu_queue *q;
+	s64 left;
+	int ret = 0;
+
+	if (args->flags)
+		return -EINVAL;
+	q = vgpu_queue_lookup(vf, args->queue);
+	if (!q)
+		return -ENOENT;
+	/*
+	 * The deadline is absolute: if a signal interrupts the wait and the
+	 * system call is restarted, the same deadline still holds.
+	 */
+	left = args->timeout_ns - ktime_get_ns();
+	if (left > 0)
+		ret = wait_event_interruptible_hrtimeout(q->wq,
+				vgpu_wait_done(q, args->fence), ns_to_ktime(left));
+	if (ret != -ERESTARTSYS) {
+		if (READ_ONCE(q->completed) >= args->fence)
+			ret = 0;
+		else if (READ_ONCE(q->error))
+			ret = vgpu_queue_errno(READ_ONCE(q->error));
+		else
+			ret = -ETIME;
+	}
+	vgpu_queue_put(q);
+	return ret;
+}
+
+int vgpu_ioctl_queue_eventfd(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_queue_eventfd *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	struct eventfd_ctx *efd = NULL, *old;
+	struct vgpu_queue *q;
+
+	if (args->fd < -1)
+		return -EBADF;
+	q = vgpu_queue_lookup(vf, args->queue);
+	if (!q)
+		return -ENOENT;
+	if (args->fd >= 0) {
+		efd = eventfd_ctx_fdget(args->fd);
+		if (IS_ERR(efd)) {
+			vgpu_queue_put(q);
+			return PTR_ERR(efd);
+		}
+	}
+	mutex_lock(&dev->lock);
+	old = q->eventfd;
+	q->eventfd = efd;
+	mutex_unlock(&dev->lock);
+	if (old)
+		eventfd_ctx_put(old);
+	vgpu_queue_put(q);
+	return 0;
+}
+
+/**
+ * vgpu_queue_interrupt() - tell everyone who listens to @q that it changed
+ * @q: a published queue; vgpu_dev.lock held.
+ */
+void vgpu_queue_interrupt(struct vgpu_queue *q)
+{
+	lockdep_assert_held(&q->dev->lock);
+	wake_up_all(&q->wq);
+	if (q->eventfd)
+		vgpu_eventfd_notify(q->eventfd);
+	if (q->file) {
+		atomic64_inc(&q->file->irqs);
+		wake_up_interruptible(&q->file->irq_wq);
+	}
+}
+
+/**
+ * vgpu_queue_set_error() - stop a queue
+ * @q: a published queue; vgpu_dev.lock held.
+ * @error: VGPU_QUEUE_ERROR_*; the first error stays.
+ */
+void vgpu_queue_set_error(struct vgpu_queue *q, u32 error)
+{
+	spin_lock(&q->dev->state_lock);
+	if (!q->error) {
+		WRITE_ONCE(q->error, error);
+		WRITE_ONCE(vgpu_fence_page(q)->error, error);
+	}
+	spin_unlock(&q->dev->state_lock);
+	vgpu_queue_interrupt(q);
+}
+
+/**
+ * vgpu_queue_signal() - the firmware completed @fence on @q
+ * @q: a published queue; vgpu_dev.lock held.
+ * @fence: the new completed value.
+ *
+ * Return: 0, or -EINVAL if @fence goes backwards.
+ */
+int vgpu_queue_signal(struct vgpu_queue *q, u64 fence)
+{
+	spin_lock(&q->dev->state_lock);
+	if (fence < q->completed) {
+		spin_unlock(&q->dev->state_lock);
+		return -EINVAL;
+	}
+	WRITE_ONCE(q->completed, fence);
+	WRITE_ONCE(vgpu_fence_page(q)->completed, fence);
+	spin_unlock(&q->dev->state_lock);
+	vgpu_queue_interrupt(q);
+	return 0;
+}
+
+/* One watchdog look at @q; dev->lock held. */
+static void vgpu_watchdog_check(struct vgpu_queue *q, unsigned long timeout)
+{
+	struct vgpu_doorbell *db = vgpu_doorbell(q);
+	u64 wptr = READ_ONCE(db->wptr), rptr = READ_ONCE(db->rptr);
+	struct vgpu_fault fault = {
+		.kind = VGPU_FAULT_WATCHDOG,
+		.engine = q->engine,
+		.queue_id = q->id,
+	};
+
+	if (READ_ONCE(q->error))
+		return;
+	if (wptr == rptr || rptr != q->wd_rptr) {
+		/* Idle, or progress since the last look. */
+		q->wd_rptr = rptr;
+		q->wd_progress = jiffies;
+		return;
+	}
+	if (time_after(jiffies, q->wd_progress + timeout)) {
+		dev_warn(q->dev->misc.this_device,
+			 "queue %u of context %u stuck for %u ms: context stopped\n",
+			 q->id, q->ctx->id, vgpu_watchdog_ms);
+		vgpu_ctx_kill(q->ctx, &fault, VGPU_CTX_STATE_GUILTY);
+	}
+}
+
+void vgpu_watchdog_work(struct work_struct *work)
+{
+	struct vgpu_dev *dev = container_of(to_delayed_work(work),
+					    struct vgpu_dev, watchdog);
+	unsigned long timeout = msecs_to_jiffies(vgpu_watchdog_ms);
+	struct vgpu_queue *q;
+	unsigned long id;
+
+	mutex_lock(&dev->lock);
+	xa_for_each(&dev->queues, id, q)
+		vgpu_watchdog_check(q, timeout);
+	mutex_unlock(&dev->lock);
+	schedule_delayed_work(&dev->watchdog,
+			      max(timeout / 4, msecs_to_jiffies(10)));
+}

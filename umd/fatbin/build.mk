@@ -24,11 +24,12 @@ FATBIN_ALL_SRCS := $(FATBIN_SRCS) $(CACHE_SRCS) $(FATBIN_TOOL_SRCS) \
 FATBIN_ALL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(FATBIN_ALL_SRCS))
 FATBIN_ALL_SAN_OBJS := $(patsubst %.c,$(OBJ)/san/%.o,$(FATBIN_ALL_SRCS))
 
-# Test data produced by the real nvcc, and what the tests are told.
+# Test data produced by the real nvcc, and what the tests are told.  The
+# sanitizer tests run a sanitizer build of the tool.
 FATBIN_DATA := $(TST)/fatbin-data
+FATBIN_SAN_TOOL := $(TST)/fatbin/vgpu-fatbin-san
 FATBIN_TEST_CFLAGS := -I$(B)/ext/kselftest \
-	-DFATBIN_TEST_DATA='"$(abspath $(FATBIN_DATA))"' \
-	-DVGPU_FATBIN_TOOL='"$(abspath $(FATBIN_TOOL))"'
+	-DFATBIN_TEST_DATA='"$(abspath $(FATBIN_DATA))"'
 
 $(FATBIN_ALL_OBJS): $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -40,10 +41,11 @@ $(FATBIN_ALL_SAN_OBJS): $(OBJ)/san/%.o: %.c
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(FATBIN_CFLAGS) \
 		$(FATBIN_OBJ_EXTRA) -MMD -MP -c $< -o $@
 
-# Only the tests are told where their data is.
-$(patsubst %.c,$(OBJ)/%.o,$(FATBIN_TEST_SRCS)) \
-$(patsubst %.c,$(OBJ)/san/%.o,$(FATBIN_TEST_SRCS)): \
-	FATBIN_OBJ_EXTRA := $(FATBIN_TEST_CFLAGS)
+# Only the tests are told where their data and the tool are.
+$(patsubst %.c,$(OBJ)/%.o,$(FATBIN_TEST_SRCS)): FATBIN_OBJ_EXTRA := \
+	$(FATBIN_TEST_CFLAGS) -DVGPU_FATBIN_TOOL='"$(abspath $(FATBIN_TOOL))"'
+$(patsubst %.c,$(OBJ)/san/%.o,$(FATBIN_TEST_SRCS)): FATBIN_OBJ_EXTRA := \
+	$(FATBIN_TEST_CFLAGS) -DVGPU_FATBIN_TOOL='"$(abspath $(FATBIN_SAN_TOOL))"'
 
 -include $(FATBIN_ALL_OBJS:.o=.d) $(FATBIN_ALL_SAN_OBJS:.o=.d)
 
@@ -62,7 +64,12 @@ $(FATBIN_TOOL): $(patsubst %.c,$(OBJ)/%.o,$(FATBIN_TOOL_SRCS)) $(FATBIN_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $^ $(FATBIN_LDLIBS)
 
-ALL_TARGETS += $(FATBIN_LIB) $(CACHE_LIB) $(FATBIN_TOOL)
+$(FATBIN_SAN_TOOL): $(patsubst %.c,$(OBJ)/san/%.o,$(FATBIN_TOOL_SRCS)) \
+		$(LIB)/san/libvgpu-fatbin.a
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -o $@ $^ $(FATBIN_LDLIBS)
+
+ALL_TARGETS += $(FATBIN_LIB) $(CACHE_LIB) $(FATBIN_TOOL) $(FATBIN_SAN_TOOL)
 
 # --- test data, made by nvcc -------------------------------------------------
 #
@@ -138,7 +145,7 @@ $(TST)/fatbin/$(1): $(OBJ)/$(2)/$(1).o $(addprefix $(OBJ)/,$(3)) $(4) \
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(USER_CFLAGS) -o $$@ $$^ $(6)
 $(TST)/fatbin/$(1)-san: $(OBJ)/san/$(2)/$(1).o $(addprefix $(OBJ)/san/,$(3)) \
-		$(4) $(addprefix $(LIB)/san/,$(5)) | $(FATBIN_TEST_DATA) $(FATBIN_TOOL)
+		$(4) $(addprefix $(LIB)/san/,$(5)) | $(FATBIN_TEST_DATA) $(FATBIN_SAN_TOOL)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(USER_CFLAGS) $$(SAN_CFLAGS) -o $$@ $$^ $(6)
 ALL_TARGETS += $(TST)/fatbin/$(1) $(TST)/fatbin/$(1)-san

@@ -54,24 +54,22 @@ char *test_normalise_ptx(const char *ptx)
 		ksft_exit_fail_msg("out of memory\n");
 	while (*line) {
 		const char *end = strchr(line, '\n');
-		const char *p = line;
+		const char *comment;
 		int pending_space = 0;
 
 		if (!end)
 			end = line + strlen(line);
-		while (p < end && is_blank(*p))
-			p++;
-		if (end - p < 2 || p[0] != '/' || p[1] != '/') {
-			for (; p < end; p++) {
-				if (is_blank(*p)) {
-					pending_space = 1;
-					continue;
-				}
-				if (pending_space)
-					*o++ = ' ';
-				pending_space = 0;
-				*o++ = *p;
+		/* a comment runs to the end of the line */
+		comment = memmem(line, end - line, "//", 2);
+		for (const char *p = line; p < (comment ? comment : end); p++) {
+			if (is_blank(*p)) {
+				pending_space = o > out && o[-1] != '\n';
+				continue;
 			}
+			if (pending_space)
+				*o++ = ' ';
+			pending_space = 0;
+			*o++ = *p;
 		}
 		if (!*end)
 			break;

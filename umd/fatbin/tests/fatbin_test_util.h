@@ -13,10 +13,11 @@
 uint8_t *test_read_data(const char *name, size_t *size);
 
 /*
- * PTX as it is stored in a fatbin differs from `nvcc -ptx` output: comment
- * lines are blank, and runs of spaces and tabs are one space, without
- * leading or trailing blanks.  Returns a malloc()ed copy of @ptx in that
- * normal form, so the two can be compared.
+ * PTX as it is stored in a fatbin differs from `nvcc -ptx` output:
+ * comments are removed (comment lines become blank lines), and runs of
+ * spaces and tabs are one space, without leading or trailing blanks.
+ * Returns a malloc()ed copy of @ptx in that normal form, so that the two
+ * can be compared.
  */
 char *test_normalise_ptx(const char *ptx);
 

@@ -231,8 +231,16 @@ void lex_next(struct lexer *lx, struct token *t)
 	} else if (c == '.' && lx->p + 1 < lx->end && ident_char(lx->p[1])) {
 		lx->p++;
 		start = lx->p;
-		while (lx->p < lx->end && ident_char(*lx->p))
-			lx->p++;
+		for (;;) {
+			while (lx->p < lx->end && ident_char(*lx->p))
+				lx->p++;
+			/* cache qualifiers: .L1::no_allocate, .L2::128B */
+			if (lx->p + 2 < lx->end && lx->p[0] == ':' &&
+			    lx->p[1] == ':' && ident_char(lx->p[2]))
+				lx->p += 2;
+			else
+				break;
+		}
 		t->kind = TK_DOTWORD;
 	} else if (isdigit((unsigned char)c)) {
 		lex_number(lx, t);

@@ -31,7 +31,7 @@ struct parser {
 	struct ptx_module *m;
 	struct ptx_func *fn;		/* function whose body is parsed */
 	PTX_VEC(struct ptx_map *) scopes;
-	uint32_t loc_file, loc_line;	/* from the last .loc */
+	uint32_t loc_file, loc_line, loc_col;	/* from the last .loc */
 };
 
 #define FAIL(p, pos, ...) \
@@ -919,6 +919,7 @@ static void parse_instruction(struct parser *p)
 
 	in->line_info = p->loc_line;
 	in->file_info = p->loc_file;
+	in->col_info = p->loc_col;
 	if (is_punct(&p->tok, '@')) {
 		struct ptx_pos pos;
 
@@ -963,12 +964,12 @@ static void parse_instruction(struct parser *p)
 /* .loc file line column [, function_name ..., inlined_at ...] */
 static void parse_loc(struct parser *p)
 {
-	uint32_t file, line;
+	uint32_t file, line, col;
 
 	next(p);
 	file = expect_u32(p, "file number");
 	line = expect_u32(p, "line number");
-	expect_u32(p, "column number");
+	col = expect_u32(p, "column number");
 	while (is_punct(&p->tok, ',')) {	/* inlining info: skip */
 		next(p);
 		while (p->tok.kind != TK_EOF && !is_punct(&p->tok, ',') &&
@@ -980,6 +981,7 @@ static void parse_loc(struct parser *p)
 		next(p);
 	p->loc_file = file;
 	p->loc_line = line;
+	p->loc_col = col;
 }
 
 static void parse_label(struct parser *p)

@@ -174,8 +174,13 @@ struct ptx_var {
 	struct ptx_pos pos;
 	uint32_t module;
 	struct ptx_var *def;	/* link.c: the definition this name binds to */
-	uint64_t addr;		/* link.c: offset in its segment */
-	bool used;
+	uint64_t addr;		/* layout: offset in its segment / frame */
+	bool laid_out;		/* layout: addr is valid */
+	/* A call-site .param variable: the call it feeds (see lower.c). */
+	struct ptx_func *callee;
+	uint32_t slot;		/* offset in the callee's frame */
+	bool builtin_arg;	/* argument of a vISA system call */
+	uint16_t arg_reg;	/* ... held in this GPR */
 };
 
 /* A virtual register: one per declared PTX register name. */
@@ -241,6 +246,7 @@ struct ptx_insn {
 	struct ptx_pos pos;
 	uint32_t line_info;		/* source line from the latest .loc */
 	uint32_t file_info;		/* .file index of that .loc */
+	uint32_t col_info;		/* column of that .loc */
 };
 
 /* A label, a place in the statement list. */
@@ -283,8 +289,9 @@ struct ptx_func {
 	uint32_t maxntid[3], reqntid[3];
 	uint32_t minnctapersm, maxnreg;
 	struct ptx_func *def;	/* link.c: the definition the name binds to */
-	uint32_t index;		/* link.c: index in the image's function table */
-	bool used;
+	uint32_t index;		/* index in the image's function table */
+	uint32_t frame_size;	/* layout: local bytes of one activation */
+	uint32_t param_size;	/* layout: bytes of params (+ rets after) */
 };
 
 struct ptx_module {

@@ -1,0 +1,89 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# umd/ptx: the PTX -> vISA compiler (libvgpu-ptx.a), the vgpu-ptxas tool
+# (tools/ptxas) and their tests.  Paths are relative to the repository
+# root.  Users include "ptx/ptx_compiler.h" with -Iumd and link
+# $(PTX_LIB) (no other libraries needed).
+
+PTX_LIB := $(LIB)/libvgpu-ptx.a
+PTX_SAN_LIB := $(LIB)/san/libvgpu-ptx.a
+PTX_SRCS := $(wildcard umd/ptx/*.c)
+PTXAS := $(BIN)/vgpu-ptxas
+PTXAS_SRCS := $(wildcard tools/ptxas/*.c)
+PTX_TEST_SRCS := $(wildcard umd/ptx/tests/*.c)
+PTX_TEST_UTIL_SRCS := $(wildcard umd/ptx/tests/util/*.c)
+
+PTX_ALL_SRCS := $(PTX_SRCS) $(PTXAS_SRCS) $(PTX_TEST_SRCS) $(PTX_TEST_UTIL_SRCS)
+PTX_ALL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(PTX_ALL_SRCS))
+PTX_ALL_SAN_OBJS := $(patsubst %.c,$(OBJ)/san/%.o,$(PTX_ALL_SRCS))
+
+# PTX made by nvcc at build time: the kernel corpus (tests/corpus, owned by
+# the execution core) and the compiler's own cases, for two targets each.
+PTX_DATA := $(TST)/ptx-data
+PTX_CU := $(wildcard tests/corpus/*.cu) $(wildcard umd/ptx/tests/cu/*.cu)
+PTX_ARCHS := 75 90
+PTX_NVCC_PTX := $(foreach a,$(PTX_ARCHS),\
+	$(patsubst %.cu,$(PTX_DATA)/sm_$(a)/%.ptx,$(notdir $(PTX_CU))))
+
+PTX_TEST_CFLAGS := -Iumd -Iumd/ptx/tests/util \
+	-DPTX_TEST_DATA='"$(abspath $(PTX_DATA))"' \
+	-DPTX_TEST_SRC='"$(abspath umd/ptx/tests)"'
+
+$(PTX_ALL_OBJS): $(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(PTX_TEST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(PTX_ALL_SAN_OBJS): $(OBJ)/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(PTX_TEST_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(PTX_ALL_OBJS:.o=.d) $(PTX_ALL_SAN_OBJS:.o=.d)
+
+$(PTX_LIB): $(patsubst %.c,$(OBJ)/%.o,$(PTX_SRCS))
+$(PTX_SAN_LIB): $(patsubst %.c,$(OBJ)/san/%.o,$(PTX_SRCS))
+$(PTX_LIB) $(PTX_SAN_LIB):
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(PTXAS): $(patsubst %.c,$(OBJ)/%.o,$(PTXAS_SRCS)) $(PTX_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $^
+
+ALL_TARGETS += $(PTX_LIB) $(PTX_SAN_LIB) $(PTXAS)
+
+# nvcc -ptx of each .cu, once per target architecture.
+define ptx_nvcc_rule
+$(PTX_DATA)/sm_$(1)/%.ptx: tests/corpus/%.cu
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) -ptx -arch=sm_$(1) -o $$@ $$<
+$(PTX_DATA)/sm_$(1)/%.ptx: umd/ptx/tests/cu/%.cu
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) -ptx -arch=sm_$(1) -o $$@ $$<
+endef
+$(foreach a,$(PTX_ARCHS),$(eval $(call ptx_nvcc_rule,$(a))))
+
+# Separately compiled modules for the linking test (-rdc=true).
+$(PTX_DATA)/rdc/%.ptx: umd/ptx/tests/rdc/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -rdc=true -arch=sm_75 -o $@ $<
+PTX_RDC_PTX := $(patsubst umd/ptx/tests/rdc/%.cu,$(PTX_DATA)/rdc/%.ptx,\
+	$(wildcard umd/ptx/tests/rdc/*.cu))
+
+# ptx_test(name): a test and its sanitizer twin, both run by `make check`.
+PTX_TEST_UTIL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(PTX_TEST_UTIL_SRCS))
+PTX_TEST_UTIL_SAN_OBJS := $(patsubst %.c,$(OBJ)/san/%.o,$(PTX_TEST_UTIL_SRCS))
+define ptx_test
+$(TST)/ptx/$(1): $(OBJ)/umd/ptx/tests/$(1).o $(PTX_TEST_UTIL_OBJS) $(PTX_LIB) \
+		| $(PTX_NVCC_PTX) $(PTX_RDC_PTX) $(PTXAS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) -o $$@ $$^
+$(TST)/ptx/$(1)-san: $(OBJ)/san/umd/ptx/tests/$(1).o $(PTX_TEST_UTIL_SAN_OBJS) \
+		$(PTX_SAN_LIB) | $(PTX_NVCC_PTX) $(PTX_RDC_PTX) $(PTXAS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) $$(SAN_CFLAGS) -o $$@ $$^
+ALL_TARGETS += $(TST)/ptx/$(1) $(TST)/ptx/$(1)-san
+NATIVE_TESTS += $(TST)/ptx/$(1) $(TST)/ptx/$(1)-san
+endef
+$(foreach t,$(patsubst umd/ptx/tests/%.c,%,$(PTX_TEST_SRCS)),\
+	$(eval $(call ptx_test,$(t))))

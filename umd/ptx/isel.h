@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * isel.h - helpers lower.c gives the instruction selectors in isel.c.
+ */
+#ifndef VGPU_PTX_ISEL_H
+#define VGPU_PTX_ISEL_H
+
+#include "codegen.h"
+
+/* A memory operand after lowering: [a + imm] in space. */
+struct cg_addr {
+	uint16_t a;		/* base GPR, or VISA_OPND_NONE */
+	uint64_t imm;
+	uint8_t space;		/* enum visa_space */
+	bool argreg;		/* a system-call argument held in GPR a */
+	const struct ptx_var *var;	/* the named variable, if any */
+};
+
+/* Lower one PTX instruction (isel.c). */
+void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
+
+uint16_t cg_src(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
+		enum ptx_type t);
+uint16_t cg_dst(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o);
+uint16_t cg_pdst(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o);
+uint16_t cg_psrc(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o);
+void cg_sreg(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
+	     uint16_t d, enum ptx_type t);
+void cg_address(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
+		enum ptx_space sp, struct cg_addr *out);
+struct ptx_symref cg_resolve(struct cg *g, struct cg_fn *fn,
+			     const struct ptx_operand *o);
+uint16_t cg_var_address(struct cg *g, struct cg_fn *fn,
+			const struct ptx_var *v, int64_t off,
+			const struct ptx_pos *pos, enum ptx_type t);
+void cg_var_address_to(struct cg *g, struct cg_fn *fn,
+		       const struct ptx_var *v, int64_t off,
+		       const struct ptx_pos *pos, enum ptx_type t, uint16_t d);
+void cg_lower_call(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
+		   bool uni);
+void cg_lower_branch(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
+		     bool uni);
+
+#endif /* VGPU_PTX_ISEL_H */

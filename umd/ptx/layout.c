@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * layout.c - where every variable lives.
+ *
+ * Global segment: every defined .global variable of every module, in
+ * declaration order, each at its alignment.  Const segment: the same for
+ * .const.  The loader allocates both once per module and the code reaches
+ * them with MOVA (see vgpu_visa.h).
+ *
+ * Shared memory is per block.  Variables that may be used by any kernel
+ * (module-scope .shared, and .shared declared inside a .func) get one
+ * program-wide offset in a "common" area at the start; variables declared
+ * inside a kernel's body (nvcc "demotes" a __shared__ used by one kernel
+ * there) follow the common area, each kernel's overlapping the others'.
+ * Dynamic shared memory (.extern .shared x[]) starts after the largest
+ * static layout, so that device functions shared by several kernels can
+ * name it with one offset.
+ *
+ * Local memory is per thread, in frames: a function's frame holds its
+ * parameters, then its return values, then its .local variables; a caller
+ * passes arguments by storing them just past its own frame, where the
+ * callee's frame will begin (the vISA calling convention).  A kernel's
+ * parameters are in the parameter buffer instead, laid out as the CUDA
+ * launch API expects (each at its alignment, in order).
+ */
+#include "codegen.h"
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+static uint64_t place(struct ptx_var *v, uint64_t end)
+{
+	uint32_t a = v->align ? v->align : 1;
+
+	v->addr = align_up(end, a);
+	v->laid_out = true;
+	return v->addr + v->size;
+}
+
+static void layout_segments(struct cg *g)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < g->prog->nmods; i++) {
+		struct ptx_module *m = &g->prog->mods[i];
+
+		for (j = 0; j < m->vars.n; j++) {
+			struct ptx_var *v = m->vars.v[j];
+
+			if (!v->has_body)
+				continue;
+			if (v->space == PS_GLOBAL) {
+				g->global_size = place(v, g->global_size);
+				ptx_push(g->cx, &g->globals, v);
+			} else if (v->space == PS_CONST) {
+				g->const_size = place(v, g->const_size);
+				ptx_push(g->cx, &g->consts, v);
+			}
+		}
+	}
+	if (g->global_size > (UINT64_C(1) << 32) ||
+	    g->const_size > (UINT64_C(1) << 32))
+		ptx_fail(g->cx, VGPU_PTX_ERR_LIMIT, NULL,
+			 "module variables exceed 4 GiB");
+}
+
+static void check_shared_limit(struct cg *g, uint64_t end,
+			       const struct ptx_var *v)
+{
+	uint32_t max = g->cx->opts.max_shared_per_block;
+
+	if (end > max)
+		ptx_fail(g->cx, VGPU_PTX_ERR_LIMIT, &v->pos,
+			 "static shared memory (%llu bytes with '%s') exceeds the %u-byte limit",
+			 (unsigned long long)end, v->name, max);
+}
+
+static void layout_shared(struct cg *g)
+{
+	uint64_t end = 0, max_end;
+	uint32_t i, j;
+
+	g->dyn_shared_align = 16;
+	for (i = 0; i < g->prog->nmods; i++) {
+		struct ptx_module *m = &g->prog->mods[i];
+
+		for (j = 0; j < m->vars.n; j++) {
+			struct ptx_var *v = m->vars.v[j];
+
+			if (v->space != PS_SHARED)
+				continue;
+			if (v->unsized) {
+				if (v->align > g->dyn_shared_align)
+					g->dyn_shared_align = v->align;
+				continue;
+			}
+			if (!v->has_body)
+				continue;
+			end = place(v, end);
+			check_shared_limit(g, end, v);
+			ptx_push(g->cx, &g->shared, v);
+		}
+	}
+	for (i = 0; i < g->funcs.n; i++) {
+		struct ptx_func *f = g->funcs.v[i];
+
+		if (f->is_entry)
+			continue;
+		for (j = 0; j < f->locals.n; j++) {
+			struct ptx_var *v = f->locals.v[j];
+
+			if (v->space != PS_SHARED)
+				continue;
+			if (v->unsized)
+				cg_unsupported(g, &v->pos,
+					       "unsized .shared array '%s' inside a function",
+					       v->name);
+			end = place(v, end);
+			check_shared_limit(g, end, v);
+			ptx_push(g->cx, &g->shared, v);
+		}
+	}
+	g->shared_common = (uint32_t)end;
+	max_end = end;
+	for (i = 0; i < g->funcs.n; i++) {
+		struct ptx_func *f = g->funcs.v[i];
+		uint64_t kend = g->shared_common;
+
+		if (!f->is_entry)
+			continue;
+		for (j = 0; j < f->locals.n; j++) {
+			struct ptx_var *v = f->locals.v[j];
+
+			if (v->space != PS_SHARED)
+				continue;
+			if (v->unsized)
+				cg_unsupported(g, &v->pos,
+					       "unsized .shared array '%s' inside a kernel",
+					       v->name);
+			kend = place(v, kend);
+			check_shared_limit(g, kend, v);
+			ptx_push(g->cx, &g->shared, v);
+		}
+		if (kend > max_end)
+			max_end = kend;
+	}
+	/* Every unsized extern .shared names the start of dynamic memory. */
+	max_end = align_up(max_end, g->dyn_shared_align);
+	g->dyn_shared_base = max_end;
+	for (i = 0; i < g->prog->nmods; i++) {
+		struct ptx_module *m = &g->prog->mods[i];
+
+		for (j = 0; j < m->vars.n; j++) {
+			struct ptx_var *v = m->vars.v[j];
+
+			if (v->space == PS_SHARED && v->unsized) {
+				v->addr = max_end;
+				v->laid_out = true;
+			}
+		}
+	}
+}
+
+/* Static shared bytes a kernel needs (plus whether dynamic is named). */
+uint32_t cg_kernel_shared_size(struct cg *g, struct ptx_func *k,
+			       bool *uses_dyn)
+{
+	uint64_t end = g->shared_common;
+	uint32_t j;
+
+	(void)uses_dyn;
+	for (j = 0; j < k->locals.n; j++) {
+		const struct ptx_var *v = k->locals.v[j];
+
+		if (v->space == PS_SHARED && v->addr + v->size > end)
+			end = v->addr + v->size;
+	}
+	return (uint32_t)end;
+}
+
+static uint64_t layout_list(struct ptx_var_list *l, uint64_t end)
+{
+	uint32_t i;
+
+	for (i = 0; i < l->n; i++)
+		end = place(l->v[i], end);
+	return end;
+}
+
+static void layout_frames(struct cg *g)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < g->funcs.n; i++) {
+		struct ptx_func *f = g->funcs.v[i];
+		uint64_t end = 0;
+
+		/* Parameters of a kernel live in the parameter buffer. */
+		if (f->is_entry) {
+			f->param_size = (uint32_t)layout_list(&f->params, 0);
+		} else {
+			end = layout_list(&f->params, 0);
+			end = layout_list(&f->rets, end);
+			f->param_size = (uint32_t)end;
+		}
+		for (j = 0; j < f->locals.n; j++)
+			if (f->locals.v[j]->space == PS_LOCAL)
+				end = place(f->locals.v[j], end);
+		end = align_up(end, 16);
+		if (end > g->cx->opts.max_local_per_thread)
+			ptx_fail(g->cx, VGPU_PTX_ERR_LIMIT, &f->pos,
+				 "local memory of '%s' (%llu bytes) exceeds the %u-byte limit",
+				 f->name, (unsigned long long)end,
+				 g->cx->opts.max_local_per_thread);
+		f->frame_size = (uint32_t)end;
+	}
+	/* Declarations carry the definition's layout (calls read it). */
+}
+
+/* Bind the names in address initializers ({ generic(var) }, fnptr). */
+static void resolve_init_relocs(struct cg *g, struct ptx_var *v)
+{
+	const struct ptx_module *m = &g->prog->mods[v->module];
+	uint32_t k;
+
+	for (k = 0; k < v->relocs.n; k++) {
+		struct ptx_init_reloc *r = &v->relocs.v[k];
+		struct ptx_symref ref = link_resolve(g->cx, g->prog, m, r->sym,
+						     &r->pos);
+
+		if (ref.is_func) {
+			if (!ref.func->has_body)
+				cg_unsupported(g, &r->pos,
+					       "the address of runtime function '%s'",
+					       r->sym);
+			r->func = ref.func;
+		} else if (ref.var->space != PS_GLOBAL &&
+			   ref.var->space != PS_CONST) {
+			cg_unsupported(g, &r->pos,
+				       "address of .%s variable '%s' in an initializer",
+				       ptx_space_name(ref.var->space), r->sym);
+		} else {
+			r->var = ref.var;
+		}
+	}
+}
+
+void cg_layout(struct cg *g)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < g->prog->nmods; i++) {
+		struct ptx_module *m = &g->prog->mods[i];
+
+		for (j = 0; j < m->funcs.n; j++) {
+			struct ptx_func *f = m->funcs.v[j];
+
+			if (!f->has_body)
+				continue;
+			f->index = g->funcs.n;
+			ptx_push(g->cx, &g->funcs, f);
+		}
+	}
+	layout_segments(g);
+	layout_shared(g);
+	layout_frames(g);
+	for (i = 0; i < g->globals.n; i++)
+		resolve_init_relocs(g, g->globals.v[i]);
+	for (i = 0; i < g->consts.n; i++)
+		resolve_init_relocs(g, g->consts.v[i]);
+}

@@ -310,6 +310,44 @@ static void sel_mul(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	alu(g, fn, in, ops[mode], t, 2, NULL, m->flags & VISA_MOD_SAT);
 }
 
+/*
+ * mad.lo.cc / madc.hi[.cc]: the multiply, then an add with carry (the
+ * extended-precision multiplication sequences of the math library).
+ */
+static void mad_carry(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
+		      const struct mods *m, enum ptx_type t, int mode)
+{
+	uint16_t a, b, c, d, prod;
+	struct visa_insn *vi;
+
+	if (mode != 0 && mode != 1)
+		cg_fail(g, &in->pos, "'%s' with carry needs .lo or .hi", in->op);
+	if (ptx_type_size(t) != 4 && ptx_type_size(t) != 8)
+		cg_fail(g, &in->pos, "carry arithmetic needs a 32- or 64-bit integer type");
+	nops(g, in, 4);
+	a = cg_src(g, fn, &in->ops[1], t);
+	b = cg_src(g, fn, &in->ops[2], t);
+	c = cg_src(g, fn, &in->ops[3], t);
+	d = cg_dst(g, fn, &in->ops[0]);
+	prod = cg_temp(g, fn);
+	vi = cg_insn(fn, mode ? VISA_OP_MULHI : VISA_OP_MUL, cg_vtype(t));
+	vi->d = prod;
+	vi->a = a;
+	vi->b = b;
+	vi = cg_insn(fn, VISA_OP_ADDC, cg_vtype(t));
+	vi->d = d;
+	vi->a = prod;
+	vi->b = c;
+	if (!strcmp(in->op, "madc")) {
+		vi->mod |= VISA_MOD_CC_IN;
+		vi->pa = fn->cc_pred;
+	}
+	if (m->cc) {
+		vi->mod |= VISA_MOD_CC_OUT;
+		vi->pd = fn->cc_pred;
+	}
+}
+
 static void sel_mad(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		    struct mods *m)
 {
@@ -328,8 +366,8 @@ static void sel_mad(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		return;
 	}
 	no_float_mods(g, m);
-	if (m->cc)
-		cg_unsupported(g, &in->pos, "'mad.cc' is not supported");
+	if (m->cc || !strcmp(in->op, "madc"))
+		return mad_carry(g, fn, in, m, t, mode);
 	if (mode < 0)
 		cg_fail(g, &in->pos, "integer '%s' needs .lo, .hi or .wide", in->op);
 	if (mode == 2) {
@@ -1345,6 +1383,8 @@ static void sel_vote(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	struct visa_insn *vi;
 	uint16_t pa, e, d;
 
+	if (mode < 0 && m->uni)		/* scan_mods took ".uni" as bra.uni's */
+		mode = VISA_VOTE_UNI;
 	need_sync(g, in);
 	finish(g, m);
 	if (mode < 0)
@@ -1502,6 +1542,7 @@ static const struct {
 } selectors[] = {
 	{ "add", sel_addsub }, { "sub", sel_addsub }, { "addc", sel_addsub },
 	{ "subc", sel_addsub }, { "mul", sel_mul }, { "mad", sel_mad },
+	{ "madc", sel_mad },
 	{ "mul24", sel_mul24 }, { "mad24", sel_mul24 },
 	{ "shl", sel_shift }, { "shr", sel_shift },
 	{ "popc", sel_count }, { "clz", sel_count }, { "bfind", sel_count },

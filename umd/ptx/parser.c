@@ -769,14 +769,12 @@ static void parse_address(struct parser *p, struct ptx_operand *o)
 		const char *name = p->tok.text;
 
 		next(p);
-		if (name[0] == '%') {
-			struct scope_ent *e = scope_lookup(p, name);
+		struct scope_ent *e = scope_lookup(p, name);
 
-			if (e && e->reg) {
-				o->reg = e->reg;
-			} else {
-				FAIL(p, &pos, "unknown register '%s'", name);
-			}
+		if (e && e->reg) {
+			o->reg = e->reg;
+		} else if (name[0] == '%') {
+			FAIL(p, &pos, "unknown register '%s'", name);
 		} else {
 			o->sym = name;
 			bind_local_symbol(p, o);
@@ -838,7 +836,7 @@ static void parse_operand(struct parser *p, struct ptx_operand *o)
 	if (is_punct(&p->tok, '!')) {
 		next(p);
 		o->neg = true;
-		if (p->tok.kind != TK_IDENT || p->tok.text[0] != '%')
+		if (p->tok.kind != TK_IDENT)
 			FAIL(p, &p->tok.pos, "'!' must be followed by a predicate register");
 	}
 	if (is_punct(&p->tok, '-')) {
@@ -879,7 +877,8 @@ static void parse_operand(struct parser *p, struct ptx_operand *o)
 			o->kind = PO_SINK;
 			return;
 		}
-		if (name[0] != '%') {
+		e = scope_lookup(p, name);
+		if (name[0] != '%' && !(e && e->reg)) {
 			if (o->neg)
 				FAIL(p, &o->pos, "'!' must be followed by a predicate register");
 			o->kind = PO_SYM;
@@ -888,7 +887,6 @@ static void parse_operand(struct parser *p, struct ptx_operand *o)
 			o->off = parse_offset(p);
 			return;
 		}
-		e = scope_lookup(p, name);
 		if (e && e->reg) {
 			o->kind = PO_REG;
 			o->reg = e->reg;

@@ -51,6 +51,7 @@ enum vgpu_fatbin_result {
 	VGPU_FATBIN_ENOTPTX = -11,	/* entry is not PTX text */
 	VGPU_FATBIN_ENOTELF = -12,	/* file is not a 64-bit little-endian ELF */
 	VGPU_FATBIN_ENOSECTION = -13,	/* ELF has no fatbin section */
+	VGPU_FATBIN_EFAULT = -14,	/* registration points at unmapped memory */
 };
 
 /*
@@ -204,7 +205,8 @@ struct vgpu_fatbin_ptx_set {
  * code) gives one module per object in its NULL-terminated array of
  * relocatable fatbins; the caller links them.  On success the caller owns
  * @set and releases it with vgpu_fatbin_ptx_set_free().  On failure @set
- * is empty.
+ * is empty.  Since the sizes come from the data itself, every range is
+ * checked to be mapped before it is read (VGPU_FATBIN_EFAULT if not).
  */
 int vgpu_fatbin_ptx_from_wrapper(const void *wrapper,
 				 const struct vgpu_fatbin_target *target,

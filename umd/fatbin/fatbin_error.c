@@ -33,6 +33,8 @@ const char *vgpu_fatbin_strerror(int result)
 		return "entry is not PTX";
 	case VGPU_FATBIN_ENOTELF:
 		return "not a 64-bit little-endian ELF file";
+	case VGPU_FATBIN_EFAULT:
+		return "registered fatbin points at unmapped memory";
 	case VGPU_FATBIN_ENOSECTION:
 		return "no fatbinary section (.nv_fatbin or __nv_relfatbin) in the file";
 	}

@@ -16,6 +16,7 @@
  */
 #include "fatbin.h"
 #include "fatbin_format.h"
+#include "fatbin_memory.h"
 #include "fatbin_set.h"
 
 /* More objects than any link would have: stops a walk through garbage. */
@@ -32,9 +33,14 @@ static int add_container_ptx(const void *data,
 
 	if (!data)
 		return VGPU_FATBIN_EHEADER;
+	if (!fatbin_mapped(data, FB_CONTAINER_HDR_SIZE))
+		return VGPU_FATBIN_EFAULT;
 	ret = vgpu_fatbin_container_size(data, VGPU_FATBIN_MAX_SIZE, &size);
 	if (ret)
 		return ret;
+	/* the size is the data's own claim: make sure it is all there */
+	if (!fatbin_mapped(data, size))
+		return VGPU_FATBIN_EFAULT;
 	ret = vgpu_fatbin_select_ptx(data, size, 0, target, &best);
 	if (ret)
 		return ret;
@@ -50,9 +56,12 @@ static int add_prelinked_ptx(const void *array,
 	if (!array)
 		return VGPU_FATBIN_EHEADER;
 	for (unsigned int i = 0; i < FB_MAX_PRELINKED; i++) {
-		const void *relfatbin = fb_read_ptr(slot + i * sizeof(void *));
+		const void *relfatbin;
 		int ret;
 
+		if (!fatbin_mapped(slot + i * sizeof(void *), sizeof(void *)))
+			return VGPU_FATBIN_EFAULT;
+		relfatbin = fb_read_ptr(slot + i * sizeof(void *));
 		if (!relfatbin)
 			return i ? VGPU_FATBIN_OK : VGPU_FATBIN_ENOPTX;
 		ret = add_container_ptx(relfatbin, target, set);
@@ -74,6 +83,8 @@ int vgpu_fatbin_ptx_from_wrapper(const void *wrapper,
 	*set = (struct vgpu_fatbin_ptx_set){ 0 };
 	if (!wrapper || !target)
 		return VGPU_FATBIN_EINVAL;
+	if (!fatbin_mapped(wrapper, FB_WRAPPER_SIZE))
+		return VGPU_FATBIN_EFAULT;
 	if (fb_le32(w + FB_WRAPPER_OFF_MAGIC) != FB_WRAPPER_MAGIC)
 		return VGPU_FATBIN_EMAGIC;
 

@@ -9,6 +9,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "kselftest.h"
 #include "fatbin/elf_sections.h"
@@ -216,6 +218,46 @@ static void test_handmade_wrappers(void)
 	free(cubin.data);
 }
 
+/*
+ * Registration pointers into memory that is not there: a container whose
+ * claimed size runs into an unmapped page, a wrapper or object array on
+ * one.  Each must be an error, not a crash.
+ */
+static void test_unmapped(void)
+{
+	struct sample s = load("kernels.default.fatbin");
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct vgpu_fatbin_ptx_set set;
+	uint8_t *map, *container, w[24] = { 0 };
+	const void *p;
+	int ok;
+
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		ksft_exit_fail_msg("mmap failed\n");
+	munmap(map + page, page);
+
+	/* only the first 100 bytes of the container fit in the mapping */
+	container = map + page - 100;
+	memcpy(container, s.data, 100);
+	put32(w, 0x466243B1);
+	put32(w + 4, 1);
+	memcpy(w + 8, &container, sizeof(container));
+	ok = vgpu_fatbin_ptx_from_wrapper(w, &sm90, &set) == VGPU_FATBIN_EFAULT;
+
+	ok &= vgpu_fatbin_ptx_from_wrapper(map + page, &sm90, &set) ==
+	      VGPU_FATBIN_EFAULT;
+
+	p = map + page;	/* the object array itself is unmapped */
+	put32(w + 4, 2);
+	memcpy(w + 16, &p, sizeof(p));
+	ok &= vgpu_fatbin_ptx_from_wrapper(w, &sm90, &set) == VGPU_FATBIN_EFAULT;
+	ksft_test_result(ok, "registration pointers into unmapped memory: EFAULT\n");
+	munmap(map, page);
+	free(s.data);
+}
+
 static void test_elf_damage(void)
 {
 	struct sample obj = load("rdc_a.o");
@@ -403,11 +445,12 @@ static void fuzz_elf(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(ARRAY_SIZE(damages) + 4 + 3 + 5 + 2);
+	ksft_set_plan(ARRAY_SIZE(damages) + 4 + 4 + 5 + 2);
 	for (size_t i = 0; i < ARRAY_SIZE(damages); i++)
 		test_damage(&damages[i]);
 	test_small_cases();
 	test_handmade_wrappers();
+	test_unmapped();
 	test_elf_damage();
 	fuzz_fatbins();
 	fuzz_elf();

@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * core_internal.h - data structures shared by the parts of the core.
+ *
+ *  module.c     loading: validation (validate.c) and pre-decoding
+ *  sched.c      SM worker threads, grids, blocks, barriers
+ *  warp.c       the interpreter loop, reconvergence stack, calls
+ *  exec_*.c     instruction semantics, one file per class
+ *  memory.c     address resolution per state space, the per-SM TLB
+ *  printf_device.c  vprintf records into the FIFO
+ */
+#ifndef VGPU_CORE_INTERNAL_H
+#define VGPU_CORE_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "vgpu_core.h"
+
+#define WARP_SIZE	32
+#define FULL_MASK	0xffffffffu
+#define NUM_BARRIERS	16
+/* Warp-instructions a warp runs before the block scheduler switches. */
+#define WARP_QUANTUM	2048
+/* Bounds that keep a runaway (recursive) kernel from eating the host. */
+#define MAX_CALL_DEPTH	4096
+#define MAX_RSTACK	65536
+#define TLB_ENTRIES	64
+
+/*
+ * A pre-decoded instruction.  Literal operands are resolved to pointers to
+ * 32-lane broadcast rows, so executing code reads every source the same
+ * way: lit ? lit : regs + index * 32.
+ */
+struct dinsn {
+	uint16_t op;
+	uint8_t type;
+	uint8_t type2;
+	uint32_t mod;
+	uint16_t guard, pd, pa, d;
+	uint16_t a, b, c, e;
+	uint32_t func;			/* function this instruction is in */
+	const uint64_t *lit[4];		/* a, b, c, e: literal rows or NULL */
+	uint64_t imm;
+};
+
+struct mfunc {
+	uint32_t name;
+	uint32_t code_start, code_count;
+	uint32_t num_regs, num_preds;
+	uint32_t frame_size;
+	const uint64_t *lits;		/* lit_count rows of 32 */
+};
+
+struct vgpu_module {
+	void *image;			/* private copy */
+	size_t size;
+	const struct visa_image_header *hdr;
+	const char *strtab;
+	uint32_t strtab_size;
+	struct dinsn *code;
+	uint32_t ncode;
+	struct mfunc *funcs;
+	uint32_t nfuncs;
+	const struct visa_kernel *kernels;	/* in the image copy */
+	uint32_t nkernels;
+	uint32_t kernel_entsize;
+	const struct visa_line *lines;
+	uint32_t nlines;
+	uint64_t *litrows;
+};
+
+/* Reconvergence stack entry (see "Reconvergence" in vgpu_visa.h). */
+struct rentry {
+	uint32_t pc;
+	uint32_t rpc;		/* VISA_RECONV_EXIT for "never by pc" */
+	uint32_t mask;
+	uint32_t is_call;	/* marker of a call: frame below to restore */
+};
+
+/* A saved caller activation. */
+struct frame {
+	uint32_t func;
+	uint32_t reg_base;	/* row of the caller's window */
+	uint32_t pred_base;
+	uint32_t fp;		/* caller's local frame base */
+};
+
+enum warp_state { WARP_RUNNABLE, WARP_AT_BARRIER, WARP_DONE };
+
+struct block;
+
+struct warp {
+	/* hot: the current window */
+	uint64_t *regs;		/* num_regs rows of 32 lanes */
+	uint32_t *preds;	/* one lane mask per predicate */
+	uint32_t fp;		/* local frame base (uniform per warp) */
+	uint32_t func;
+
+	uint32_t live;		/* lanes that exist and have not exited */
+	uint32_t warp_id;
+	enum warp_state state;
+	struct block *blk;
+
+	uint64_t *reg_arena;
+	uint32_t reg_cap, reg_top;	/* rows */
+	uint32_t *pred_arena;
+	uint32_t pred_cap, pred_top;
+	uint32_t reg_base, pred_base;
+
+	struct rentry *rs;
+	uint32_t rs_n, rs_cap;
+	struct frame *frames;
+	uint32_t nframes, frames_cap;
+
+	/* pending bar.red result */
+	uint16_t red_d, red_pd;
+	uint32_t red_mask;
+
+	uint64_t insns, lane_insns;	/* statistics */
+};
+
+struct barrier {
+	uint32_t arrived_warps;
+	uint32_t arrived_threads;
+	uint32_t expected;	/* thread count, 0: all live warps */
+	uint32_t red_op;
+	uint32_t popc;
+	bool red_and, red_or;
+	uint64_t waiting;	/* bit per warp (up to 64 warps... see block) */
+};
+
+struct grid;
+struct sm;
+
+struct block {
+	struct grid *g;
+	struct sm *sm;
+	uint32_t idx[3];
+	uint32_t nthreads, nwarps;
+	struct warp *warps;
+	uint8_t *shared;
+	uint32_t shared_size;
+	uint8_t *local;		/* nthreads * local_size */
+	struct barrier bars[NUM_BARRIERS];
+	uint32_t *bar_wait;	/* per warp: barrier id + 1 it waits on, 0 */
+	uint32_t live_warps;
+};
+
+struct tlb_entry {
+	uint64_t va;		/* page start; ~0 when empty */
+	uint64_t size;
+	uint8_t *host;
+	uint32_t perm;
+};
+
+struct sm {
+	struct vgpu_core *core;
+	unsigned int id;
+	pthread_t thread;
+	struct tlb_entry tlb[TLB_ENTRIES];
+	uint64_t tlb_misses;
+	/* buffers reused between blocks */
+	struct block blk;
+	size_t shared_cap, local_cap;
+	uint32_t warps_cap;
+	uint64_t warp_insns, thread_insns;
+};
+
+struct grid {
+	const struct vgpu_core_launch *l;
+	const struct vgpu_module *mod;
+	const struct visa_kernel *k;
+	uint32_t nblocks;
+	uint32_t local_size;
+	uint32_t shared_size;
+	atomic_uint next_block;
+	atomic_int faulted;		/* 0, then 1 once a fault is recorded */
+	atomic_int *stop;		/* the core's stop flag */
+	struct vgpu_core_fault fault;
+	uint64_t param_copy[];		/* the kernel's parameter bytes */
+};
+
+struct vgpu_core {
+	unsigned int num_sms;
+	struct sm *sms;
+	uint32_t max_shared, max_threads;
+	pthread_mutex_t launch_lock;	/* one launch at a time */
+	pthread_mutex_t lock;		/* protects the fields below */
+	pthread_cond_t work_cv, done_cv;
+	struct grid *grid;		/* the grid being run */
+	uint64_t generation;		/* bumped per launch */
+	unsigned int busy;		/* workers still on the grid */
+	bool quit;
+	atomic_int stop;
+	atomic_ullong warp_insns, thread_insns, tlb_misses;
+};
+
+/* sched.c */
+void core_record_fault(struct grid *g, const struct warp *w, int lane,
+		       uint32_t pc, uint32_t kind, uint64_t addr,
+		       const char *msg);
+
+/* warp.c: run up to @quantum instructions.  Returns an enum run_result. */
+enum run_result { RUN_YIELD, RUN_BARRIER, RUN_DONE, RUN_FAULT };
+int warp_run(struct warp *w, uint32_t quantum);
+int warp_init(struct warp *w, struct block *b, uint32_t warp_id);
+void warp_release(struct warp *w);
+void warp_thread_idx(const struct warp *w, int lane, uint32_t tid[3]);
+
+/* Status codes of executing one instruction. */
+enum exec_status {
+	EXEC_OK = 0,
+	EXEC_FAULT,		/* fault recorded, stop the grid */
+	EXEC_BARRIER,		/* warp blocked */
+	EXEC_CONTROL,		/* stack changed: re-read the top entry */
+	EXEC_YIELD,		/* let the block's other warps run */
+};
+
+/*
+ * Run @stmt for every lane in @mask.  The full-warp case is a plain loop
+ * over 32 lanes that the compiler vectorizes.
+ */
+#define FOR_LANES(mask, ...)						\
+	do {								\
+		if ((mask) == FULL_MASK) {				\
+			for (int l = 0; l < WARP_SIZE; l++) {		\
+				__VA_ARGS__;				\
+			}						\
+		} else {						\
+			for (int l = 0; l < WARP_SIZE; l++) {		\
+				if (((mask) >> l) & 1) {		\
+					__VA_ARGS__;			\
+				}					\
+			}						\
+		}							\
+	} while (0)
+
+/* Record "this instruction/type combination is not valid". */
+int exec_bad(struct warp *w, const struct dinsn *in, uint32_t mask);
+
+/* setp's optional .and/.or/.xor with pa. */
+uint32_t combine_pred(const struct warp *w, const struct dinsn *in,
+		      uint32_t r);
+
+/* Write a predicate for the lanes in @mask only. */
+static inline void pred_write(uint32_t *p, uint32_t mask, uint32_t value)
+{
+	*p = (*p & ~mask) | (value & mask);
+}
+
+/* The warp's execution context given to instruction semantics. */
+static inline uint64_t *reg_row(struct warp *w, uint16_t r)
+{
+	return w->regs + (size_t)r * WARP_SIZE;
+}
+
+static inline const uint64_t *src_row(struct warp *w, const struct dinsn *in,
+				      int slot, uint16_t r)
+{
+	return in->lit[slot] ? in->lit[slot] : w->regs + (size_t)r * WARP_SIZE;
+}
+
+int exec_int(struct warp *w, const struct dinsn *in, uint32_t mask);
+int exec_float(struct warp *w, const struct dinsn *in, uint32_t mask);
+int exec_mem(struct warp *w, const struct dinsn *in, uint32_t mask);
+int exec_warp_op(struct warp *w, const struct dinsn *in, uint32_t mask);
+int exec_misc(struct warp *w, const struct dinsn *in, uint32_t mask);
+int exec_printf(struct warp *w, const struct dinsn *in, uint32_t mask);
+int exec_assert(struct warp *w, const struct dinsn *in, uint32_t mask);
+int block_barrier(struct warp *w, const struct dinsn *in, uint32_t mask);
+
+/* memory.c */
+enum { ACC_READ = 0, ACC_WRITE = 1 };
+void *mem_resolve(struct warp *w, uint32_t pc, int lane, int space,
+		  uint64_t addr, uint32_t size, int access);
+int mem_read_bytes(struct warp *w, uint32_t pc, int lane, uint64_t gaddr,
+		   void *dst, uint32_t len);
+int mem_write_bytes(struct warp *w, uint32_t pc, int lane, uint64_t va,
+		    const void *src, uint32_t len);
+int mem_read_string(struct warp *w, uint32_t pc, int lane, uint64_t gaddr,
+		    char *dst, uint32_t cap, uint32_t *len);
+void tlb_flush(struct sm *sm);
+
+/* validate.c */
+int visa_validate(const void *image, size_t size, char *err, size_t errlen);
+
+/* helpers */
+static inline uint32_t pc_of(const struct warp *w, const struct dinsn *in);
+const struct vgpu_module *warp_module(const struct warp *w);
+
+static inline uint32_t pc_of(const struct warp *w, const struct dinsn *in)
+{
+	return (uint32_t)(in - warp_module(w)->code);
+}
+
+#endif /* VGPU_CORE_INTERNAL_H */

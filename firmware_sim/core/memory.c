@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memory.c - from (state space, address) to a host pointer, or a fault.
+ *
+ * This is the only place where addresses computed by a kernel become host
+ * pointers.  Global addresses go through the per-SM TLB and, on a miss,
+ * the user's translate callback (the MMU); shared, local, const and param
+ * addresses are checked against the sizes of what the block, the thread
+ * and the module own.  Every access is checked for alignment, range and
+ * permission, and a failing check records a precise fault.
+ */
+#include <stdio.h>
+
+#include "core_internal.h"
+
+void tlb_flush(struct sm *sm)
+{
+	for (int i = 0; i < TLB_ENTRIES; i++)
+		sm->tlb[i].va = ~0ull;
+}
+
+static inline bool tlb_hit(const struct tlb_entry *e, uint64_t va)
+{
+	return va - e->va < e->size;
+}
+
+/*
+ * Find the page containing @va.  Returns NULL (and sets *kind) when the
+ * address is not mapped.
+ */
+static struct tlb_entry *tlb_lookup(struct warp *w, uint64_t va,
+				    uint32_t *kind)
+{
+	struct sm *sm = w->blk->sm;
+	const struct vgpu_core_launch *l = w->blk->g->l;
+	struct tlb_entry *e64 = &sm->tlb[(va >> 16) % TLB_ENTRIES];
+	struct tlb_entry *e4 = &sm->tlb[(va >> 12) % TLB_ENTRIES];
+	struct vgpu_core_page pg;
+	struct tlb_entry *e;
+
+	if (tlb_hit(e64, va))
+		return e64;
+	if (tlb_hit(e4, va))
+		return e4;
+	sm->tlb_misses++;
+	*kind = VISA_FAULT_UNMAPPED;
+	if (!l->translate || l->translate(l->translate_ctx, va, &pg))
+		return NULL;
+	/* Distrust the callback's page a little: it must contain va. */
+	if (pg.size < 4096 || (pg.size & (pg.size - 1)) || (pg.va & (pg.size - 1)) ||
+	    va - pg.va >= pg.size || !pg.host)
+		return NULL;
+	e = pg.size >= 65536 ? e64 : e4;
+	e->va = pg.va;
+	e->size = pg.size;
+	e->host = pg.host;
+	e->perm = pg.perm;
+	return e;
+}
+
+static void *fault(struct warp *w, uint32_t pc, int lane, uint32_t kind,
+		   uint64_t addr, const char *what)
+{
+	char msg[96];
+
+	snprintf(msg, sizeof(msg), "%s access at 0x%llx", what,
+		 (unsigned long long)addr);
+	core_record_fault(w->blk->g, w, lane, pc, kind, addr, msg);
+	return NULL;
+}
+
+static void *global_ptr(struct warp *w, uint32_t pc, int lane, uint64_t addr,
+			uint32_t size, int access, const char *what)
+{
+	uint32_t kind = VISA_FAULT_UNMAPPED;
+	struct tlb_entry *e = tlb_lookup(w, addr, &kind);
+
+	if (!e)
+		return fault(w, pc, lane, kind, addr, what);
+	/* An aligned access of <= 16 bytes never crosses a 4 KiB page. */
+	if (addr - e->va > e->size - size)
+		return fault(w, pc, lane, VISA_FAULT_UNMAPPED, addr, what);
+	if (!(e->perm & (access == ACC_WRITE ? VGPU_CORE_PERM_WRITE :
+			 VGPU_CORE_PERM_READ)))
+		return fault(w, pc, lane, VISA_FAULT_PERMISSION, addr, what);
+	return e->host + (addr - e->va);
+}
+
+static inline bool in_range(uint64_t addr, uint32_t size, uint64_t limit)
+{
+	return limit >= size && addr <= limit - size;
+}
+
+void *mem_resolve(struct warp *w, uint32_t pc, int lane, int space,
+		  uint64_t addr, uint32_t size, int access)
+{
+	struct block *b = w->blk;
+	struct grid *g = b->g;
+	static const char *const names[] = {
+		"generic", "global", "shared", "local", "const", "param",
+	};
+	const char *what = names[space < 6 ? space : 0];
+
+	if (addr & (size - 1))
+		return fault(w, pc, lane, VISA_FAULT_MISALIGNED, addr, what);
+	if (space == VISA_SPACE_GENERIC) {
+		if (addr - VISA_GENERIC_SHARED_BASE < VISA_GENERIC_WINDOW_SIZE) {
+			space = VISA_SPACE_SHARED;
+			addr -= VISA_GENERIC_SHARED_BASE;
+		} else if (addr - VISA_GENERIC_LOCAL_BASE <
+			   VISA_GENERIC_WINDOW_SIZE) {
+			space = VISA_SPACE_LOCAL;
+			addr -= VISA_GENERIC_LOCAL_BASE;
+		} else if (addr - VISA_GENERIC_PARAM_BASE <
+			   VISA_GENERIC_WINDOW_SIZE) {
+			space = VISA_SPACE_PARAM;
+			addr -= VISA_GENERIC_PARAM_BASE;
+		} else {
+			space = VISA_SPACE_GLOBAL;
+		}
+	}
+	switch (space) {
+	case VISA_SPACE_GLOBAL:
+		return global_ptr(w, pc, lane, addr, size, access, what);
+	case VISA_SPACE_SHARED:
+		if (!in_range(addr, size, b->shared_size))
+			break;
+		return b->shared + addr;
+	case VISA_SPACE_LOCAL:
+		if (!in_range(addr, size, g->local_size))
+			break;
+		return b->local + (size_t)(w->warp_id * WARP_SIZE + lane) *
+				  g->local_size + addr;
+	case VISA_SPACE_CONST:
+		if (!in_range(addr, size, g->mod->hdr->const_size))
+			break;
+		if (access == ACC_WRITE)
+			return fault(w, pc, lane, VISA_FAULT_PERMISSION, addr,
+				     what);
+		return global_ptr(w, pc, lane, g->l->const_base + addr, size,
+				  ACC_READ, what);
+	case VISA_SPACE_PARAM:
+		if (!in_range(addr, size, g->k->param_size))
+			break;
+		if (access == ACC_WRITE)
+			return fault(w, pc, lane, VISA_FAULT_PERMISSION, addr,
+				     what);
+		return (uint8_t *)g->param_copy + addr;
+	}
+	return fault(w, pc, lane, VISA_FAULT_OUT_OF_RANGE, addr, what);
+}
+
+/* Copy bytes from a generic address (vprintf arguments). */
+int mem_read_bytes(struct warp *w, uint32_t pc, int lane, uint64_t gaddr,
+		   void *dst, uint32_t len)
+{
+	uint8_t *out = dst;
+
+	for (uint32_t i = 0; i < len; i++) {
+		const uint8_t *p = mem_resolve(w, pc, lane, VISA_SPACE_GENERIC,
+					       gaddr + i, 1, ACC_READ);
+
+		if (!p)
+			return -1;
+		out[i] = *p;
+	}
+	return 0;
+}
+
+/* Copy bytes to a global address (the printf FIFO). */
+int mem_write_bytes(struct warp *w, uint32_t pc, int lane, uint64_t va,
+		    const void *src, uint32_t len)
+{
+	const uint8_t *in = src;
+
+	for (uint32_t i = 0; i < len; i++) {
+		uint8_t *p = mem_resolve(w, pc, lane, VISA_SPACE_GLOBAL, va + i,
+					 1, ACC_WRITE);
+
+		if (!p)
+			return -1;
+		*p = in[i];
+	}
+	return 0;
+}
+
+/* Copy a NUL-terminated string (at most cap - 1 bytes are kept). */
+int mem_read_string(struct warp *w, uint32_t pc, int lane, uint64_t gaddr,
+		    char *dst, uint32_t cap, uint32_t *len)
+{
+	uint32_t n = 0;
+
+	for (;;) {
+		const char *p = mem_resolve(w, pc, lane, VISA_SPACE_GENERIC,
+					    gaddr + n, 1, ACC_READ);
+
+		if (!p)
+			return -1;
+		if (!*p || n + 1 >= cap)
+			break;
+		dst[n++] = *p;
+	}
+	dst[n] = 0;
+	if (len)
+		*len = n;
+	return 0;
+}

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * warp.c - the interpreter loop of one warp: fetch, guard, dispatch, and
+ * the control flow that moves the warp's reconvergence stack (branches,
+ * calls, returns, exits).  The rules are those of "Reconvergence" in
+ * include/vgpu_visa.h.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "core_internal.h"
+
+const struct vgpu_module *warp_module(const struct warp *w)
+{
+	return w->blk->g->mod;
+}
+
+void warp_thread_idx(const struct warp *w, int lane, uint32_t tid[3])
+{
+	const uint32_t *bd = w->blk->g->l->block;
+	uint32_t flat = w->warp_id * WARP_SIZE + (uint32_t)lane;
+
+	tid[0] = flat % bd[0];
+	tid[1] = (flat / bd[0]) % bd[1];
+	tid[2] = flat / (bd[0] * bd[1]);
+}
+
+static void set_window(struct warp *w)
+{
+	w->regs = w->reg_arena + (size_t)w->reg_base * WARP_SIZE;
+	w->preds = w->pred_arena + w->pred_base;
+}
+
+/* Make room for @rows more registers and @preds more predicates. */
+static int grow_windows(struct warp *w, uint32_t rows, uint32_t preds)
+{
+	if (w->reg_top + rows > w->reg_cap) {
+		uint32_t cap = (w->reg_top + rows) * 2;
+		uint64_t *p = realloc(w->reg_arena,
+				      (size_t)cap * WARP_SIZE * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		w->reg_arena = p;
+		w->reg_cap = cap;
+	}
+	if (w->pred_top + preds > w->pred_cap) {
+		uint32_t cap = (w->pred_top + preds) * 2;
+		uint32_t *p = realloc(w->pred_arena, (size_t)cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		w->pred_arena = p;
+		w->pred_cap = cap;
+	}
+	return 0;
+}
+
+static int rs_push(struct warp *w, uint32_t pc, uint32_t rpc, uint32_t mask,
+		   uint32_t is_call)
+{
+	if (w->rs_n == w->rs_cap) {
+		uint32_t cap = w->rs_cap ? w->rs_cap * 2 : 16;
+		struct rentry *p;
+
+		if (cap > MAX_RSTACK)
+			return -ENOSPC;
+		p = realloc(w->rs, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		w->rs = p;
+		w->rs_cap = cap;
+	}
+	w->rs[w->rs_n++] = (struct rentry){ pc, rpc, mask, is_call };
+	return 0;
+}
+
+int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
+{
+	struct grid *g = b->g;
+	const struct mfunc *f = &g->mod->funcs[g->k->func];
+	uint32_t first = warp_id * WARP_SIZE;
+	uint32_t n = b->nthreads - first;
+
+	w->blk = b;
+	w->warp_id = warp_id;
+	w->live = n >= WARP_SIZE ? FULL_MASK : (1u << n) - 1;
+	w->state = WARP_RUNNABLE;
+	w->func = g->k->func;
+	w->fp = 0;
+	w->reg_top = w->pred_top = 0;
+	w->reg_base = w->pred_base = 0;
+	w->rs_n = 0;
+	w->nframes = 0;
+	w->insns = w->lane_insns = 0;
+	if (grow_windows(w, f->num_regs, f->num_preds))
+		return -ENOMEM;
+	w->reg_top = f->num_regs;
+	w->pred_top = f->num_preds;
+	set_window(w);
+	/* Registers start at zero so that no run depends on stale data. */
+	memset(w->regs, 0, (size_t)f->num_regs * WARP_SIZE * sizeof(uint64_t));
+	memset(w->preds, 0, (size_t)f->num_preds * sizeof(uint32_t));
+	return rs_push(w, f->code_start, VISA_RECONV_EXIT, w->live, 0);
+}
+
+void warp_release(struct warp *w)
+{
+	free(w->reg_arena);
+	free(w->pred_arena);
+	free(w->rs);
+	free(w->frames);
+	memset(w, 0, sizeof(*w));
+}
+
+/* Return from the current function to its caller (the marker is on top). */
+static void pop_call(struct warp *w)
+{
+	struct frame *fr = &w->frames[--w->nframes];
+
+	w->rs_n--;
+	w->reg_top = w->reg_base;
+	w->pred_top = w->pred_base;
+	w->func = fr->func;
+	w->reg_base = fr->reg_base;
+	w->pred_base = fr->pred_base;
+	w->fp = fr->fp;
+	set_window(w);
+}
+
+/*
+ * Pop entries that are finished: reached their reconvergence point, or
+ * lost all their lanes to RET/EXIT; a call marker on top means the callee
+ * has returned.  Returns false when the warp has finished.
+ */
+static bool settle(struct warp *w)
+{
+	while (w->rs_n) {
+		struct rentry *top = &w->rs[w->rs_n - 1];
+
+		if (top->is_call)
+			pop_call(w);
+		else if (!top->mask || top->pc == top->rpc)
+			w->rs_n--;
+		else
+			return true;
+	}
+	return false;
+}
+
+static uint32_t guard_mask(const struct warp *w, uint16_t guard)
+{
+	uint32_t p = w->preds[VISA_GUARD_INDEX(guard)];
+
+	return (guard & VISA_GUARD_NEG) ? ~p : p;
+}
+
+static int do_branch(struct warp *w, const struct dinsn *in, uint32_t pc)
+{
+	struct rentry *top = &w->rs[w->rs_n - 1];
+	uint32_t target = VISA_BRA_TARGET(in->imm);
+	uint32_t reconv = VISA_BRA_RECONV(in->imm);
+	uint32_t all = top->mask, taken, rest;
+
+	if (in->guard == VISA_OPND_NONE) {
+		top->pc = target;
+		return 0;
+	}
+	taken = all & guard_mask(w, in->guard);
+	rest = all & ~taken;
+	if (!rest) {
+		top->pc = target;
+		return 0;
+	}
+	if (!taken)
+		return 0;	/* pc already points past the branch */
+	if (reconv == top->rpc) {
+		/* Same meeting point: this entry becomes the fall-through. */
+		top->mask = rest;
+		top->pc = pc + 1;
+	} else {
+		top->pc = reconv;
+		if (rs_push(w, pc + 1, reconv, rest, 0))
+			return -1;
+	}
+	return rs_push(w, target, reconv, taken, 0);
+}
+
+/* Lanes @lanes leave the current function (RET) or the kernel (EXIT). */
+static void remove_lanes(struct warp *w, uint32_t lanes, bool to_call)
+{
+	for (uint32_t i = w->rs_n; i-- > 0;) {
+		if (w->rs[i].is_call && to_call)
+			return;
+		w->rs[i].mask &= ~lanes;
+	}
+}
+
+static int do_call(struct warp *w, const struct dinsn *in, uint32_t pc,
+		   uint32_t mask)
+{
+	struct grid *g = w->blk->g;
+	const struct vgpu_module *m = g->mod;
+	const struct mfunc *caller = &m->funcs[w->func];
+	const struct mfunc *callee;
+	uint32_t target, calling = mask, others;
+
+	if (in->mod & VISA_MOD_INDIRECT) {
+		/* Lanes may call different functions: one target at a time. */
+		const uint64_t *a = src_row(w, in, 0, in->a);
+		int first = __builtin_ctz(mask);
+		uint64_t fp = a[first];
+
+		if (fp < VISA_FUNCPTR_BASE ||
+		    fp - VISA_FUNCPTR_BASE >= m->nfuncs) {
+			core_record_fault(g, w, first, pc,
+					  VISA_FAULT_INVALID_CALL, fp,
+					  "call through an invalid function "
+					  "pointer");
+			return -1;
+		}
+		target = (uint32_t)(fp - VISA_FUNCPTR_BASE);
+		calling = 0;
+		for (int l = 0; l < WARP_SIZE; l++)
+			if (((mask >> l) & 1) && a[l] == fp)
+				calling |= 1u << l;
+	} else {
+		target = (uint32_t)in->imm;
+	}
+	callee = &m->funcs[target];
+	others = mask & ~calling;
+
+	if (w->nframes >= MAX_CALL_DEPTH ||
+	    (uint64_t)w->fp + caller->frame_size + callee->frame_size >
+	    g->local_size) {
+		core_record_fault(g, w, __builtin_ctz(calling), pc,
+				  VISA_FAULT_STACK_OVERFLOW, 0,
+				  "call stack exceeds the thread's local memory"
+				  " (cudaLimitStackSize)");
+		return -1;
+	}
+	/* top (pc already = pc + 1) waits for the callee with all its lanes. */
+	if (others && rs_push(w, pc, pc + 1, others, 0))
+		goto nospace;
+	if (w->nframes == w->frames_cap) {
+		uint32_t cap = w->frames_cap ? w->frames_cap * 2 : 8;
+		struct frame *p = realloc(w->frames, cap * sizeof(*p));
+
+		if (!p)
+			goto nospace;
+		w->frames = p;
+		w->frames_cap = cap;
+	}
+	if (grow_windows(w, callee->num_regs, callee->num_preds))
+		goto nospace;
+	w->frames[w->nframes++] = (struct frame){
+		.func = w->func, .reg_base = w->reg_base,
+		.pred_base = w->pred_base, .fp = w->fp,
+	};
+	if (rs_push(w, 0, VISA_RECONV_EXIT, calling, 1) ||
+	    rs_push(w, callee->code_start, VISA_RECONV_EXIT, calling, 0))
+		goto nospace;
+	w->fp += caller->frame_size;
+	w->func = target;
+	w->reg_base = w->reg_top;
+	w->pred_base = w->pred_top;
+	w->reg_top += callee->num_regs;
+	w->pred_top += callee->num_preds;
+	set_window(w);
+	memset(w->regs, 0,
+	       (size_t)callee->num_regs * WARP_SIZE * sizeof(uint64_t));
+	memset(w->preds, 0, (size_t)callee->num_preds * sizeof(uint32_t));
+	return 0;
+nospace:
+	core_record_fault(g, w, __builtin_ctz(calling), pc,
+			  VISA_FAULT_STACK_OVERFLOW, 0,
+			  "warp call or reconvergence stack exhausted");
+	return -1;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t sreg_value(struct warp *w, uint32_t id, int lane)
+{
+	const struct block *b = w->blk;
+	const struct vgpu_core_launch *l = b->g->l;
+	uint32_t tid[3];
+	uint32_t bit = 1u << lane;
+
+	switch (id) {
+	case VISA_SREG_TID_X:
+	case VISA_SREG_TID_Y:
+	case VISA_SREG_TID_Z:
+		warp_thread_idx(w, lane, tid);
+		return tid[id - VISA_SREG_TID_X];
+	case VISA_SREG_NTID_X:
+	case VISA_SREG_NTID_Y:
+	case VISA_SREG_NTID_Z:
+		return l->block[id - VISA_SREG_NTID_X];
+	case VISA_SREG_CTAID_X:
+	case VISA_SREG_CTAID_Y:
+	case VISA_SREG_CTAID_Z:
+		return b->idx[id - VISA_SREG_CTAID_X];
+	case VISA_SREG_NCTAID_X:
+	case VISA_SREG_NCTAID_Y:
+	case VISA_SREG_NCTAID_Z:
+		return l->grid[id - VISA_SREG_NCTAID_X];
+	case VISA_SREG_LANEID:
+		return (uint32_t)lane;
+	case VISA_SREG_WARPID:
+		return w->warp_id;
+	case VISA_SREG_NWARPID:
+		return b->nwarps;
+	case VISA_SREG_SMID:
+		return b->sm->id;
+	case VISA_SREG_NSMID:
+		return b->sm->core->num_sms;
+	case VISA_SREG_GRIDID:
+		return l->grid_id;
+	case VISA_SREG_LANEMASK_EQ:
+		return bit;
+	case VISA_SREG_LANEMASK_LE:
+		return bit | (bit - 1);
+	case VISA_SREG_LANEMASK_LT:
+		return bit - 1;
+	case VISA_SREG_LANEMASK_GE:
+		return ~(bit - 1) & FULL_MASK;
+	case VISA_SREG_LANEMASK_GT:
+		return ~(bit | (bit - 1)) & FULL_MASK;
+	case VISA_SREG_CLOCK:
+		return (uint32_t)w->insns;
+	case VISA_SREG_CLOCK_HI:
+		return (uint32_t)(w->insns >> 32);
+	case VISA_SREG_CLOCK64:
+		return w->insns;
+	case VISA_SREG_GLOBALTIMER:
+		return now_ns();
+	case VISA_SREG_GLOBALTIMER_LO:
+		return (uint32_t)now_ns();
+	case VISA_SREG_GLOBALTIMER_HI:
+		return (uint32_t)(now_ns() >> 32);
+	case VISA_SREG_DYNAMIC_SMEM_SIZE:
+		return l->dynamic_shared;
+	case VISA_SREG_TOTAL_SMEM_SIZE:
+		return b->shared_size;
+	case VISA_SREG_WARPSZ:
+		return WARP_SIZE;
+	}
+	return 0;
+}
+
+static void do_sreg(struct warp *w, const struct dinsn *in, uint32_t mask)
+{
+	uint64_t *d = reg_row(w, in->d);
+	bool wide = in->type == VISA_T_U64 || in->type == VISA_T_S64 ||
+		    in->type == VISA_T_B64;
+
+	/* %clock and friends read the warp's instruction count. */
+	for (int l = 0; l < WARP_SIZE; l++) {
+		if ((mask >> l) & 1) {
+			uint64_t v = sreg_value(w, (uint32_t)in->imm, l);
+
+			d[l] = wide ? v : (uint32_t)v;
+		}
+	}
+}
+
+static bool is_float_type(unsigned int t)
+{
+	return t == VISA_T_F16 || t == VISA_T_F16X2 || t == VISA_T_BF16 ||
+	       t == VISA_T_BF16X2 || t == VISA_T_F32 || t == VISA_T_F64;
+}
+
+/* Execute one instruction for @mask; returns an enum exec_status. */
+static int execute(struct warp *w, const struct dinsn *in, uint32_t pc,
+		   uint32_t mask)
+{
+	switch (in->op) {
+	case VISA_OP_NOP:
+	case VISA_OP_MEMBAR:
+		/* Each SM thread's accesses are sequentially consistent with
+		 * themselves; cross-SM ordering needs a host fence. */
+		if (in->op == VISA_OP_MEMBAR)
+			atomic_thread_fence(memory_order_seq_cst);
+		return EXEC_OK;
+	case VISA_OP_SREG:
+		do_sreg(w, in, mask);
+		return EXEC_OK;
+	case VISA_OP_BRA:
+		return do_branch(w, in, pc) ? EXEC_FAULT : EXEC_CONTROL;
+	case VISA_OP_CALL:
+		return do_call(w, in, pc, mask) ? EXEC_FAULT : EXEC_CONTROL;
+	case VISA_OP_RET:
+		if (w->nframes) {
+			remove_lanes(w, mask, true);
+			return EXEC_CONTROL;
+		}
+		/* ret from a kernel ends the thread, like exit */
+		__attribute__((fallthrough));
+	case VISA_OP_EXIT:
+		w->live &= ~mask;
+		remove_lanes(w, mask, false);
+		return EXEC_CONTROL;
+	case VISA_OP_TRAP:
+		core_record_fault(w->blk->g, w, __builtin_ctz(mask), pc,
+				  VISA_FAULT_TRAP, 0, "trap instruction");
+		return EXEC_FAULT;
+	case VISA_OP_BRKPT:
+		core_record_fault(w->blk->g, w, __builtin_ctz(mask), pc,
+				  VISA_FAULT_BREAKPOINT, 0,
+				  "brkpt instruction");
+		return EXEC_FAULT;
+	case VISA_OP_NANOSLEEP:
+		/* Give other warps of the block a chance (spin-wait loops). */
+		return EXEC_YIELD;
+	case VISA_OP_LD:
+	case VISA_OP_ST:
+	case VISA_OP_ATOM:
+	case VISA_OP_RED:
+	case VISA_OP_MOVA:
+	case VISA_OP_CVTA:
+		return exec_mem(w, in, mask);
+	case VISA_OP_BAR:
+	case VISA_OP_BAR_ARRIVE:
+	case VISA_OP_BAR_RED:
+		return block_barrier(w, in, mask);
+	case VISA_OP_SHFL:
+	case VISA_OP_VOTE:
+	case VISA_OP_MATCH:
+	case VISA_OP_REDUX:
+	case VISA_OP_ACTIVEMASK:
+	case VISA_OP_WARPSYNC:
+		return exec_warp_op(w, in, mask);
+	case VISA_OP_VPRINTF:
+		return exec_printf(w, in, mask);
+	case VISA_OP_ASSERTFAIL:
+		return exec_assert(w, in, mask);
+	case VISA_OP_CVT:
+	case VISA_OP_TESTP:
+	case VISA_OP_COPYSIGN:
+	case VISA_OP_RCP:
+	case VISA_OP_SQRT:
+	case VISA_OP_RSQRT:
+	case VISA_OP_SIN:
+	case VISA_OP_COS:
+	case VISA_OP_LG2:
+	case VISA_OP_EX2:
+	case VISA_OP_TANH:
+	case VISA_OP_FMA:
+		return exec_float(w, in, mask);
+	case VISA_OP_SETP:
+	case VISA_OP_SET:
+		return is_float_type(in->op == VISA_OP_SET ? in->type2 :
+				     in->type) ?
+			exec_float(w, in, mask) : exec_int(w, in, mask);
+	case VISA_OP_MOV:
+	case VISA_OP_SELP:
+	case VISA_OP_SLCT:
+	case VISA_OP_PACK:
+		return exec_int(w, in, mask);
+	}
+	return is_float_type(in->type) ? exec_float(w, in, mask) :
+					 exec_int(w, in, mask);
+}
+
+int warp_run(struct warp *w, uint32_t quantum)
+{
+	const struct dinsn *code = w->blk->g->mod->code;
+	uint64_t insns = 0, lanes = 0;
+	int ret = RUN_YIELD;
+
+	while (quantum--) {
+		struct rentry *top = &w->rs[w->rs_n - 1];
+		uint32_t pc = top->pc;
+		const struct dinsn *in = &code[pc];
+		uint32_t mask = top->mask;
+		int st;
+
+		top->pc = pc + 1;
+		if (in->guard != VISA_OPND_NONE && in->op != VISA_OP_BRA) {
+			mask &= guard_mask(w, in->guard);
+			if (!mask) {
+				if (top->pc == top->rpc && !settle(w)) {
+					ret = RUN_DONE;
+					break;
+				}
+				continue;
+			}
+		}
+		insns++;
+		lanes += (uint32_t)__builtin_popcount(mask);
+		st = execute(w, in, pc, mask);
+		if (st == EXEC_OK) {
+			if (top->pc == top->rpc && !settle(w)) {
+				ret = RUN_DONE;
+				break;
+			}
+			continue;
+		}
+		if (st == EXEC_FAULT) {
+			ret = RUN_FAULT;
+			break;
+		}
+		if (st == EXEC_BARRIER) {
+			/* Settle first: the warp resumes after the barrier. */
+			ret = settle(w) ? RUN_BARRIER : RUN_DONE;
+			break;
+		}
+		if (!settle(w)) {
+			ret = RUN_DONE;
+			break;
+		}
+		if (st == EXEC_YIELD)
+			break;
+	}
+	w->insns += insns;
+	w->lane_insns += lanes;
+	return ret;
+}

@@ -106,11 +106,14 @@ static void list_entry(struct input *in, const char *where,
 	arch_name(e, arch, sizeof(arch));
 	if (e->kind == VGPU_FATBIN_KIND_PTX)
 		snprintf(isa, sizeof(isa), "%u.%u", e->isa_major, e->isa_minor);
-	printf("%-14s %4u %5u %-5s %-13s %5s %-5s %9llu %9llu  %.*s\n",
+	printf("%-14s %4u %5u %-5s %-13s %5s %-5s %9llu %9llu",
 	       where, e->container, e->index, kind_name(e->kind), arch, isa,
 	       compression_name(e->compression),
 	       (unsigned long long)e->stored_size,
-	       (unsigned long long)e->size, (int)e->options_len, e->options);
+	       (unsigned long long)e->size);
+	if (e->options_len)
+		printf("  %.*s", (int)e->options_len, e->options);
+	putchar('\n');
 }
 
 static int write_ptx_file(struct input *in, const struct vgpu_fatbin_entry *e,

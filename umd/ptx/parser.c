@@ -65,9 +65,18 @@ static bool is_dot(const struct token *t, const char *word)
 	return t->kind == TK_DOTWORD && !strcmp(t->text, word);
 }
 
+/* A token as the user wrote it, for messages ("found '.reg'"). */
 static const char *tok_desc(const struct token *t)
 {
-	return t->kind == TK_EOF ? "end of file" : t->text;
+	static _Thread_local char buf[96];
+
+	if (t->kind == TK_EOF)
+		return "end of file";
+	if (t->kind == TK_DOTWORD) {
+		snprintf(buf, sizeof(buf), ".%s", t->text);
+		return buf;
+	}
+	return t->text;
 }
 
 static void expect_punct(struct parser *p, char c)
@@ -909,6 +918,28 @@ static void parse_operand(struct parser *p, struct ptx_operand *o)
 	}
 }
 
+/*
+ * Instruction families this compiler does not implement: say so before
+ * their operands (textures, surfaces, tensor cores, async copies) can
+ * produce a less helpful syntax error.
+ */
+static void check_supported_family(struct parser *p, const struct ptx_insn *in)
+{
+	static const char *const families[] = {
+		"tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep",
+		"mma", "wmma", "wgmma", "ldmatrix", "stmatrix", "movmatrix",
+		"cp", "mbarrier", "griddepcontrol", "elect",
+		"tcgen05", "setmaxnreg", "multimem", "alloca", "stacksave",
+		"stackrestore", "brx", "getctarank", "mapa", "clusterlaunchcontrol",
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (!strcmp(in->op, families[i]))
+			UNSUPPORTED(p, &in->pos, "'%s' instructions are not supported",
+				    in->op);
+}
+
 static void parse_instruction(struct parser *p)
 {
 	struct ptx_insn *in = ptx_alloc(p->cx, sizeof(*in));
@@ -935,6 +966,7 @@ static void parse_instruction(struct parser *p)
 	}
 	in->pos = p->tok.pos;
 	in->op = expect_ident(p, "instruction");
+	check_supported_family(p, in);
 	while (p->tok.kind == TK_DOTWORD) {
 		if (in->nmods == PTX_MAX_MODS)
 			FAIL(p, &p->tok.pos, "too many modifiers on '%s'", in->op);
@@ -1232,8 +1264,13 @@ static void parse_toplevel(struct parser *p)
 		FAIL(p, &pos, "expected a directive but found '%s'",
 		     tok_desc(&p->tok));
 	w = p->tok.text;
-	if (!strcmp(w, "version"))
+	if (!strcmp(w, "version")) {
+		if (p->m->version_major)
+			FAIL(p, &pos, "more than one .version directive");
 		return parse_version(p);
+	}
+	if (!p->m->version_major)
+		FAIL(p, &pos, "a PTX module must start with .version");
 	if (!strcmp(w, "target"))
 		return parse_target(p);
 	if (!strcmp(w, "address_size")) {
@@ -1255,10 +1292,8 @@ static void parse_toplevel(struct parser *p)
 		expect_punct(p, ';');
 		return;
 	}
-	if (!p->m->has_target && p->m->version_major)
+	if (!p->m->has_target)
 		FAIL(p, &pos, ".target must come before the first declaration");
-	if (!p->m->version_major)
-		FAIL(p, &pos, "a PTX module must start with .version");
 	if (!strcmp(w, "extern") || !strcmp(w, "visible") ||
 	    !strcmp(w, "weak") || !strcmp(w, "common")) {
 		linkage = !strcmp(w, "extern") ? PL_EXTERN :

@@ -49,7 +49,7 @@ static void layout_segments(struct cg *g)
 		for (j = 0; j < m->vars.n; j++) {
 			struct ptx_var *v = m->vars.v[j];
 
-			if (!v->has_body)
+			if (!v->has_body || v->def != v)	/* overridden .weak */
 				continue;
 			if (v->space == PS_GLOBAL) {
 				g->global_size = place(v, g->global_size);
@@ -96,7 +96,7 @@ static void layout_shared(struct cg *g)
 					g->dyn_shared_align = v->align;
 				continue;
 			}
-			if (!v->has_body)
+			if (!v->has_body || v->def != v)
 				continue;
 			end = place(v, end);
 			check_shared_limit(g, end, v);
@@ -257,7 +257,7 @@ void cg_layout(struct cg *g)
 		for (j = 0; j < m->funcs.n; j++) {
 			struct ptx_func *f = m->funcs.v[j];
 
-			if (!f->has_body)
+			if (!f->has_body || f->def != f)	/* overridden .weak */
 				continue;
 			f->index = g->funcs.n;
 			ptx_push(g->cx, &g->funcs, f);

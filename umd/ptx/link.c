@@ -54,6 +54,12 @@ static const struct ptx_pos *ref_pos(const struct ptx_symref *r)
 	return r->is_func ? &r->func->pos : &r->var->pos;
 }
 
+/* Whether a definition with this linkage is seen by other modules. */
+static bool exported(enum ptx_linkage l, bool is_entry)
+{
+	return l == PL_VISIBLE || l == PL_WEAK || l == PL_COMMON || is_entry;
+}
+
 /* Enter one module's external definitions into the program table. */
 static void add_exports(struct ptx_ctx *cx, struct ptx_program *prog,
 			struct ptx_module *m)
@@ -67,8 +73,7 @@ static void add_exports(struct ptx_ctx *cx, struct ptx_program *prog,
 		if (!m->syms.keys[i] || !ref_defined(r))
 			continue;
 		l = ref_linkage(r);
-		if (l != PL_VISIBLE && l != PL_WEAK && l != PL_COMMON &&
-		    !(r->is_func && r->func->is_entry))
+		if (!exported(l, r->is_func && r->func->is_entry))
 			continue;
 		old = ptx_map_get(&prog->exports, m->syms.keys[i]);
 		if (old) {
@@ -125,7 +130,11 @@ static void bind_decls(struct ptx_ctx *cx, struct ptx_program *prog,
 		struct ptx_symref *r = ptx_map_get(&m->syms, f->name);
 
 		if (f->has_body) {
-			f->def = f;
+			/* A .weak definition may be overridden by another. */
+			r = ptx_map_get(&prog->exports, f->name);
+			f->def = r && r->is_func && exported(r->func->linkage,
+							  r->func->is_entry) &&
+				 exported(f->linkage, f->is_entry) ? r->func : f;
 			continue;
 		}
 		if (r && r->is_func && r->func->has_body) {
@@ -141,8 +150,14 @@ static void bind_decls(struct ptx_ctx *cx, struct ptx_program *prog,
 		struct ptx_var *v = m->vars.v[i];
 		struct ptx_symref *r = ptx_map_get(&m->syms, v->name);
 
-		if (v->has_body || (v->space == PS_SHARED && v->unsized)) {
+		if (v->space == PS_SHARED && v->unsized) {
 			v->def = v;
+			continue;
+		}
+		if (v->has_body) {
+			r = ptx_map_get(&prog->exports, v->name);
+			v->def = r && !r->is_func && exported(v->linkage, false) ?
+				 r->var : v;
 			continue;
 		}
 		if (r && !r->is_func && r->var->has_body) {

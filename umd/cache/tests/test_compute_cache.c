@@ -477,40 +477,78 @@ static void test_threads(void)
 	vgpu_cache_close(c);
 }
 
+/* Run @fn in a child; as root the child first becomes "nobody". */
+static int as_unprivileged_child(int (*fn)(const char *), const char *dir)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
+			_exit(2);
+		_exit(fn(dir) ? 0 : 1);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int store_fails_quietly(const char *dir)
+{
+	struct vgpu_cache *c = open_at(dir, 1 << 20);
+	struct vgpu_cache_key key;
+	size_t size;
+	void *blob;
+	int good;
+
+	key_of("ro", &key);
+	good = vgpu_cache_store(c, &key, "x", 1) < 0 &&
+	       !vgpu_cache_lookup(c, &key, &blob, &size);
+	vgpu_cache_close(c);
+	return good;
+}
+
+static int read_only_hits(const char *dir)
+{
+	struct vgpu_cache *c = open_at(dir, 1 << 20);
+	struct vgpu_cache_key key, other;
+	int good;
+
+	key_of("shared", &key);
+	key_of("new", &other);
+	good = vgpu_cache_enabled(c) && has_blob(c, &key, "image", 5) &&
+	       vgpu_cache_store(c, &other, "x", 1) < 0;
+	vgpu_cache_close(c);
+	return good;
+}
+
 /*
  * A directory the process may not write.  Root may write anywhere, so as
- * root the check runs in a child that has become "nobody".
+ * root the checks run in a child that has become "nobody".
  */
 static void test_unwritable(void)
 {
 	const char *dir = fresh_dir();
-	char sub[300];
-	pid_t pid;
-	int status, ok;
+	struct vgpu_cache_key key;
+	struct vgpu_cache *c;
+	char sub[300], cmd[700];
 
 	snprintf(sub, sizeof(sub), "%s/ro", dir);
 	mkdir(sub, 0555);
 	chmod(dir, 0755);
-	pid = fork();
-	if (pid == 0) {
-		struct vgpu_cache_key key;
-		struct vgpu_cache *c;
-		size_t size;
-		void *blob;
-		int good;
+	ksft_test_result(as_unprivileged_child(store_fails_quietly, sub),
+			 "unwritable directory: stores fail quietly, lookups miss\n");
 
-		if (geteuid() == 0 && (setgid(65534) || setuid(65534)))
-			_exit(2);
-		c = open_at(sub, 1 << 20);
-		key_of("ro", &key);
-		good = vgpu_cache_store(c, &key, "x", 1) < 0 &&
-		       !vgpu_cache_lookup(c, &key, &blob, &size);
-		vgpu_cache_close(c);
-		_exit(good ? 0 : 1);
-	}
-	ok = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-	     WEXITSTATUS(status) == 0;
-	ksft_test_result(ok, "unwritable directory: stores fail quietly, lookups miss\n");
+	/* a cache filled by someone else, readable but not writable by us */
+	snprintf(sub, sizeof(sub), "%s/shared", dir);
+	c = open_at(sub, 1 << 20);
+	key_of("shared", &key);
+	vgpu_cache_store(c, &key, "image", 5);
+	vgpu_cache_close(c);
+	snprintf(cmd, sizeof(cmd),
+		 "chmod -R a+rX,go-w '%s' && chmod 0555 '%s/vgpu-v1'", sub, sub);
+	ksft_test_result(!system(cmd) &&
+			 as_unprivileged_child(read_only_hits, sub),
+			 "read-only cache: hits are served, stores fail quietly\n");
 }
 
 static void test_not_a_directory(void)
@@ -533,7 +571,7 @@ static void test_not_a_directory(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(18);
+	ksft_set_plan(19);
 	test_config();
 	test_keys();
 	test_hit_miss();

@@ -6,17 +6,15 @@
 #include "kselftest.h"
 #include "fatbin_test_util.h"
 
-uint8_t *test_read_data(const char *name, size_t *size)
+uint8_t *test_read_file(const char *path, size_t *size)
 {
-	char path[4096];
 	uint8_t *buf;
 	long len;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%s", FATBIN_TEST_DATA, name);
 	f = fopen(path, "rb");
 	if (!f)
-		ksft_exit_fail_msg("cannot open test data %s (run make)\n", path);
+		ksft_exit_fail_msg("cannot open %s (run make)\n", path);
 	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 ||
 	    fseek(f, 0, SEEK_SET))
 		ksft_exit_fail_msg("cannot size %s\n", path);
@@ -26,6 +24,14 @@ uint8_t *test_read_data(const char *name, size_t *size)
 	fclose(f);
 	*size = (size_t)len;
 	return buf;
+}
+
+uint8_t *test_read_data(const char *name, size_t *size)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", FATBIN_TEST_DATA, name);
+	return test_read_file(path, size);
 }
 
 char *test_reference_ptx(const char *name)

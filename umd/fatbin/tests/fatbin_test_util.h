@@ -8,8 +8,12 @@
 
 #include "fatbin/fatbin.h"
 
-/* Read FATBIN_TEST_DATA/@name into a malloc()ed buffer of exactly its size;
- * exits the test with a message if it cannot. */
+/*
+ * Read file @path into a malloc()ed buffer of exactly its size (so that
+ * AddressSanitizer sees any read past the end); exits the test with a
+ * message if it cannot.  test_read_data() reads FATBIN_TEST_DATA/@name.
+ */
+uint8_t *test_read_file(const char *path, size_t *size);
 uint8_t *test_read_data(const char *name, size_t *size);
 
 /*

@@ -5,12 +5,8 @@
  * object registers a fatbin, through a version-2 wrapper; the PTX of the
  * two objects is reached through its array of relocatable fatbins.
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "kselftest.h"
 #include "fatbin/elf_sections.h"
@@ -67,24 +63,17 @@ static void test_relfatbin_section(void)
 	struct vgpu_fatbin_ptx_set set = { 0 };
 	struct vgpu_elf_section sec;
 	struct vgpu_elf elf;
-	struct stat st;
-	void *map = MAP_FAILED;
-	int fd, ok;
+	size_t exe_size;
+	uint8_t *exe = test_read_file("/proc/self/exe", &exe_size);
+	int ok;
 
-	fd = open("/proc/self/exe", O_RDONLY);
-	ok = fd >= 0 && !fstat(fd, &st);
-	if (ok)
-		map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	ok = map != MAP_FAILED && !vgpu_elf_open(&elf, map, st.st_size) &&
+	ok = !vgpu_elf_open(&elf, exe, exe_size) &&
 	     !vgpu_elf_find_section(&elf, "__nv_relfatbin", &sec) &&
 	     !vgpu_fatbin_ptx_from_image(sec.data, sec.size, &sm75, &set) &&
 	     modules_match(&set);
 	ksft_test_result(ok, "__nv_relfatbin section: two containers, same PTX\n");
 	vgpu_fatbin_ptx_set_free(&set);
-	if (map != MAP_FAILED)
-		munmap(map, st.st_size);
-	if (fd >= 0)
-		close(fd);
+	free(exe);
 }
 
 static void test_relocatable_object(void)

@@ -6,12 +6,8 @@
  * CUDA runtime.  Before main() their constructors have handed us the
  * wrapper pointers, exactly as libcudart would receive them.
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "kselftest.h"
 #include "fatbin/elf_sections.h"
@@ -91,15 +87,11 @@ static void test_elf_sections(void)
 {
 	struct vgpu_elf_section fatbin, segment;
 	struct vgpu_elf elf;
-	struct stat st;
-	void *map = MAP_FAILED;
-	int fd, ok;
+	size_t exe_size;
+	uint8_t *exe = test_read_file("/proc/self/exe", &exe_size);
+	int ok;
 
-	fd = open("/proc/self/exe", O_RDONLY);
-	ok = fd >= 0 && !fstat(fd, &st);
-	if (ok)
-		map = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	ok = map != MAP_FAILED && !vgpu_elf_open(&elf, map, st.st_size) &&
+	ok = !vgpu_elf_open(&elf, exe, exe_size) &&
 	     !vgpu_elf_find_section(&elf, ".nv_fatbin", &fatbin) &&
 	     !vgpu_elf_find_section(&elf, ".nvFatBinSegment", &segment) &&
 	     segment.size == 2 * 24;
@@ -118,10 +110,7 @@ static void test_elf_sections(void)
 						     &segment) ==
 				       VGPU_FATBIN_ENOSECTION,
 			 "ELF reader: a missing section is ENOSECTION\n");
-	if (map != MAP_FAILED)
-		munmap(map, st.st_size);
-	if (fd >= 0)
-		close(fd);
+	free(exe);
 }
 
 static void test_bad_wrappers(void)

@@ -34,6 +34,7 @@
 #ifndef _VGPU_HW_H
 #define _VGPU_HW_H
 
+#include <linux/const.h>
 #include <linux/types.h>
 
 /* Version of this interface; reported in vgpu_info.hw_version. */
@@ -41,9 +42,9 @@
 
 #define VGPU_VA_BITS		48
 #define VGPU_SMALL_PAGE_SHIFT	12		/* host memory, via GART */
-#define VGPU_SMALL_PAGE_SIZE	(1ULL << VGPU_SMALL_PAGE_SHIFT)
+#define VGPU_SMALL_PAGE_SIZE	_BITULL(VGPU_SMALL_PAGE_SHIFT)
 #define VGPU_BIG_PAGE_SHIFT	16		/* VRAM */
-#define VGPU_BIG_PAGE_SIZE	(1ULL << VGPU_BIG_PAGE_SHIFT)
+#define VGPU_BIG_PAGE_SIZE	_BITULL(VGPU_BIG_PAGE_SHIFT)
 #define VGPU_PDE_SHIFT		21		/* one PD1 entry covers 2 MiB */
 #define VGPU_PD_ENTRIES		512
 #define VGPU_BIG_PTES		32		/* per 2 MiB */
@@ -58,7 +59,7 @@
 #define VGPU_SMALL_INDEX(va)	(((va) >> 12) & 511)
 
 /* PDE: bit 0 valid; bits 51..12: VRAM byte offset of the next table. */
-#define VGPU_PDE_VALID		(1ULL << 0)
+#define VGPU_PDE_VALID		_BITULL(0)
 
 /*
  * PTE:
@@ -70,13 +71,13 @@
  *   others      zero
  * A read is allowed by VALID alone.
  */
-#define VGPU_PTE_VALID		(1ULL << 0)
+#define VGPU_PTE_VALID		_BITULL(0)
 #define VGPU_PTE_APERTURE_SHIFT	1
 #define VGPU_PTE_APERTURE_MASK	(3ULL << VGPU_PTE_APERTURE_SHIFT)
 #define VGPU_PTE_APERTURE_VRAM	(0ULL << VGPU_PTE_APERTURE_SHIFT)
-#define VGPU_PTE_APERTURE_GART	(1ULL << VGPU_PTE_APERTURE_SHIFT)
-#define VGPU_PTE_WRITE		(1ULL << 3)
-#define VGPU_PTE_ATOMIC		(1ULL << 4)
+#define VGPU_PTE_APERTURE_GART	_BITULL(VGPU_PTE_APERTURE_SHIFT)
+#define VGPU_PTE_WRITE		_BITULL(3)
+#define VGPU_PTE_ATOMIC		_BITULL(4)
 #define VGPU_PTE_FRAME_SHIFT	12
 #define VGPU_PTE_FRAME_MASK	(((1ULL << 40) - 1) << VGPU_PTE_FRAME_SHIFT)
 

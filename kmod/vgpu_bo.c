@@ -81,7 +81,8 @@ static void vgpu_bo_release(struct kref *ref)
 	case VGPU_BO_USERPTR:
 		vgpu_gart_unbind(dev, bo->gart_base, bo->npages);
 		unpin_user_pages_dirty_lock(bo->pages, bo->npages,
-			!(bo->flags & VGPU_HOST_REGISTER_READONLY));
+					    !(bo->flags &
+					      VGPU_HOST_REGISTER_READONLY));
 		break;
 	}
 	if (bo->mm)

@@ -62,17 +62,19 @@ struct vgpu_event {
  * struct vgpu_vram - device memory
  * @lock: protects everything below.
  * @bitmap: one bit per 4 KiB of VRAM, set when allocated.
- * @pages: backing page of each allocated 4 KiB (allocated with the range:
- *	VRAM costs host memory only while it is in use).
+ * @pages: backing page of each 4 KiB of allocated VRAM that was touched
+ *	(VRAM costs host memory only while it is in use).
  * @npages: VRAM size in 4 KiB pages.
  * @used: pages allocated.
+ * @resident: pages with a backing page.
  */
 struct vgpu_vram {
-	struct mutex lock;
+	struct mutex lock; /* see above */
 	unsigned long *bitmap;
 	struct xarray pages;
 	unsigned long npages;
 	unsigned long used;
+	unsigned long resident;
 };
 
 /**
@@ -84,7 +86,7 @@ struct vgpu_vram {
  * @used: entries in use.
  */
 struct vgpu_gart {
-	struct mutex lock;
+	struct mutex lock; /* see above */
 	unsigned long *bitmap;
 	struct page **entries;
 	unsigned long nentries;
@@ -124,7 +126,7 @@ struct vgpu_dev {
 	struct vgpu_vram vram;
 	struct vgpu_gart gart;
 
-	struct mutex lock;
+	struct mutex lock; /* see above */
 	struct list_head files;
 	struct xarray ctxs;
 	struct xarray queues;
@@ -134,8 +136,8 @@ struct vgpu_dev {
 	struct list_head events;
 	wait_queue_head_t fw_wq;
 
-	spinlock_t state_lock;
-	struct mutex bo_lock;
+	spinlock_t state_lock; /* see above */
+	struct mutex bo_lock; /* see above */
 	struct list_head bos;
 	atomic_long_t pinned_pages;
 	atomic_t nr_ctxs;
@@ -161,7 +163,7 @@ struct vgpu_dev {
 struct vgpu_file {
 	struct vgpu_dev *dev;
 	struct file *filp;
-	struct mutex lock;
+	struct mutex lock; /* see above */
 	struct list_head node;
 	struct xarray bos;
 	struct xarray ctxs;
@@ -251,7 +253,7 @@ struct vgpu_ctx {
 	struct vgpu_dev *dev;
 	u32 id;
 	pid_t owner_pid;
-	struct mutex lock;
+	struct mutex lock; /* see above */
 	struct maple_tree mappings;
 	u64 pd3;
 	struct list_head tables;

@@ -33,9 +33,9 @@ MODULE_PARM_DESC(gart_mb,
 		 "Host memory the device can reach at once, in MiB (1-65536, default 1024)");
 
 unsigned int vgpu_watchdog_ms = 5000;
-module_param_named(watchdog_ms, vgpu_watchdog_ms, uint, 0444);
+module_param_named(watchdog_ms, vgpu_watchdog_ms, uint, 0644);
 MODULE_PARM_DESC(watchdog_ms,
-		 "A queue making no progress for this long stops its context (ms, 0 = off, default 5000)");
+		 "A queue making no progress for this long stops its context (ms, 0 = off, default 5000; writable)");
 
 unsigned int vgpu_max_queues = 64;
 module_param_named(max_queues, vgpu_max_queues, uint, 0444);
@@ -64,7 +64,7 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *data)
 	info->gart_entries = dev->gart.nentries;
 	info->va_bits = VGPU_VA_BITS;
 	info->max_queues = vgpu_max_queues;
-	info->watchdog_ms = vgpu_watchdog_ms;
+	info->watchdog_ms = READ_ONCE(vgpu_watchdog_ms);
 	info->num_compute_engines = 1;
 	info->num_copy_engines = 2;
 	info->hw_version = VGPU_HW_VERSION;
@@ -363,8 +363,7 @@ static struct vgpu_dev *vgpu_dev_create(unsigned int index)
 		return ERR_PTR(ret);
 	}
 	vgpu_debugfs_init(dev, vgpu_debugfs_root);
-	if (vgpu_watchdog_ms)
-		schedule_delayed_work(&dev->watchdog, 0);
+	schedule_delayed_work(&dev->watchdog, 0);
 	return dev;
 }
 

@@ -13,6 +13,7 @@
  * which gives the overlap check (insertion of an overlapping range fails)
  * and the lookup for unmap.
  */
+#include <linux/bits.h>
 #include <linux/slab.h>
 
 #include "vgpu_drv.h"
@@ -29,7 +30,7 @@ struct vgpu_pt_alloc {
 	unsigned long npages;
 };
 
-#define VGPU_VA_LIMIT	(1ULL << VGPU_VA_BITS)
+#define VGPU_VA_LIMIT	BIT_ULL(VGPU_VA_BITS)
 
 static int vgpu_pt_alloc(struct vgpu_ctx *ctx, unsigned long npages,
 			 u64 *offset)

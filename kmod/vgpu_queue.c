@@ -26,12 +26,13 @@
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "vgpu_drv.h"
 
-#define VGPU_RING_MIN	(4U << 10)
-#define VGPU_RING_MAX	(1U << 20)
+#define VGPU_RING_MIN	SZ_4K
+#define VGPU_RING_MAX	SZ_1M
 
 /* Queue destroyed while someone waited on it (internal error value). */
 #define VGPU_QUEUE_ERROR_DESTROYED	0x100
@@ -359,7 +360,8 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *data)
 	left = args->timeout_ns - ktime_get_ns();
 	if (left > 0)
 		ret = wait_event_interruptible_hrtimeout(q->wq,
-				vgpu_wait_done(q, args->fence), ns_to_ktime(left));
+							 vgpu_wait_done(q, args->fence),
+							 ns_to_ktime(left));
 	if (ret != -ERESTARTSYS) {
 		if (READ_ONCE(q->completed) >= args->fence)
 			ret = 0;
@@ -455,8 +457,9 @@ int vgpu_queue_signal(struct vgpu_queue *q, u64 fence)
 }
 
 /* One watchdog look at @q; dev->lock held. */
-static void vgpu_watchdog_check(struct vgpu_queue *q, unsigned long timeout)
+static void vgpu_watchdog_check(struct vgpu_queue *q, unsigned int ms)
 {
+	unsigned long timeout = msecs_to_jiffies(ms);
 	struct vgpu_doorbell *db = vgpu_doorbell(q);
 	u64 wptr = READ_ONCE(db->wptr), rptr = READ_ONCE(db->rptr);
 	struct vgpu_fault fault = {
@@ -476,7 +479,7 @@ static void vgpu_watchdog_check(struct vgpu_queue *q, unsigned long timeout)
 	if (time_after(jiffies, q->wd_progress + timeout)) {
 		dev_warn(q->dev->misc.this_device,
 			 "queue %u of context %u stuck for %u ms: context stopped\n",
-			 q->id, q->ctx->id, vgpu_watchdog_ms);
+			 q->id, q->ctx->id, ms);
 		vgpu_ctx_kill(q->ctx, &fault, VGPU_CTX_STATE_GUILTY);
 	}
 }
@@ -485,14 +488,19 @@ void vgpu_watchdog_work(struct work_struct *work)
 {
 	struct vgpu_dev *dev = container_of(to_delayed_work(work),
 					    struct vgpu_dev, watchdog);
-	unsigned long timeout = msecs_to_jiffies(vgpu_watchdog_ms);
+	/* The parameter is writable: read it once per round. */
+	unsigned int ms = READ_ONCE(vgpu_watchdog_ms);
 	struct vgpu_queue *q;
 	unsigned long id;
 
-	mutex_lock(&dev->lock);
-	xa_for_each(&dev->queues, id, q)
-		vgpu_watchdog_check(q, timeout);
-	mutex_unlock(&dev->lock);
+	if (ms) {
+		mutex_lock(&dev->lock);
+		xa_for_each(&dev->queues, id, q)
+			vgpu_watchdog_check(q, ms);
+		mutex_unlock(&dev->lock);
+	}
+	/* Look four times per timeout; once a second while disabled. */
 	schedule_delayed_work(&dev->watchdog,
-			      max(timeout / 4, msecs_to_jiffies(10)));
+			      msecs_to_jiffies(ms ? clamp(ms / 4, 10U, 1000U) :
+						    1000));
 }

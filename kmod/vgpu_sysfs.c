@@ -34,6 +34,16 @@ static ssize_t vram_used_bytes_show(struct device *d,
 }
 static DEVICE_ATTR_RO(vram_used_bytes);
 
+static ssize_t vram_resident_bytes_show(struct device *d,
+					struct device_attribute *attr,
+					char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  (u64)READ_ONCE(vgpu_sysfs_dev(d)->vram.resident) <<
+			  PAGE_SHIFT);
+}
+static DEVICE_ATTR_RO(vram_resident_bytes);
+
 static ssize_t gart_entries_show(struct device *d,
 				 struct device_attribute *attr, char *buf)
 {
@@ -96,6 +106,7 @@ static DEVICE_ATTR_RO(firmware);
 static struct attribute *vgpu_sysfs_attrs[] = {
 	&dev_attr_vram_total_bytes.attr,
 	&dev_attr_vram_used_bytes.attr,
+	&dev_attr_vram_resident_bytes.attr,
 	&dev_attr_gart_entries.attr,
 	&dev_attr_gart_entries_used.attr,
 	&dev_attr_pinned_pages.attr,

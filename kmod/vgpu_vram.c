@@ -3,9 +3,11 @@
  * vgpu_vram.c - device memory ("VRAM")
  *
  * VRAM is an address range, 0 .. vram_size-1, handed out in 4 KiB pages by
- * a first-fit bitmap allocator.  A range gets host pages behind it only
- * when it is allocated, so a large VRAM size costs nothing until used, and
- * the pages go back to the system when the range is freed.
+ * a first-fit bitmap allocator.  A page of an allocated range gets a host
+ * page behind it only when it is first touched (by the firmware, or by the
+ * driver writing a page table); until then it reads as zeros.  So a large
+ * VRAM, or a large allocation, costs nothing until used, and the pages go
+ * back to the system when the range is freed.
  *
  * The firmware maps all of VRAM (VGPU_MMAP_FW_VRAM).  Its page faults are
  * served by vgpu_vram_fault() with PFN mappings, which hold no reference on
@@ -49,8 +51,10 @@ static void vgpu_vram_release_pages(struct vgpu_vram *vram,
 	for (i = first; i < first + npages; i++) {
 		struct page *page = xa_erase(&vram->pages, i);
 
-		if (page)
+		if (page) {
 			__free_page(page);
+			vram->resident--;
+		}
 	}
 }
 
@@ -61,15 +65,13 @@ static void vgpu_vram_release_pages(struct vgpu_vram *vram,
  * @align_pages: alignment in pages, a power of two.
  * @offset: out: VRAM byte offset of the first page.
  *
- * Return: 0, or -ENOMEM when no free range is large enough or the host is
- * out of memory.
+ * Return: 0, or -ENOMEM when no free range is large enough.
  */
 int vgpu_vram_alloc(struct vgpu_dev *dev, unsigned long npages,
 		    unsigned long align_pages, u64 *offset)
 {
 	struct vgpu_vram *vram = &dev->vram;
-	unsigned long first, i;
-	int ret = -ENOMEM;
+	unsigned long first;
 
 	if (!npages || npages > vram->npages)
 		return -ENOMEM;
@@ -77,29 +79,15 @@ int vgpu_vram_alloc(struct vgpu_dev *dev, unsigned long npages,
 	mutex_lock(&vram->lock);
 	first = bitmap_find_next_zero_area(vram->bitmap, vram->npages, 0,
 					   npages, align_pages - 1);
-	if (first >= vram->npages)
-		goto out;
-
-	for (i = first; i < first + npages; i++) {
-		struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
-
-		if (!page)
-			goto undo;
-		if (xa_err(xa_store(&vram->pages, i, page, GFP_KERNEL))) {
-			__free_page(page);
-			goto undo;
-		}
+	if (first >= vram->npages) {
+		mutex_unlock(&vram->lock);
+		return -ENOMEM;
 	}
 	bitmap_set(vram->bitmap, first, npages);
 	vram->used += npages;
-	*offset = (u64)first << PAGE_SHIFT;
-	ret = 0;
-	goto out;
-undo:
-	vgpu_vram_release_pages(vram, first, i - first);
-out:
 	mutex_unlock(&vram->lock);
-	return ret;
+	*offset = (u64)first << PAGE_SHIFT;
+	return 0;
 }
 
 /**
@@ -124,10 +112,31 @@ void vgpu_vram_free(struct vgpu_dev *dev, u64 offset, unsigned long npages)
 	mutex_unlock(&vram->lock);
 }
 
-/* The page backing VRAM byte @offset, which must be allocated. */
-static struct page *vgpu_vram_page(struct vgpu_dev *dev, u64 offset)
+/*
+ * The page backing VRAM page @index, allocated (zeroed) on first use.
+ * Caller holds vram->lock and checked that @index is allocated VRAM.
+ */
+static struct page *vgpu_vram_backing(struct vgpu_vram *vram,
+				      unsigned long index)
 {
-	return xa_load(&dev->vram.pages, offset >> PAGE_SHIFT);
+	struct page *page = xa_load(&vram->pages, index);
+
+	if (page)
+		return page;
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!page)
+		return NULL;
+	if (xa_err(xa_store(&vram->pages, index, page, GFP_KERNEL))) {
+		__free_page(page);
+		return NULL;
+	}
+	vram->resident++;
+	return page;
+}
+
+static bool vgpu_vram_allocated(struct vgpu_vram *vram, unsigned long index)
+{
+	return index < vram->npages && test_bit(index, vram->bitmap);
 }
 
 /**
@@ -136,20 +145,34 @@ static struct page *vgpu_vram_page(struct vgpu_dev *dev, u64 offset)
  * @offset: 8-byte aligned VRAM offset inside an allocated range.
  * @val: the value.
  *
- * Return: 0, or -EFAULT if @offset is not allocated (a driver bug).
+ * Return: 0, -ENOMEM if no backing page could be allocated, or -EFAULT if
+ * @offset is not allocated (a driver bug).
  */
 int vgpu_vram_write64(struct vgpu_dev *dev, u64 offset, u64 val)
 {
-	struct page *page = vgpu_vram_page(dev, offset);
+	struct vgpu_vram *vram = &dev->vram;
+	unsigned long index = offset >> PAGE_SHIFT;
+	struct page *page;
 	u64 *p;
+	int ret = 0;
 
-	if (WARN_ON_ONCE(!page))
-		return -EFAULT;
+	mutex_lock(&vram->lock);
+	if (WARN_ON_ONCE(!vgpu_vram_allocated(vram, index))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	page = vgpu_vram_backing(vram, index);
+	if (!page) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	p = kmap_local_page(page);
 	/* The firmware may be walking this table right now. */
 	WRITE_ONCE(p[offset_in_page(offset) / sizeof(u64)], val);
 	kunmap_local(p);
-	return 0;
+out:
+	mutex_unlock(&vram->lock);
+	return ret;
 }
 
 /**
@@ -157,18 +180,22 @@ int vgpu_vram_write64(struct vgpu_dev *dev, u64 offset, u64 val)
  * @dev: the device.
  * @offset: 8-byte aligned VRAM offset inside an allocated range.
  *
- * Return: the value (0 if @offset is not allocated, a driver bug).
+ * Return: the value; VRAM never touched reads as zero.
  */
 u64 vgpu_vram_read64(struct vgpu_dev *dev, u64 offset)
 {
-	struct page *page = vgpu_vram_page(dev, offset);
-	u64 *p, val;
+	struct vgpu_vram *vram = &dev->vram;
+	struct page *page;
+	u64 *p, val = 0;
 
-	if (WARN_ON_ONCE(!page))
-		return 0;
-	p = kmap_local_page(page);
-	val = READ_ONCE(p[offset_in_page(offset) / sizeof(u64)]);
-	kunmap_local(p);
+	mutex_lock(&vram->lock);
+	page = xa_load(&vram->pages, offset >> PAGE_SHIFT);
+	if (page) {
+		p = kmap_local_page(page);
+		val = READ_ONCE(p[offset_in_page(offset) / sizeof(u64)]);
+		kunmap_local(p);
+	}
+	mutex_unlock(&vram->lock);
 	return val;
 }
 
@@ -178,8 +205,9 @@ u64 vgpu_vram_read64(struct vgpu_dev *dev, u64 offset)
  * @vmf: the fault.
  * @index: 4 KiB page index in VRAM.
  *
- * Return: VM_FAULT_NOPAGE with the page mapped, or VM_FAULT_SIGBUS for
- * VRAM that is not allocated (the firmware touched memory nobody owns).
+ * Return: VM_FAULT_NOPAGE with the page mapped (allocated now if it was
+ * never touched), VM_FAULT_SIGBUS for VRAM that is not allocated (the
+ * firmware touched memory nobody owns), or VM_FAULT_OOM.
  */
 vm_fault_t vgpu_vram_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
 			   unsigned long index)
@@ -189,9 +217,11 @@ vm_fault_t vgpu_vram_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 
 	mutex_lock(&vram->lock);
-	page = index < vram->npages ? xa_load(&vram->pages, index) : NULL;
-	if (page)
-		ret = vmf_insert_pfn(vmf->vma, vmf->address, page_to_pfn(page));
+	if (vgpu_vram_allocated(vram, index)) {
+		page = vgpu_vram_backing(vram, index);
+		ret = page ? vmf_insert_pfn(vmf->vma, vmf->address,
+					    page_to_pfn(page)) : VM_FAULT_OOM;
+	}
 	mutex_unlock(&vram->lock);
 	return ret;
 }

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests/: kselftest-harness tests of the driver's uAPI.  They run inside
+# the QEMU guest with vgpu.ko loaded (GUEST_TESTS), on both kernels.
+
+# The harness is not -Wextra clean: include it as a system header.
+SELFTESTS_CFLAGS := -std=gnu11 -isystem $(B)/ext/kselftest -Iselftests
+SELFTESTS_LIB_SRCS := selftests/vgpu_lib.c selftests/vgpu_test_fw.c
+SELFTESTS_LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SELFTESTS_LIB_SRCS))
+SELFTESTS_PROGS := vgpu_uapi_test vgpu_fw_test vgpu_fuzz
+SELFTESTS_BINS := $(addprefix $(TST)/selftests/,$(SELFTESTS_PROGS))
+
+$(OBJ)/selftests/%.o: selftests/%.c selftests/vgpu_lib.h \
+		include/uapi/linux/vgpu.h include/vgpu_hw.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SELFTESTS_CFLAGS) -c $< -o $@
+
+$(TST)/selftests/%: $(OBJ)/selftests/%.o $(SELFTESTS_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $^ -lpthread
+
+ALL_TARGETS += $(SELFTESTS_BINS)
+GUEST_TESTS += $(SELFTESTS_BINS)
+
+# Keep the objects (make would delete them as intermediates).
+.SECONDARY: $(SELFTESTS_LIB_OBJS) \
+	$(patsubst %,$(OBJ)/selftests/%.o,$(SELFTESTS_PROGS))

@@ -100,8 +100,10 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 	w->pred_top = f->num_preds;
 	set_window(w);
 	/* Registers start at zero so that no run depends on stale data. */
-	memset(w->regs, 0, (size_t)f->num_regs * WARP_SIZE * sizeof(uint64_t));
-	memset(w->preds, 0, (size_t)f->num_preds * sizeof(uint32_t));
+	if (f->num_regs)
+		memset(w->regs, 0, (size_t)f->num_regs * WARP_SIZE * 8);
+	if (f->num_preds)
+		memset(w->preds, 0, (size_t)f->num_preds * sizeof(uint32_t));
 	return rs_push(w, f->code_start, VISA_RECONV_EXIT, w->live, 0);
 }
 
@@ -268,9 +270,10 @@ static int do_call(struct warp *w, const struct dinsn *in, uint32_t pc,
 	w->reg_top += callee->num_regs;
 	w->pred_top += callee->num_preds;
 	set_window(w);
-	memset(w->regs, 0,
-	       (size_t)callee->num_regs * WARP_SIZE * sizeof(uint64_t));
-	memset(w->preds, 0, (size_t)callee->num_preds * sizeof(uint32_t));
+	if (callee->num_regs)
+		memset(w->regs, 0, (size_t)callee->num_regs * WARP_SIZE * 8);
+	if (callee->num_preds)
+		memset(w->preds, 0, (size_t)callee->num_preds * 4);
 	return 0;
 nospace:
 	core_record_fault(g, w, __builtin_ctz(calling), pc,

@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the execution core (firmware_sim/core) and of the whole
+# compiler + core path on the CUDA kernel corpus, the instruction-level
+# tests against values recorded on an H100, the validator fuzz test, and
+# the benchmark build/bin/vgpu-core-bench (a program, not a timed test).
+#
+# Every test is built twice: plain and with ASan/UBSan (-san).
+
+CTEST_LIB_SRCS := tests/lib/visa_builder.c tests/lib/test_gpu.c
+CTEST_CFLAGS := -Itests/lib -Ifirmware_sim/core -Iumd
+
+CTEST_LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CTEST_LIB_SRCS))
+CTEST_LIB_SAN_OBJS := $(patsubst %.c,$(OBJ)/san/%.o,$(CTEST_LIB_SRCS))
+
+CTEST_OWN_SRCS := $(wildcard tests/*.c) $(CTEST_LIB_SRCS)
+$(patsubst %.c,$(OBJ)/%.o,$(CTEST_OWN_SRCS)): $(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(CTEST_CFLAGS) $(CTEST_EXTRA) -MMD -MP -c $< -o $@
+$(patsubst %.c,$(OBJ)/san/%.o,$(CTEST_OWN_SRCS)): $(OBJ)/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(CTEST_CFLAGS) $(CTEST_EXTRA) \
+		-MMD -MP -c $< -o $@
+-include $(patsubst %.c,$(OBJ)/%.d,$(CTEST_OWN_SRCS))
+-include $(patsubst %.c,$(OBJ)/san/%.d,$(CTEST_OWN_SRCS))
+
+# ctest(name, extra libraries): tests/<name>.c against the core
+define ctest
+$(TST)/core/$(1): $(OBJ)/tests/$(1).o $(CTEST_LIB_OBJS) $(2) $(CORE_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) -o $$@ $$^ $$(CORE_LDLIBS)
+$(TST)/core/$(1)-san: $(OBJ)/san/tests/$(1).o $(CTEST_LIB_SAN_OBJS) \
+		$(subst $(LIB)/,$(LIB)/san/,$(2)) $(CORE_SAN_LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) $$(SAN_CFLAGS) -o $$@ $$^ $$(CORE_LDLIBS)
+ALL_TARGETS += $(TST)/core/$(1) $(TST)/core/$(1)-san
+NATIVE_TESTS += $(TST)/core/$(1) $(TST)/core/$(1)-san
+endef
+
+$(eval $(call ctest,test_core_handasm,))

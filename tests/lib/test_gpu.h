@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * test_gpu.h - a native stand-in for the vGPU around the core: device
+ * memory behind a simple page table (the translate callback the firmware's
+ * MMU provides for real), module loading with segment allocation and
+ * relocations (what the UMD does), launches, and a printf FIFO.
+ */
+#ifndef VGPU_TESTS_TEST_GPU_H
+#define VGPU_TESTS_TEST_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vgpu_core.h"
+
+#define TG_MAX_MAPS	256
+
+struct tg_map {
+	uint64_t va;
+	uint64_t size;
+	uint64_t page;		/* 65536 (VRAM) or 4096 (GART) */
+	uint32_t perm;
+	uint8_t *host;
+};
+
+struct test_gpu {
+	struct vgpu_core *core;
+	struct tg_map maps[TG_MAX_MAPS];
+	unsigned int nmaps;
+	uint64_t next_va;
+	uint64_t printf_fifo;	/* VA of the FIFO */
+	uint64_t translations;	/* translate calls (TLB misses) */
+};
+
+struct tg_module {
+	struct vgpu_module *mod;
+	uint64_t global_base, const_base;
+};
+
+int tg_init(struct test_gpu *g, unsigned int num_sms);
+void tg_fini(struct test_gpu *g);
+
+/* Device memory: VRAM-like 64 KiB pages, or GART-like 4 KiB pages. */
+uint64_t tg_alloc(struct test_gpu *g, size_t size);
+uint64_t tg_alloc_perm(struct test_gpu *g, size_t size, uint64_t page,
+		       uint32_t perm);
+void *tg_host(struct test_gpu *g, uint64_t va);
+
+/* Load an image: validate, allocate segments, copy, relocate. */
+int tg_load(struct test_gpu *g, const void *image, size_t size,
+	    struct tg_module *m, char *err, size_t errlen);
+void tg_unload(struct tg_module *m);
+/* VA of a module variable (cudaGetSymbolAddress). */
+uint64_t tg_symbol(struct test_gpu *g, struct tg_module *m, const char *name);
+
+/* Launch kernel @name; returns vgpu_core_launch()'s result. */
+int tg_launch(struct test_gpu *g, struct tg_module *m, const char *name,
+	      const uint32_t grid[3], const uint32_t block[3],
+	      uint32_t dyn_shared, const void *params, uint32_t param_size,
+	      struct vgpu_core_fault *fault);
+
+/* Format and return everything printed since the last call (malloc). */
+char *tg_printf_output(struct test_gpu *g, uint32_t *dropped);
+
+#endif /* VGPU_TESTS_TEST_GPU_H */

@@ -34,6 +34,9 @@ struct parser {
 	uint32_t loc_file, loc_line, loc_col;	/* from the last .loc */
 };
 
+/* Largest variable with an initializer (its bytes go into the image). */
+#define MAX_INIT_BYTES (64u << 20)
+
 #define FAIL(p, pos, ...) \
 	ptx_fail((p)->cx, VGPU_PTX_ERR_SYNTAX, (pos), __VA_ARGS__)
 #define UNSUPPORTED(p, pos, ...) \
@@ -413,6 +416,11 @@ static void parse_initializer(struct parser *p, struct ptx_var *v)
 		v->size = n * ptx_type_size(v->type) * v->vec;
 		v->unsized = false;
 	}
+	/* The image carries initial bytes: keep them to a sane size. */
+	if (v->size > MAX_INIT_BYTES)
+		ptx_fail(p->cx, VGPU_PTX_ERR_LIMIT, &v->pos,
+			 "initialized variable '%s' is larger than %u MiB",
+			 v->name, MAX_INIT_BYTES >> 20);
 	v->init = ptx_alloc(p->cx, v->size);
 	parse_init_list(p, v, &off, 0);
 }

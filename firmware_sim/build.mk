@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# firmware_sim: the firmware daemon build/bin/vgpu-fw (firmware_sim/fw/,
+# linked with the execution core build/lib/libvgpu-core.a of
+# firmware_sim/core/build.mk) and its guest tests (firmware_sim/tests/).
+# Paths are relative to the repository root.
+
+FW_BIN := $(BIN)/vgpu-fw
+FW_SRCS := $(wildcard firmware_sim/fw/*.c)
+FW_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(FW_SRCS))
+FW_CFLAGS := -Ifirmware_sim/core -pthread
+FW_CORE_LIB := $(LIB)/libvgpu-core.a
+FW_LDLIBS := -lpthread -lm
+
+$(FW_OBJS): $(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FW_BIN): $(FW_OBJS) $(FW_CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(FW_CFLAGS) -o $@ $^ $(FW_LDLIBS)
+
+ALL_TARGETS += $(FW_BIN)
+
+# --- guest tests -------------------------------------------------------------
+#
+# They drive /dev/vgpu0 with the raw uAPI while they start, kill and restart
+# the firmware themselves, and compile their kernels (PTX made here by nvcc)
+# with libvgpu-ptx.  They find vgpu-fw next to themselves:
+# build/tests/firmware/../../bin/vgpu-fw.
+
+FW_TEST_DIR := $(TST)/firmware
+FW_TEST_DATA := $(FW_TEST_DIR)/data
+FW_TEST_UTIL_SRCS := $(wildcard firmware_sim/tests/util/*.c)
+FW_TEST_SRCS := $(wildcard firmware_sim/tests/test_*.c)
+FW_TEST_CU := $(wildcard firmware_sim/tests/kernels/*.cu)
+FW_TEST_PTX := $(patsubst firmware_sim/tests/kernels/%.cu,$(FW_TEST_DATA)/%.ptx,$(FW_TEST_CU))
+FW_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(FW_TEST_SRCS) $(FW_TEST_UTIL_SRCS))
+FW_TEST_BINS := $(patsubst firmware_sim/tests/%.c,$(FW_TEST_DIR)/%,$(FW_TEST_SRCS))
+FW_TEST_CFLAGS := -Iumd -Ifirmware_sim/core -Ifirmware_sim/tests/util \
+	-DFW_TEST_DATA='"$(abspath $(FW_TEST_DATA))"'
+
+$(FW_TEST_OBJS): $(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(FW_TEST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FW_TEST_DATA)/%.ptx: firmware_sim/tests/kernels/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=sm_75 -lineinfo -o $@ $<
+
+$(FW_TEST_DIR)/%: $(OBJ)/firmware_sim/tests/%.o \
+		$(patsubst %.c,$(OBJ)/%.o,$(FW_TEST_UTIL_SRCS)) \
+		$(LIB)/libvgpu-ptx.a $(FW_CORE_LIB) | $(FW_TEST_PTX) $(FW_BIN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $^ $(FW_LDLIBS)
+
+ALL_TARGETS += $(FW_TEST_BINS)
+GUEST_TESTS += $(FW_TEST_BINS)
+
+-include $(FW_OBJS:.o=.d) $(FW_TEST_OBJS:.o=.d)

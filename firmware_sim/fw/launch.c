@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * launch.c - the GR engine's LAUNCH packet (payload: include/vgpu_launch.h).
+ *
+ * The vISA image is read out of device memory through the context's MMU,
+ * validated by the execution core, and cached per context under
+ * (code_va, image_size, image_id), so a program launched a thousand times
+ * is read and validated once.  The cache holds the firmware's own copy:
+ * what the client writes to device memory later cannot change what runs.
+ * A TLB_FLUSH (an unmap) empties the context's cache, because the image's
+ * memory may now hold something else.
+ *
+ * While a grid runs, the engine records its context in fw_engine.running,
+ * so that the event thread can stop the grid when the driver orders the
+ * context stopped (watchdog, or a fault elsewhere in the context).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fw.h"
+#include "log.h"
+#include "mmu.h"
+#include "vgpu_core.h"
+#include "vgpu_launch.h"
+
+#define FW_IMAGE_CACHE_MAX	32
+
+struct fw_image {
+	uint64_t code_va;
+	uint64_t size;
+	uint64_t id;
+	struct vgpu_module *mod;
+	struct fw_image *next;
+};
+
+void fw_images_free(struct fw_ctx *ctx)
+{
+	struct fw_image *img, *next;
+
+	for (img = ctx->images; img; img = next) {
+		next = img->next;
+		vgpu_core_module_unload(img->mod);
+		free(img);
+	}
+	ctx->images = NULL;
+}
+
+/* Find the image or read, validate and cache it.  0 or a VGPU_FAULT_*. */
+static int get_image(struct fw_queue *q, const struct vgpu_pkt_launch *p,
+		     const struct vgpu_launch_v1 *v1, struct vgpu_module **mod,
+		     struct vgpu_fault *fault)
+{
+	struct fw_ctx *ctx = q->ctx;
+	unsigned int gen = atomic_load(&ctx->flush_gen), n = 0;
+	struct fw_image *img, **link;
+	uint64_t fault_va = 0;
+	char err[256];
+	void *bytes;
+	int kind;
+
+	if (ctx->images_gen != gen) {
+		fw_images_free(ctx);
+		ctx->images_gen = gen;
+	}
+	for (link = &ctx->images; (img = *link); link = &img->next, n++) {
+		if (img->code_va == p->code_va && img->size == v1->image_size &&
+		    img->id == v1->image_id) {
+			/* Most recently used first. */
+			*link = img->next;
+			img->next = ctx->images;
+			ctx->images = img;
+			*mod = img->mod;
+			return 0;
+		}
+	}
+
+	bytes = malloc(v1->image_size);
+	img = calloc(1, sizeof(*img));
+	if (!bytes || !img) {
+		free(bytes);
+		free(img);
+		fw_log_err("out of memory for a %llu-byte image",
+			   (unsigned long long)v1->image_size);
+		return VGPU_FAULT_ILLEGAL_INSTRUCTION;
+	}
+	kind = fw_mem_read(ctx, p->code_va, bytes, v1->image_size, &fault_va);
+	fault->va = fault_va;
+	if (!kind && vgpu_core_module_load(bytes, v1->image_size, &img->mod,
+					   err, sizeof(err))) {
+		fw_log_warn("%s: context %u: image at 0x%llx rejected: %s",
+			    ctx->dev->path, ctx->id,
+			    (unsigned long long)p->code_va, err);
+		kind = VGPU_FAULT_ILLEGAL_INSTRUCTION;
+	}
+	free(bytes);
+	if (kind) {
+		free(img);
+		return kind;
+	}
+	img->code_va = p->code_va;
+	img->size = v1->image_size;
+	img->id = v1->image_id;
+	img->next = ctx->images;
+	ctx->images = img;
+	*mod = img->mod;
+
+	/* Keep the cache bounded: drop the least recently used. */
+	if (n + 1 > FW_IMAGE_CACHE_MAX) {
+		for (link = &ctx->images; (*link)->next; link = &(*link)->next)
+			;
+		vgpu_core_module_unload((*link)->mod);
+		free(*link);
+		*link = NULL;
+	}
+	return 0;
+}
+
+static bool all_zero(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* Check the fixed part and the payload; false: malformed packet. */
+static bool launch_packet_ok(const struct vgpu_pkt_launch *p, uint32_t size,
+			     const struct vgpu_launch_v1 *v1)
+{
+	uint32_t payload = size - sizeof(*p), params_end;
+	bool inline_params = v1->flags & VGPU_LAUNCH_F_INLINE_PARAMS;
+
+	if (p->isa_version != VGPU_LAUNCH_ISA_V1 ||
+	    !all_zero(p->reserved, sizeof(p->reserved)) ||
+	    payload < sizeof(*v1) || v1->flags & ~VGPU_LAUNCH_F_ALL ||
+	    !all_zero(v1->reserved, sizeof(v1->reserved)))
+		return false;
+	if (v1->image_size < sizeof(struct visa_image_header) ||
+	    v1->image_size > VGPU_LAUNCH_MAX_IMAGE || !v1->image_id ||
+	    v1->param_size > VGPU_LAUNCH_MAX_PARAMS)
+		return false;
+	if (!v1->printf_fifo_va != !v1->printf_fifo_size ||
+	    (v1->printf_fifo_size &&
+	     v1->printf_fifo_size < sizeof(struct visa_printf_fifo)))
+		return false;
+	if (!inline_params)
+		return payload == sizeof(*v1);
+	/* Inline parameters, then zero padding to the packet's end. */
+	params_end = sizeof(*v1) + v1->param_size;
+	return !p->params_va && payload >= params_end &&
+	       payload - params_end < 8 &&
+	       all_zero((const uint8_t *)(v1 + 1) + v1->param_size,
+			payload - params_end);
+}
+
+/* The driver's fault kind for the core's. */
+static uint32_t fault_kind(uint32_t visa_kind)
+{
+	switch (visa_kind) {
+	case VISA_FAULT_UNMAPPED:
+	case VISA_FAULT_OUT_OF_RANGE:
+	case VISA_FAULT_STACK_OVERFLOW:
+		return VGPU_FAULT_MMU_UNMAPPED;
+	case VISA_FAULT_PERMISSION:
+		return VGPU_FAULT_MMU_PERMISSION;
+	case VISA_FAULT_MISALIGNED:
+		return VGPU_FAULT_MISALIGNED;
+	case VISA_FAULT_TRAP:
+	case VISA_FAULT_BREAKPOINT:
+	case VISA_FAULT_ASSERT:
+		return VGPU_FAULT_TRAP;
+	case VISA_FAULT_BARRIER_DEADLOCK:
+		return VGPU_FAULT_BARRIER;
+	case VISA_FAULT_OUT_OF_RESOURCES:
+		return VGPU_FAULT_BAD_PACKET;
+	default:
+		return VGPU_FAULT_ILLEGAL_INSTRUCTION;
+	}
+}
+
+/* Run the grid with @ctx published as the running context. */
+static int run_grid(struct fw_engine *eng, struct fw_ctx *ctx,
+		    const struct vgpu_core_launch *l, struct vgpu_core_fault *cf)
+{
+	int ret;
+
+	pthread_mutex_lock(&eng->lock);
+	if (atomic_load(&ctx->stopped)) {
+		pthread_mutex_unlock(&eng->lock);
+		return -1;
+	}
+	eng->running = ctx;
+	pthread_mutex_unlock(&eng->lock);
+
+	ret = vgpu_core_launch(eng->dev->core, l, cf);
+
+	pthread_mutex_lock(&eng->lock);
+	eng->running = NULL;
+	pthread_mutex_unlock(&eng->lock);
+	return ret;
+}
+
+int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
+	      uint32_t size, struct vgpu_fault *fault)
+{
+	static _Atomic uint32_t grid_ids;
+	const struct vgpu_pkt_launch *p = pkt;
+	const struct vgpu_launch_v1 *v1 = (const void *)(p + 1);
+	_Alignas(8) uint8_t params[VGPU_LAUNCH_MAX_PARAMS];
+	struct vgpu_core_launch l;
+	struct vgpu_core_fault cf;
+	struct vgpu_module *mod;
+	const struct visa_kernel *k;
+	uint64_t fault_va = 0;
+	int ret;
+
+	if (!launch_packet_ok(p, size, v1)) {
+		fault->kind = VGPU_FAULT_BAD_PACKET;
+		return 1;
+	}
+	fault->kernel_va = p->code_va;
+	fault->kind = get_image(q, p, v1, &mod, fault);
+	if (fault->kind)
+		return 1;
+	k = vgpu_core_module_kernel(mod, v1->kernel_index);
+	if (!k) {
+		fault->kind = VGPU_FAULT_ILLEGAL_INSTRUCTION;
+		return 1;
+	}
+	snprintf(fault->kernel_name, sizeof(fault->kernel_name), "%s",
+		 vgpu_core_module_string(mod, k->name));
+	if (v1->flags & VGPU_LAUNCH_F_INLINE_PARAMS)
+		memcpy(params, v1 + 1, v1->param_size);
+	else if (v1->param_size)
+		fault->kind = fw_mem_read(q->ctx, p->params_va, params,
+					  v1->param_size, &fault_va);
+	if (fault->kind) {
+		fault->va = fault_va;
+		return 1;
+	}
+
+	memset(&l, 0, sizeof(l));
+	l.module = mod;
+	l.kernel = v1->kernel_index;
+	memcpy(l.grid, p->grid, sizeof(l.grid));
+	memcpy(l.block, p->block, sizeof(l.block));
+	l.dynamic_shared = p->shared_bytes;
+	l.params = params;
+	l.param_size = v1->param_size;
+	l.local_size = v1->local_bytes;
+	l.global_base = v1->global_base;
+	l.const_base = v1->const_base;
+	l.printf_fifo = v1->printf_fifo_va;
+	l.translate = fw_mmu_core_translate;
+	l.translate_ctx = q->ctx;
+	l.grid_id = atomic_fetch_add(&grid_ids, 1) + 1;
+
+	ret = run_grid(eng, q->ctx, &l, &cf);
+	if (ret == 0)
+		return 0;
+	if (ret < 0 || (ret == 1 && cf.kind == VISA_FAULT_STOPPED))
+		return -1;
+	if (ret != 1)
+		fw_log_warn("%s: context %u: launch of %s refused: %s",
+			    q->ctx->dev->path, q->ctx->id, fault->kernel_name,
+			    cf.message);
+	else if (cf.message[0])
+		fw_log_warn("%s: context %u: %s: %s:%u: %s", q->ctx->dev->path,
+			    q->ctx->id, fault->kernel_name, cf.file, cf.line,
+			    cf.message);
+	fault->kind = fault_kind(cf.kind);
+	fault->va = cf.address;
+	fault->ptx_line = cf.line;
+	fault->pc = cf.pc;
+	memcpy(fault->block, cf.block, sizeof(fault->block));
+	memcpy(fault->thread, cf.thread, sizeof(fault->thread));
+	return 1;
+}

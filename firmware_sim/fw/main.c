@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - vgpu-fw: the firmware of the vGPU, i.e. the GPU itself.
+ *
+ *   vgpu-fw [--daemon] [--syslog] [--sms N] [--pidfile FILE] [DEVICE]...
+ *
+ * Attaches to every /dev/vgpuN (or the devices named), serves them until
+ * SIGTERM or SIGINT, then detaches (the driver reports the device lost to
+ * any client still running, and recovers when a firmware attaches again).
+ *
+ * With --daemon the process forks; the parent waits until the child has
+ * attached to every device and written its pid file, and only then exits
+ * 0 (1 if the child failed), so a boot script or systemd (Type=forking)
+ * can start clients right after it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#include "fw.h"
+#include "log.h"
+
+#define FW_MAX_DEVICES		16
+#define FW_DEFAULT_PIDFILE	"/run/vgpu-fw.pid"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: vgpu-fw [OPTION]... [DEVICE]...\n"
+		"Serve the vGPU devices (default: every /dev/vgpuN).\n\n"
+		"  --daemon         run in the background once attached\n"
+		"  --pidfile FILE   with --daemon (default %s)\n"
+		"  --syslog         log to syslog instead of stderr\n"
+		"  --sms N          SM worker threads per device\n"
+		"                   (default: the number of CPUs)\n"
+		"  -h, --help       this text\n", FW_DEFAULT_PIDFILE);
+}
+
+/* The devices to serve: the arguments, or every /dev/vgpuN. */
+static int find_devices(int argc, char **argv, char **paths)
+{
+	glob_t g;
+	int n = 0;
+
+	if (argc > 0) {
+		for (int i = 0; i < argc && n < FW_MAX_DEVICES; i++)
+			paths[n++] = strdup(argv[i]);
+		return n;
+	}
+	if (glob("/dev/vgpu[0-9]*", 0, NULL, &g))
+		return 0;
+	for (size_t i = 0; i < g.gl_pathc && n < FW_MAX_DEVICES; i++)
+		paths[n++] = strdup(g.gl_pathv[i]);
+	globfree(&g);
+	return n;
+}
+
+/* Fork; the parent returns only to exit with the child's verdict. */
+static int daemonize(int *notify_fd)
+{
+	int pfd[2];
+	pid_t pid;
+	char verdict = 1;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid > 0) {
+		close(pfd[1]);
+		if (read(pfd[0], &verdict, 1) != 1)
+			verdict = 1;
+		_exit(verdict);
+	}
+	close(pfd[0]);
+	setsid();
+	if (chdir("/"))
+		return -1;
+	int null = open("/dev/null", O_RDWR);
+
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		close(null);
+	}
+	*notify_fd = pfd[1];
+	return 0;
+}
+
+static int write_pidfile(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f, "%d\n", (int)getpid());
+	return fclose(f);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "daemon", no_argument, NULL, 'd' },
+		{ "syslog", no_argument, NULL, 's' },
+		{ "sms", required_argument, NULL, 'n' },
+		{ "pidfile", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	static struct fw_device devices[FW_MAX_DEVICES];
+	struct fw_options opt = { 0 };
+	const char *pidfile = FW_DEFAULT_PIDFILE;
+	bool daemon = false, use_syslog = false;
+	char *paths[FW_MAX_DEVICES];
+	int c, ndev, attached = 0, notify_fd = -1, sig;
+	char verdict = 0;
+	sigset_t sigs;
+	long cpus;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			daemon = true;
+			break;
+		case 's':
+			use_syslog = true;
+			break;
+		case 'n': {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 0);
+
+			if (*end || !n || n > 1024) {
+				fprintf(stderr, "vgpu-fw: bad --sms '%s'\n",
+					optarg);
+				return 2;
+			}
+			opt.num_sms = (unsigned int)n;
+			break;
+		}
+		case 'p':
+			pidfile = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!opt.num_sms) {
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		opt.num_sms = cpus > 0 ? (unsigned int)cpus : 1;
+	}
+	fw_log_init(use_syslog);
+	ndev = find_devices(argc - optind, argv + optind, paths);
+	if (!ndev) {
+		fw_log_err("no vgpu device found (is vgpu.ko loaded?)");
+		return 1;
+	}
+	if (daemon && daemonize(&notify_fd)) {
+		fw_log_err("cannot daemonize: %s", strerror(errno));
+		return 1;
+	}
+
+	/* Signals are taken by sigwait() below, never by a worker thread. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (fw_aperture_install_handler()) {
+		fw_log_err("cannot install the SIGBUS handler");
+		return 1;
+	}
+
+	for (attached = 0; attached < ndev; attached++)
+		if (fw_device_attach(&devices[attached], paths[attached], &opt))
+			break;
+	if (attached < ndev || (daemon && write_pidfile(pidfile))) {
+		if (attached == ndev)
+			fw_log_err("cannot write %s: %s", pidfile,
+				   strerror(errno));
+		while (attached--)
+			fw_device_detach(&devices[attached]);
+		verdict = 1;
+	}
+	if (notify_fd >= 0) {
+		if (write(notify_fd, &verdict, 1) != 1)
+			verdict = 1;
+		close(notify_fd);
+	}
+	if (verdict)
+		return 1;
+
+	do {
+		if (sigwait(&sigs, &sig))
+			sig = SIGTERM;
+	} while (sig == SIGHUP);	/* nothing to reload */
+	fw_log_info("signal %d: detaching", sig);
+	while (attached--)
+		fw_device_detach(&devices[attached]);
+	if (daemon)
+		unlink(pidfile);
+	for (int i = 0; i < ndev; i++)
+		free(paths[i]);
+	return 0;
+}

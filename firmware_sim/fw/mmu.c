@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmu.c - page-table walk and the engines' memory accesses.
+ *
+ * The walk goes PD3 -> PD2 -> PD1 (dual entries) -> big- or small-page
+ * table, as include/vgpu_hw.h describes.  Everything read from VRAM is
+ * distrusted: a table address outside VRAM, a misaligned one, a PTE with
+ * unknown bits or an aperture the walk cannot honour all make the address
+ * invalid, so a corrupt table faults its context instead of reaching
+ * memory the context does not own.
+ */
+#include <string.h>
+
+#include "fw.h"
+#include "mmu.h"
+#include "vgpu_core.h"
+
+#define FW_PTE_KNOWN_BITS (VGPU_PTE_VALID | VGPU_PTE_APERTURE_MASK | \
+			   VGPU_PTE_WRITE | VGPU_PTE_ATOMIC | VGPU_PTE_FRAME_MASK)
+
+/* Read the u64 entry @index of the table at VRAM offset @table. */
+static int load_entry(struct fw_device *dev, uint64_t table, uint64_t index,
+		      uint64_t *out)
+{
+	uint64_t off = table + index * 8;
+
+	if (table & (VGPU_PT_SIZE - 1) || off + 8 > dev->vram.size ||
+	    off < table)
+		return -1;
+	fw_aperture_revalidate(&dev->vram, off, 8);
+	*out = atomic_load_explicit((_Atomic uint64_t *)(dev->vram.base + off),
+				    memory_order_acquire);
+	return 0;
+}
+
+/* Follow a PDE: the next table's VRAM offset, or -1. */
+static int next_table(struct fw_device *dev, uint64_t table, uint64_t index,
+		      uint64_t *next)
+{
+	uint64_t pde;
+
+	if (load_entry(dev, table, index, &pde) || !(pde & VGPU_PDE_VALID))
+		return -1;
+	*next = VGPU_PDE_ADDR(pde);
+	return 0;
+}
+
+/* Turn a valid PTE for a page of @size bytes into a host pointer. */
+static int pte_to_page(struct fw_device *dev, uint64_t pte, uint64_t size,
+		       struct fw_mmu_page *page)
+{
+	uint64_t frame = VGPU_PTE_FRAME(pte);
+
+	if (pte & ~FW_PTE_KNOWN_BITS)
+		return -1;
+	switch (pte & VGPU_PTE_APERTURE_MASK) {
+	case VGPU_PTE_APERTURE_VRAM: {
+		uint64_t off = frame << VGPU_PTE_FRAME_SHIFT;
+
+		if (off & (size - 1) || off + size > dev->vram.size)
+			return -1;
+		fw_aperture_revalidate(&dev->vram, off, size);
+		page->host = dev->vram.base + off;
+		break;
+	}
+	case VGPU_PTE_APERTURE_GART:
+		/* A GART entry is one 4 KiB page: no big GART pages. */
+		if (size != VGPU_SMALL_PAGE_SIZE ||
+		    frame >= dev->gart.size / VGPU_SMALL_PAGE_SIZE)
+			return -1;
+		fw_aperture_revalidate(&dev->gart, frame * size, size);
+		page->host = dev->gart.base + frame * size;
+		break;
+	default:
+		return -1;
+	}
+	page->size = size;
+	page->perm = FW_MMU_READ | (pte & VGPU_PTE_WRITE ? FW_MMU_WRITE : 0);
+	return 0;
+}
+
+int fw_mmu_translate(struct fw_ctx *ctx, uint64_t va, struct fw_mmu_page *page)
+{
+	struct fw_device *dev = ctx->dev;
+	uint64_t pd2, pd1, big_pt, small_pt, pte;
+
+	if (va >> VGPU_VA_BITS)
+		return -1;
+	if (next_table(dev, ctx->pd, VGPU_PD3_INDEX(va), &pd2) ||
+	    next_table(dev, pd2, VGPU_PD2_INDEX(va), &pd1))
+		return -1;
+	/* PD1 entries are pairs: the big-page table, then the small one. */
+	if (!next_table(dev, pd1, 2 * VGPU_PD1_INDEX(va), &big_pt) &&
+	    !load_entry(dev, big_pt, VGPU_BIG_INDEX(va), &pte) &&
+	    (pte & VGPU_PTE_VALID)) {
+		page->va = va & ~(VGPU_BIG_PAGE_SIZE - 1);
+		return pte_to_page(dev, pte, VGPU_BIG_PAGE_SIZE, page);
+	}
+	if (!next_table(dev, pd1, 2 * VGPU_PD1_INDEX(va) + 1, &small_pt) &&
+	    !load_entry(dev, small_pt, VGPU_SMALL_INDEX(va), &pte) &&
+	    (pte & VGPU_PTE_VALID)) {
+		page->va = va & ~(VGPU_SMALL_PAGE_SIZE - 1);
+		return pte_to_page(dev, pte, VGPU_SMALL_PAGE_SIZE, page);
+	}
+	return -1;
+}
+
+int fw_mmu_core_translate(void *opaque, uint64_t va,
+			  struct vgpu_core_page *out)
+{
+	struct fw_mmu_page page;
+
+	if (fw_mmu_translate(opaque, va, &page))
+		return -1;
+	out->va = page.va;
+	out->size = page.size;
+	out->host = page.host;
+	out->perm = VGPU_CORE_PERM_READ |
+		    (page.perm & FW_MMU_WRITE ? VGPU_CORE_PERM_WRITE : 0);
+	return 0;
+}
+
+/*
+ * Translate @va for an access that needs @perm; on success *@host points
+ * at @va and *@avail is the number of bytes to the end of its page.
+ */
+static int access_page(struct fw_ctx *ctx, uint64_t va, uint32_t perm,
+		       uint8_t **host, uint64_t *avail, uint64_t *fault_va)
+{
+	struct fw_mmu_page page;
+
+	if (fw_mmu_translate(ctx, va, &page)) {
+		*fault_va = va;
+		return VGPU_FAULT_MMU_UNMAPPED;
+	}
+	if ((page.perm & perm) != perm) {
+		*fault_va = va;
+		return VGPU_FAULT_MMU_PERMISSION;
+	}
+	*host = page.host + (va - page.va);
+	*avail = page.size - (va - page.va);
+	return 0;
+}
+
+static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t m = a < b ? a : b;
+
+	return m < c ? m : c;
+}
+
+int fw_mem_read(struct fw_ctx *ctx, uint64_t va, void *buf, uint64_t len,
+		uint64_t *fault_va)
+{
+	uint8_t *out = buf, *host;
+	uint64_t avail;
+	int ret;
+
+	while (len) {
+		ret = access_page(ctx, va, FW_MMU_READ, &host, &avail,
+				  fault_va);
+		if (ret)
+			return ret;
+		avail = avail < len ? avail : len;
+		memcpy(out, host, avail);
+		out += avail;
+		va += avail;
+		len -= avail;
+	}
+	return 0;
+}
+
+int fw_mem_write(struct fw_ctx *ctx, uint64_t va, const void *buf,
+		 uint64_t len, uint64_t *fault_va)
+{
+	const uint8_t *in = buf;
+	uint8_t *host;
+	uint64_t avail;
+	int ret;
+
+	while (len) {
+		ret = access_page(ctx, va, FW_MMU_WRITE, &host, &avail,
+				  fault_va);
+		if (ret)
+			return ret;
+		avail = avail < len ? avail : len;
+		memcpy(host, in, avail);
+		in += avail;
+		va += avail;
+		len -= avail;
+	}
+	return 0;
+}
+
+int fw_mem_copy(struct fw_ctx *ctx, uint64_t dst, uint64_t src, uint64_t len,
+		uint64_t *fault_va)
+{
+	uint8_t *from, *to;
+	uint64_t src_avail, dst_avail, n;
+	int ret;
+
+	while (len) {
+		ret = access_page(ctx, src, FW_MMU_READ, &from, &src_avail,
+				  fault_va);
+		if (!ret)
+			ret = access_page(ctx, dst, FW_MMU_WRITE, &to,
+					  &dst_avail, fault_va);
+		if (ret)
+			return ret;
+		n = min3(len, src_avail, dst_avail);
+		memmove(to, from, n);
+		src += n;
+		dst += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int fw_mem_fill(struct fw_ctx *ctx, uint64_t dst, uint32_t value,
+		unsigned int elem_size, uint64_t count, uint64_t *fault_va)
+{
+	uint64_t len = count * elem_size, avail, i;
+	uint8_t *to;
+	int ret;
+
+	/* dst is aligned to elem_size, so no element straddles two pages. */
+	while (len) {
+		ret = access_page(ctx, dst, FW_MMU_WRITE, &to, &avail,
+				  fault_va);
+		if (ret)
+			return ret;
+		avail = avail < len ? avail : len;
+		if (elem_size == 1) {
+			memset(to, (int)(value & 0xff), avail);
+		} else if (elem_size == 2) {
+			uint16_t v = (uint16_t)value;
+
+			for (i = 0; i < avail; i += 2)
+				memcpy(to + i, &v, 2);
+		} else {
+			for (i = 0; i < avail; i += 4)
+				memcpy(to + i, &value, 4);
+		}
+		dst += avail;
+		len -= avail;
+	}
+	return 0;
+}

@@ -4,9 +4,11 @@
 # (libvgpu-cache.a), tools/fatbin (vgpu-fatbin) and their tests.  Paths
 # are relative to the repository root.  Other libraries use these with
 # -Iumd and #include "fatbin/fatbin.h" / "cache/compute_cache.h", and link
-# $(FATBIN_LIB) $(FATBIN_LDLIBS) / $(CACHE_LIB).
+# $(FATBIN_LIB) $(FATBIN_LDLIBS) / $(CACHE_LIB).  The objects are PIC so
+# that they can be linked into the shared driver libraries.
 
-FATBIN_CFLAGS := -Iumd -Iumd/cache
+# -fPIC: the libraries end up inside libcuda.so.1.
+FATBIN_CFLAGS := -Iumd -Iumd/cache -fPIC
 FATBIN_LDLIBS := -lzstd -llz4
 
 FATBIN_LIB := $(LIB)/libvgpu-fatbin.a

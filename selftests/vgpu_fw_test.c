@@ -1,0 +1,1010 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_fw_test.c - the firmware channel and end-to-end submission
+ *
+ * Groups:
+ *  - fw_*:  the test itself is the firmware: attach rules, the event
+ *           stream, VRAM/GART apertures and page-table format, signals,
+ *           faults, detach (device lost) and re-attach, the watchdog;
+ *  - e2e_*: a test firmware process (vgpu_test_fw.c) executes packets:
+ *           doorbell -> firmware -> FW_SIGNAL -> wait/poll/eventfd, data
+ *           through VRAM and GART, MMU faults, watchdog, firmware death.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "vgpu_lib.h"
+
+#define BIG	VGPU_BIG_PAGE_SIZE
+#define VA0	(1ull << 32)
+
+static int map_bo(int fd, uint32_t ctx, uint32_t h, uint64_t va,
+		  uint64_t size, uint32_t flags)
+{
+	struct vgpu_map m = { .ctx = ctx, .handle = h, .va = va,
+			      .size = size, .flags = flags };
+
+	return vgpu_ioctl(fd, VGPU_IOCTL_MAP, &m);
+}
+
+/* Read one event within @ms, or return -errno. */
+static int next_event(int fw, struct vgpu_fw_event *ev, int ms)
+{
+	struct pollfd pfd = { .fd = fw, .events = POLLIN };
+	ssize_t n;
+
+	if (poll(&pfd, 1, ms) != 1)
+		return -ETIMEDOUT;
+	n = read(fw, ev, sizeof(*ev));
+	if (n < 0)
+		return -errno;
+	return n == sizeof(*ev) ? 0 : -EIO;
+}
+
+/* Skip events until one of @type arrives. */
+static int wait_event_type(int fw, uint32_t type, struct vgpu_fw_event *ev)
+{
+	int ret;
+
+	while (!(ret = next_event(fw, ev, 3000)))
+		if (ev->type == type)
+			return 0;
+	return ret;
+}
+
+static bool events_empty(int fw)
+{
+	struct vgpu_fw_event ev;
+
+	return read(fw, &ev, sizeof(ev)) < 0 && errno == EAGAIN;
+}
+
+static int restore_watchdog(void)
+{
+	return vgpu_param_write("watchdog_ms", "5000");
+}
+
+/* ---- the test process is the firmware ------------------------------------ */
+
+FIXTURE(fw) {
+	int fd;
+	int fw;
+	struct vgpu_fw_attach a;
+};
+
+FIXTURE_SETUP(fw)
+{
+	self->fd = vgpu_open();
+	self->fw = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	ASSERT_LE(0, self->fw);
+	ASSERT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_ATTACH, &self->a));
+}
+
+FIXTURE_TEARDOWN(fw)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->fw >= 0)
+		close(self->fw);
+	restore_watchdog();
+	EXPECT_TRUE(vgpu_accounting_idle());
+}
+
+TEST(fw_attach_rules)
+{
+	struct vgpu_fw_attach a = { 0 };
+	int fd = vgpu_open(), fd2 = vgpu_open();
+	uint32_t ctx;
+
+	ASSERT_LE(0, fd);
+	/* A file that already has client objects cannot become firmware. */
+	ASSERT_EQ(0, vgpu_ctx_create(fd, &ctx));
+	EXPECT_EQ(-EBUSY, vgpu_ioctl(fd, VGPU_IOCTL_FW_ATTACH, &a));
+	a.flags = 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(fd2, VGPU_IOCTL_FW_ATTACH, &a));
+	a.flags = 0;
+	a.pad = 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(fd2, VGPU_IOCTL_FW_ATTACH, &a));
+	/* Only CAP_SYS_ADMIN may be the hardware. */
+	ASSERT_EQ(0, vgpu_drop_cap(CAP_SYS_ADMIN));
+	a.pad = 0;
+	EXPECT_EQ(-EPERM, vgpu_ioctl(fd2, VGPU_IOCTL_FW_ATTACH, &a));
+	close(fd);
+	close(fd2);
+	EXPECT_TRUE(vgpu_accounting_idle());
+}
+
+TEST_F(fw, one_firmware_per_device)
+{
+	struct vgpu_fw_attach a = { 0 };
+	int other = vgpu_open();
+	char state[32];
+
+	EXPECT_EQ(-EBUSY, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_ATTACH, &a));
+	EXPECT_EQ(-EBUSY, vgpu_ioctl(other, VGPU_IOCTL_FW_ATTACH, &a));
+	close(other);
+	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	EXPECT_STREQ("attached", state);
+	EXPECT_EQ(self->a.vram_size, (uint64_t)vgpu_sysfs_num("vram_total_bytes"));
+	EXPECT_EQ(self->a.gart_entries, (uint64_t)vgpu_sysfs_num("gart_entries"));
+	{
+		struct vgpu_info info;
+
+		ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_GET_INFO, &info));
+		EXPECT_EQ(VGPU_INFO_FW_ATTACHED, info.flags);
+	}
+}
+
+TEST_F(fw, firmware_file_rules)
+{
+	struct vgpu_fw_signal s = { .queue_id = 12345, .fence = 1 };
+	struct vgpu_fw_fault f = { .fault = { .kind = VGPU_FAULT_TRAP,
+					      .queue_id = 12345 } };
+	struct vgpu_info info;
+	struct vgpu_fw_event ev[2];
+	uint32_t h;
+
+	/* The firmware's file is not a client... */
+	EXPECT_EQ(-EPERM, vgpu_ctx_create(self->fw, &h));
+	EXPECT_EQ(-EPERM, vgpu_vram_alloc(self->fw, BIG, &h));
+	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_GET_INFO, &info));
+	/* ...and clients are not the firmware. */
+	EXPECT_EQ(-EPERM, vgpu_ioctl(self->fd, VGPU_IOCTL_FW_SIGNAL, &s));
+	EXPECT_EQ(-EPERM, vgpu_ioctl(self->fd, VGPU_IOCTL_FW_FAULT, &f));
+	/* Unknown queues, flags, kinds. */
+	EXPECT_EQ(-ENOENT, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
+	s.flags = 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
+	EXPECT_EQ(-ENOENT, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+	f.fault.kind = VGPU_FAULT_NONE;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+	f.fault.kind = VGPU_FAULT_WATCHDOG;	/* the driver's own */
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+	f.fault.kind = 99;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+	f.fault.kind = VGPU_FAULT_TRAP;
+	f.fault.engine = 7;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+	f.fault.engine = 0;
+	f.flags = 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+	/* read(): whole records only; nothing pending yet. */
+	EXPECT_EQ(-1, read(self->fw, ev, sizeof(ev[0]) - 1));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_TRUE(events_empty(self->fw));
+	/* Client mappings make no sense on the firmware's file. */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED,
+				   self->fw, 1ull << 58 | 1ull << 36));
+	/* Apertures are bounded. */
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, self->a.vram_size + 4096, PROT_READ,
+				   MAP_SHARED, self->fw, self->a.vram_offset));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->fw,
+				   self->a.gart_offset +
+				   self->a.gart_entries * 4096));
+}
+
+TEST_F(fw, event_stream)
+{
+	struct vgpu_handle_arg h = { 0 };
+	struct vgpu_fw_event ev;
+	struct vgpu_ctx_create c = { 0 };
+	struct vgpu_tq q;
+	uint32_t bo;
+	void *ring;
+
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_CREATE, &c));
+	ASSERT_EQ(0, next_event(self->fw, &ev, 1000));
+	EXPECT_EQ(VGPU_FW_EV_CTX_CREATE, ev.type);
+	EXPECT_EQ(c.ctx_id, ev.ctx_id);
+	EXPECT_EQ(0, ev.arg0 % 4096);
+	EXPECT_GT(self->a.vram_size, ev.arg0);
+
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, c.handle, VGPU_ENGINE_COPY,
+				    8192));
+	ASSERT_EQ(0, next_event(self->fw, &ev, 1000));
+	EXPECT_EQ(VGPU_FW_EV_QUEUE_CREATE, ev.type);
+	EXPECT_EQ(q.id, ev.queue_id);
+	EXPECT_EQ(c.ctx_id, ev.ctx_id);
+	EXPECT_EQ(VGPU_ENGINE_COPY, ev.engine);
+	EXPECT_EQ(8192, ev.arg0);
+	/* The firmware sees the application's ring. */
+	ring = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, self->fw,
+		    ev.arg1);
+	ASSERT_NE(MAP_FAILED, ring);
+	q.ring[100] = 0x5a;
+	EXPECT_EQ(0x5a, ((uint8_t *)ring)[100]);
+	munmap(ring, 8192);
+
+	/* Kicks coalesce while pending. */
+	h.handle = q.handle;
+	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_KICK, &h));
+	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_KICK, &h));
+	ASSERT_EQ(0, next_event(self->fw, &ev, 1000));
+	EXPECT_EQ(VGPU_FW_EV_QUEUE_KICK, ev.type);
+	EXPECT_EQ(q.id, ev.queue_id);
+	EXPECT_TRUE(events_empty(self->fw));
+
+	/* Removing PTEs asks for a TLB flush. */
+	ASSERT_EQ(0, vgpu_vram_alloc(self->fd, BIG, &bo));
+	ASSERT_EQ(0, map_bo(self->fd, c.handle, bo, VA0, BIG, 0));
+	EXPECT_TRUE(events_empty(self->fw));
+	{
+		struct vgpu_unmap u = { .ctx = c.handle, .va = VA0 };
+
+		ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_UNMAP, &u));
+	}
+	ASSERT_EQ(0, next_event(self->fw, &ev, 1000));
+	EXPECT_EQ(VGPU_FW_EV_TLB_FLUSH, ev.type);
+	EXPECT_EQ(c.ctx_id, ev.ctx_id);
+
+	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_DESTROY, &h));
+	ASSERT_EQ(0, next_event(self->fw, &ev, 1000));
+	EXPECT_EQ(VGPU_FW_EV_QUEUE_DESTROY, ev.type);
+	EXPECT_EQ(q.id, ev.queue_id);
+	h.handle = c.handle;
+	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_DESTROY, &h));
+	ASSERT_EQ(0, next_event(self->fw, &ev, 1000));
+	EXPECT_EQ(VGPU_FW_EV_CTX_DESTROY, ev.type);
+	EXPECT_EQ(c.ctx_id, ev.ctx_id);
+	EXPECT_TRUE(events_empty(self->fw));
+	vgpu_tq_unmap(&q);
+}
+
+TEST_F(fw, unread_create_and_destroy_cancel_out)
+{
+	struct vgpu_handle_arg h = { 0 };
+	struct vgpu_tq q;
+	uint32_t ctx;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
+		ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, ctx,
+					    VGPU_ENGINE_COMPUTE, 4096));
+		h.handle = q.handle;
+		ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_KICK, &h));
+		ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_DESTROY, &h));
+		h.handle = ctx;
+		ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_DESTROY, &h));
+		vgpu_tq_unmap(&q);
+	}
+	EXPECT_TRUE(events_empty(self->fw));
+}
+
+static sigjmp_buf sigbus_env;
+
+static void on_sigbus(int sig)
+{
+	siglongjmp(sigbus_env, sig);
+}
+
+/* Does reading @p raise SIGBUS? */
+static bool read_faults(const volatile uint64_t *p)
+{
+	struct sigaction sa = { .sa_handler = on_sigbus }, old;
+	bool faulted = false;
+
+	sigaction(SIGBUS, &sa, &old);
+	if (sigsetjmp(sigbus_env, 1) == 0)
+		(void)*p;
+	else
+		faulted = true;
+	sigaction(SIGBUS, &old, NULL);
+	return faulted;
+}
+
+TEST_F(fw, apertures_and_page_tables)
+{
+	struct vgpu_host_alloc a = { .size = 2 * 4096 };
+	struct vgpu_fw_event ev;
+	uint64_t *vram, *gart, *host;
+	uint64_t pd3, pde, pd1, big, small, pte;
+	uint32_t ctx, bo;
+
+	vram = mmap(NULL, self->a.vram_size, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, self->fw, self->a.vram_offset);
+	gart = mmap(NULL, self->a.gart_entries * 4096, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, self->fw, self->a.gart_offset);
+	ASSERT_NE(MAP_FAILED, vram);
+	ASSERT_NE(MAP_FAILED, gart);
+	/* VRAM nobody allocated is not there. */
+	EXPECT_TRUE(read_faults(vram + self->a.vram_size / 8 - 1));
+	EXPECT_TRUE(read_faults(gart));
+
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
+	ASSERT_EQ(0, wait_event_type(self->fw, VGPU_FW_EV_CTX_CREATE, &ev));
+	pd3 = ev.arg0;
+	ASSERT_EQ(0, vgpu_vram_alloc(self->fd, BIG, &bo));
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
+	host = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		    a.mmap_offset);
+	ASSERT_NE(MAP_FAILED, host);
+	host[512 + 3] = 0x1122334455667788ull;
+	/* 64 KiB VRAM page and 4 KiB host pages in one 2 MiB range. */
+	ASSERT_EQ(0, map_bo(self->fd, ctx, bo, VA0, BIG, 0));
+	ASSERT_EQ(0, map_bo(self->fd, ctx, a.handle, VA0 + BIG, 8192,
+			    VGPU_MAP_NO_ATOMIC));
+
+	/* Walk as the MMU does (vgpu_hw.h). */
+	pde = vram[(pd3 + VGPU_PD3_INDEX(VA0) * 8) / 8];
+	ASSERT_TRUE(pde & VGPU_PDE_VALID);
+	pde = vram[(VGPU_PDE_ADDR(pde) + VGPU_PD2_INDEX(VA0) * 8) / 8];
+	ASSERT_TRUE(pde & VGPU_PDE_VALID);
+	pd1 = VGPU_PDE_ADDR(pde) + VGPU_PD1_INDEX(VA0) * 16;
+	big = vram[pd1 / 8];
+	small = vram[pd1 / 8 + 1];
+	ASSERT_TRUE(big & VGPU_PDE_VALID);
+	ASSERT_TRUE(small & VGPU_PDE_VALID);
+
+	pte = vram[(VGPU_PDE_ADDR(big) + VGPU_BIG_INDEX(VA0) * 8) / 8];
+	EXPECT_EQ(VGPU_PTE_VALID | VGPU_PTE_WRITE | VGPU_PTE_ATOMIC |
+		  VGPU_PTE_APERTURE_VRAM, pte & ~VGPU_PTE_FRAME_MASK);
+	EXPECT_EQ(0, (VGPU_PTE_FRAME(pte) << 12) % BIG);
+	/* The VRAM page is the firmware's to use. */
+	vram[(VGPU_PTE_FRAME(pte) << 12) / 8] = 7;
+
+	pte = vram[(VGPU_PDE_ADDR(small) + VGPU_SMALL_INDEX(VA0 + BIG + 4096) *
+		    8) / 8];
+	EXPECT_EQ(VGPU_PTE_VALID | VGPU_PTE_WRITE | VGPU_PTE_APERTURE_GART,
+		  pte & ~VGPU_PTE_FRAME_MASK);
+	ASSERT_GT(self->a.gart_entries, VGPU_PTE_FRAME(pte));
+	/* Through the GART, the firmware sees what the application wrote. */
+	EXPECT_EQ(0x1122334455667788ull, gart[VGPU_PTE_FRAME(pte) * 512 + 3]);
+	gart[VGPU_PTE_FRAME(pte) * 512 + 4] = 99;
+	EXPECT_EQ(99, host[512 + 4]);
+
+	/* Unmapped: PTE cleared, flush requested. */
+	{
+		struct vgpu_unmap u = { .ctx = ctx, .va = VA0 + BIG };
+		uint64_t frame = VGPU_PTE_FRAME(pte);
+		struct vgpu_handle_arg f = { .handle = a.handle };
+
+		ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_UNMAP, &u));
+		EXPECT_EQ(0, vram[(VGPU_PDE_ADDR(small) +
+				   VGPU_SMALL_INDEX(VA0 + BIG + 4096) * 8) / 8]);
+		EXPECT_EQ(0, wait_event_type(self->fw, VGPU_FW_EV_TLB_FLUSH,
+					     &ev));
+		/* Freed (once unmapped by the app too): out of the GART. */
+		ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
+		EXPECT_FALSE(read_faults(gart + frame * 512));
+		munmap(host, 8192);
+		EXPECT_TRUE(read_faults(gart + frame * 512));
+	}
+	munmap(vram, self->a.vram_size);
+	munmap(gart, self->a.gart_entries * 4096);
+}
+
+TEST_F(fw, signal_wakes_wait_poll_eventfd)
+{
+	struct vgpu_queue_eventfd e = { .fd = eventfd(0, EFD_CLOEXEC) };
+	struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
+	struct vgpu_fw_signal s = { .fence = 5 };
+	uint64_t n = 0;
+	struct vgpu_tq q;
+	uint32_t ctx;
+
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, ctx, VGPU_ENGINE_COMPUTE,
+				    4096));
+	e.queue = q.handle;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_EVENTFD, &e));
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+
+	s.queue_id = q.id;
+	ASSERT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
+	EXPECT_EQ(5, q.fence->completed);
+	EXPECT_EQ(0, vgpu_tq_wait(&q, 5, 0));
+	EXPECT_EQ(0, vgpu_tq_wait(&q, 4, 0));
+	EXPECT_EQ(-ETIME, vgpu_tq_wait(&q, 6, 20));
+	/* Fences never go backwards. */
+	s.fence = 3;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
+	EXPECT_EQ(5, q.fence->completed);
+	s.fence = 5;
+	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
+
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_EQ((ssize_t)sizeof(n), read(self->fd, &n, sizeof(n)));
+	EXPECT_EQ(2, n);
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	EXPECT_EQ((ssize_t)sizeof(n), read(e.fd, &n, sizeof(n)));
+	EXPECT_EQ(2, n);
+	close(e.fd);
+	vgpu_tq_unmap(&q);
+}
+
+struct waiter {
+	struct vgpu_tq *q;
+	uint64_t fence;
+	int ret;
+	uint64_t ns;
+};
+
+static void *wait_thread(void *arg)
+{
+	struct waiter *w = arg;
+	uint64_t t0 = vgpu_now_ns();
+
+	w->ret = vgpu_tq_wait(w->q, w->fence, 5000);
+	w->ns = vgpu_now_ns() - t0;
+	return NULL;
+}
+
+TEST_F(fw, blocked_wait_is_woken)
+{
+	struct vgpu_fw_signal s = { .fence = 1 };
+	struct waiter w = { .fence = 1 };
+	struct vgpu_tq q;
+	pthread_t t;
+	uint32_t ctx;
+
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, ctx, VGPU_ENGINE_COMPUTE,
+				    4096));
+	w.q = &q;
+	ASSERT_EQ(0, pthread_create(&t, NULL, wait_thread, &w));
+	usleep(100 * 1000);
+	s.queue_id = q.id;
+	ASSERT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, w.ret);
+	EXPECT_GT(3000000000ull, w.ns);
+	vgpu_tq_unmap(&q);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+TEST_F(fw, wait_deadline_is_absolute)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+	struct vgpu_wait w = { .fence = 1 };
+	struct itimerval it = { .it_value = { .tv_usec = 50000 } };
+	struct vgpu_tq q;
+	uint64_t t0, dt;
+	uint32_t ctx;
+
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, ctx, VGPU_ENGINE_COMPUTE,
+				    4096));
+	w.queue = q.handle;
+	/* Without SA_RESTART a signal ends the wait with EINTR. */
+	sigaction(SIGALRM, &sa, NULL);
+	t0 = vgpu_now_ns();
+	w.timeout_ns = t0 + 2000000000ull;
+	setitimer(ITIMER_REAL, &it, NULL);
+	EXPECT_EQ(-EINTR, vgpu_ioctl(self->fd, VGPU_IOCTL_WAIT, &w));
+	EXPECT_GT(1500000000ull, vgpu_now_ns() - t0);
+	/* With SA_RESTART it goes on, to the same deadline. */
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	t0 = vgpu_now_ns();
+	w.timeout_ns = t0 + 400000000ull;
+	it.it_interval.tv_usec = 50000;
+	setitimer(ITIMER_REAL, &it, NULL);
+	EXPECT_EQ(-ETIME, vgpu_ioctl(self->fd, VGPU_IOCTL_WAIT, &w));
+	dt = vgpu_now_ns() - t0;
+	memset(&it, 0, sizeof(it));
+	setitimer(ITIMER_REAL, &it, NULL);
+	EXPECT_LE(400000000ull, dt);
+	EXPECT_GT(1000000000ull, dt) TH_LOG("restarted wait took %llu ns",
+					    (unsigned long long)dt);
+	vgpu_tq_unmap(&q);
+}
+
+TEST_F(fw, fault_stops_only_its_context)
+{
+	struct vgpu_fw_fault f = { .fault = {
+		.kind = VGPU_FAULT_MMU_UNMAPPED, .engine = VGPU_ENGINE_COMPUTE,
+		.va = 0xdead0000, .ptx_line = 42, .block = { 1, 2, 3 },
+		.thread = { 4, 5, 6 }, .pc = 0x80, .kernel_name = "saxpy",
+	} };
+	struct vgpu_ctx_status st = { 0 };
+	struct vgpu_fw_signal s = { .fence = 1 };
+	struct vgpu_handle_arg h = { 0 };
+	struct vgpu_fw_event ev;
+	struct vgpu_tq q, good;
+	uint32_t ctx, ctx2;
+
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx2));
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, ctx, VGPU_ENGINE_COMPUTE,
+				    4096));
+	ASSERT_EQ(0, vgpu_tq_create(&good, self->fd, ctx2,
+				    VGPU_ENGINE_COMPUTE, 4096));
+	f.fault.queue_id = q.id;
+	ASSERT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+	f.fault.kind = VGPU_FAULT_TRAP;	/* a second fault is counted */
+	ASSERT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+
+	EXPECT_EQ(-ECANCELED, vgpu_tq_wait(&q, 1, 1000));
+	EXPECT_EQ(VGPU_QUEUE_ERROR_CTX_DEAD, q.fence->error);
+	st.handle = ctx;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
+	EXPECT_EQ(VGPU_CTX_STATE_FAULTED, st.state);
+	EXPECT_EQ(2, st.fault_count);
+	EXPECT_EQ(VGPU_FAULT_MMU_UNMAPPED, st.fault.kind);
+	EXPECT_EQ(q.id, st.fault.queue_id);
+	EXPECT_EQ(0xdead0000, st.fault.va);
+	EXPECT_EQ(42, st.fault.ptx_line);
+	EXPECT_EQ(3, st.fault.block[2]);
+	EXPECT_EQ(6, st.fault.thread[2]);
+	EXPECT_STREQ("saxpy", st.fault.kernel_name);
+	/* Sticky: no new work in that context. */
+	h.handle = q.handle;
+	EXPECT_EQ(-ECANCELED, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_KICK, &h));
+	{
+		struct vgpu_queue_create c = { .ctx = ctx, .ring_size = 4096 };
+
+		EXPECT_EQ(-ECANCELED, vgpu_ioctl(self->fd,
+						 VGPU_IOCTL_QUEUE_CREATE, &c));
+	}
+	EXPECT_EQ(0, wait_event_type(self->fw, VGPU_FW_EV_CTX_STOP, &ev));
+	EXPECT_EQ(st.fault.queue_id, q.id);
+	/* The other context is fine. */
+	s.queue_id = good.id;
+	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
+	EXPECT_EQ(0, vgpu_tq_wait(&good, 1, 1000));
+	st.handle = ctx2;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
+	EXPECT_EQ(0, st.state);
+	vgpu_tq_unmap(&q);
+	vgpu_tq_unmap(&good);
+}
+
+TEST_F(fw, watchdog_stops_a_stuck_queue)
+{
+	struct vgpu_ctx_status st = { 0 };
+	struct vgpu_fw_signal s = { .fence = 1 };
+	struct vgpu_fw_event ev;
+	struct vgpu_tq stuck, idle;
+	uint32_t ctx, ctx2;
+	uint64_t t0;
+
+	ASSERT_EQ(0, vgpu_param_write("watchdog_ms", "200"));
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx2));
+	ASSERT_EQ(0, vgpu_tq_create(&stuck, self->fd, ctx, VGPU_ENGINE_COPY,
+				    4096));
+	ASSERT_EQ(0, vgpu_tq_create(&idle, self->fd, ctx2, VGPU_ENGINE_COPY,
+				    4096));
+	/* Work is pending and the firmware (us) never completes it. */
+	vgpu_tq_fence(&stuck);
+	stuck.db->wptr = stuck.wptr;
+	t0 = vgpu_now_ns();
+	EXPECT_EQ(-ECANCELED, vgpu_tq_wait(&stuck, 1, 5000));
+	EXPECT_LT(150000000ull, vgpu_now_ns() - t0);
+	EXPECT_GT(2000000000ull, vgpu_now_ns() - t0);
+	st.handle = ctx;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
+	EXPECT_EQ(VGPU_CTX_STATE_GUILTY, st.state);
+	EXPECT_EQ(VGPU_FAULT_WATCHDOG, st.fault.kind);
+	EXPECT_EQ(stuck.id, st.fault.queue_id);
+	EXPECT_EQ(VGPU_ENGINE_COPY, st.fault.engine);
+	EXPECT_EQ(0, wait_event_type(self->fw, VGPU_FW_EV_CTX_STOP, &ev));
+	EXPECT_EQ(st.fault.queue_id, stuck.id);
+	/* The idle queue of the other context was not touched. */
+	s.queue_id = idle.id;
+	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
+	EXPECT_EQ(0, vgpu_tq_wait(&idle, 1, 1000));
+	st.handle = ctx2;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
+	EXPECT_EQ(0, st.state);
+	vgpu_tq_unmap(&stuck);
+	vgpu_tq_unmap(&idle);
+}
+
+TEST_F(fw, detach_loses_device_and_reattach_recovers)
+{
+	struct vgpu_ctx_status st = { 0 };
+	struct vgpu_handle_arg h = { 0 };
+	struct vgpu_fw_signal s = { .fence = 1 };
+	struct vgpu_ctx_create c = { 0 };
+	struct vgpu_fw_event ev;
+	struct vgpu_tq q, q2;
+	uint32_t ctx, ctx2;
+	char state[32];
+	int replayed = 0;
+
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_CREATE, &c));
+	ctx = c.handle;
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, ctx, VGPU_ENGINE_COMPUTE,
+				    4096));
+	close(self->fw);
+	self->fw = -1;
+	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	EXPECT_STREQ("lost", state);
+	EXPECT_EQ(-ENODEV, vgpu_tq_wait(&q, 1, 1000));
+	EXPECT_EQ(VGPU_QUEUE_ERROR_DEVICE_LOST, q.fence->error);
+	st.handle = ctx;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
+	EXPECT_EQ(VGPU_CTX_STATE_LOST, st.state);
+	h.handle = q.handle;
+	EXPECT_EQ(-ENODEV, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_KICK, &h));
+
+	/* A new firmware hears about what survived, and serves new work. */
+	self->fw = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_ATTACH, &self->a));
+	while (!next_event(self->fw, &ev, 200)) {
+		if (ev.type == VGPU_FW_EV_CTX_CREATE && ev.ctx_id == c.ctx_id)
+			replayed |= 1;
+		if (ev.type == VGPU_FW_EV_QUEUE_CREATE && ev.queue_id == q.id)
+			replayed |= 2;
+		if (ev.type == VGPU_FW_EV_CTX_STOP && ev.ctx_id == c.ctx_id)
+			replayed |= 4;
+	}
+	EXPECT_EQ(7, replayed);
+	EXPECT_EQ(-ENODEV, vgpu_tq_wait(&q, 1, 0));
+	{
+		struct vgpu_queue_create c = { .ctx = ctx, .ring_size = 4096 };
+
+		EXPECT_EQ(-ENODEV, vgpu_ioctl(self->fd,
+					      VGPU_IOCTL_QUEUE_CREATE, &c));
+	}
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx2));
+	ASSERT_EQ(0, vgpu_tq_create(&q2, self->fd, ctx2, VGPU_ENGINE_COMPUTE,
+				    4096));
+	s.queue_id = q2.id;
+	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
+	EXPECT_EQ(0, vgpu_tq_wait(&q2, 1, 1000));
+	vgpu_tq_unmap(&q);
+	vgpu_tq_unmap(&q2);
+}
+
+/* ---- end to end, with the test firmware ---------------------------------- */
+
+FIXTURE(e2e) {
+	int fd;
+	pid_t fw;
+	uint32_t ctx;
+};
+
+FIXTURE_SETUP(e2e)
+{
+	self->fd = vgpu_open();
+	ASSERT_LE(0, self->fd);
+	self->fw = vgpu_test_fw_start();
+	ASSERT_LT(0, self->fw) TH_LOG("test firmware: %s", strerror(-self->fw));
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &self->ctx));
+}
+
+FIXTURE_TEARDOWN(e2e)
+{
+	vgpu_test_fw_kill(self->fw);
+	close(self->fd);
+	restore_watchdog();
+	EXPECT_TRUE(vgpu_accounting_idle());
+}
+
+TEST_F(e2e, fences_through_the_ring)
+{
+	struct vgpu_tq q;
+	uint64_t last = 0;
+
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx,
+				    VGPU_ENGINE_COMPUTE, 4096));
+	/* 300 fences of 16 bytes wrap a 4 KiB ring; some batched. */
+	for (int i = 0; i < 100; i++) {
+		vgpu_tq_fence(&q);
+		if (i % 3 == 0)
+			vgpu_tq_fence(&q);
+		last = vgpu_tq_fence(&q);
+		ASSERT_EQ(0, vgpu_tq_submit(&q));
+		ASSERT_EQ(0, vgpu_tq_wait(&q, last, 5000));
+	}
+	EXPECT_EQ(last, q.fence->completed);
+	EXPECT_EQ(q.wptr, q.db->rptr);
+	vgpu_tq_unmap(&q);
+}
+
+TEST_F(e2e, kick_wakes_a_sleeping_firmware)
+{
+	struct vgpu_tq q;
+	uint64_t f;
+	int i;
+
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx,
+				    VGPU_ENGINE_COMPUTE, 4096));
+	for (i = 0; i < 200 && !q.db->fw_sleeping; i++)
+		usleep(5000);
+	ASSERT_TRUE(q.db->fw_sleeping);
+	f = vgpu_tq_fence(&q);
+	ASSERT_EQ(0, vgpu_tq_submit(&q));	/* sees fw_sleeping: kicks */
+	EXPECT_EQ(0, vgpu_tq_wait(&q, f, 5000));
+	vgpu_tq_unmap(&q);
+}
+
+static void emit_copy(struct vgpu_tq *q, uint64_t dst, uint64_t src,
+		      uint64_t size)
+{
+	struct vgpu_pkt_copy c = {
+		.hdr = { .opcode = VGPU_PKT_COPY, .size = sizeof(c) },
+		.dst = dst, .src = src, .size = size,
+	};
+
+	vgpu_tq_emit(q, &c, sizeof(c));
+}
+
+static void emit_write(struct vgpu_tq *q, uint64_t va, uint64_t value)
+{
+	struct vgpu_pkt_write_mem w = {
+		.hdr = { .opcode = VGPU_PKT_WRITE_MEM, .size = sizeof(w) },
+		.va = va, .value = value,
+	};
+
+	vgpu_tq_emit(q, &w, sizeof(w));
+}
+
+/* A host object mapped in the process and at the same GPU VA. */
+static uint8_t *host_buffer(int fd, uint32_t ctx, size_t size, uint32_t flags)
+{
+	struct vgpu_host_alloc a = { .size = size, .flags = flags };
+	uint8_t *p;
+
+	if (vgpu_ioctl(fd, VGPU_IOCTL_HOST_ALLOC, &a))
+		return NULL;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 a.mmap_offset);
+	if (p == MAP_FAILED || map_bo(fd, ctx, a.handle, (uintptr_t)p, size, 0))
+		return NULL;
+	return p;
+}
+
+TEST_F(e2e, data_through_vram_and_gart)
+{
+	size_t size = 3 * BIG;
+	uint8_t *src = host_buffer(self->fd, self->ctx, size, 0);
+	uint8_t *dst = host_buffer(self->fd, self->ctx, size,
+				   VGPU_HOST_ALLOC_WC);
+	struct vgpu_tq q;
+	uint32_t vram;
+	uint64_t f;
+
+	ASSERT_NE(NULL, src);
+	ASSERT_NE(NULL, dst);
+	ASSERT_EQ(0, vgpu_vram_alloc(self->fd, size, &vram));
+	ASSERT_EQ(0, map_bo(self->fd, self->ctx, vram, VA0, size, 0));
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx, VGPU_ENGINE_COPY,
+				    4096));
+	for (size_t i = 0; i < size; i++)
+		src[i] = (uint8_t)(i * 31 + 7);
+	/* Host -> VRAM -> host, unaligned pieces crossing pages. */
+	emit_copy(&q, VA0, (uintptr_t)src, size);
+	emit_copy(&q, (uintptr_t)dst + 1, VA0 + 1, size - 100);
+	emit_write(&q, (uintptr_t)dst + size - 8, 0x0123456789abcdefull);
+	f = vgpu_tq_fence(&q);
+	ASSERT_EQ(0, vgpu_tq_submit(&q));
+	ASSERT_EQ(0, vgpu_tq_wait(&q, f, 5000));
+	EXPECT_EQ(0, memcmp(src + 1, dst + 1, size - 100));
+	EXPECT_EQ(0, dst[0]);
+	EXPECT_EQ(0x0123456789abcdefull, *(uint64_t *)(dst + size - 8));
+	EXPECT_LT(0, vgpu_sysfs_num("vram_resident_bytes"));
+	vgpu_tq_unmap(&q);
+	munmap(src, size);
+	munmap(dst, size);
+}
+
+TEST_F(e2e, registered_user_memory)
+{
+	size_t size = 5 * 4096;
+	uint8_t *user = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct vgpu_host_register r = { .addr = (uintptr_t)user, .size = size };
+	struct vgpu_tq q;
+	uint64_t f;
+
+	ASSERT_NE(MAP_FAILED, user);
+	memset(user, 0xab, size);
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	ASSERT_EQ(0, map_bo(self->fd, self->ctx, r.handle, (uintptr_t)user,
+			    size, 0));
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx, VGPU_ENGINE_COPY,
+				    4096));
+	emit_copy(&q, (uintptr_t)user + 4096, (uintptr_t)user + 8, 100);
+	emit_write(&q, (uintptr_t)user + 4 * 4096, 77);
+	f = vgpu_tq_fence(&q);
+	ASSERT_EQ(0, vgpu_tq_submit(&q));
+	ASSERT_EQ(0, vgpu_tq_wait(&q, f, 5000));
+	EXPECT_EQ(77, *(uint64_t *)(user + 4 * 4096));
+	EXPECT_EQ(0xab, user[4096 + 99]);
+	vgpu_tq_unmap(&q);
+}
+
+static void expect_mmu_fault(struct __test_metadata *_metadata, int fd,
+			     uint32_t ctx, struct vgpu_tq *q, uint32_t kind,
+			     uint64_t va)
+{
+	struct vgpu_ctx_status st = { .handle = ctx };
+	uint64_t f;
+
+	emit_write(q, va, 1);
+	f = vgpu_tq_fence(q);
+	ASSERT_EQ(0, vgpu_tq_submit(q));
+	EXPECT_EQ(-ECANCELED, vgpu_tq_wait(q, f, 5000));
+	ASSERT_EQ(0, vgpu_ioctl(fd, VGPU_IOCTL_CTX_STATUS, &st));
+	EXPECT_EQ(VGPU_CTX_STATE_FAULTED, st.state);
+	EXPECT_EQ(kind, st.fault.kind);
+	EXPECT_EQ(va, st.fault.va);
+	EXPECT_EQ(q->id, st.fault.queue_id);
+}
+
+TEST_F(e2e, mmu_fault_on_unmapped_address)
+{
+	struct vgpu_tq q, other;
+	uint32_t ctx2;
+	uint64_t f;
+
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx,
+				    VGPU_ENGINE_COMPUTE, 4096));
+	expect_mmu_fault(_metadata, self->fd, self->ctx, &q,
+			 VGPU_FAULT_MMU_UNMAPPED, VA0 + 0x1230);
+	/* Another context keeps working. */
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx2));
+	ASSERT_EQ(0, vgpu_tq_create(&other, self->fd, ctx2,
+				    VGPU_ENGINE_COMPUTE, 4096));
+	f = vgpu_tq_fence(&other);
+	ASSERT_EQ(0, vgpu_tq_submit(&other));
+	EXPECT_EQ(0, vgpu_tq_wait(&other, f, 5000));
+	vgpu_tq_unmap(&q);
+	vgpu_tq_unmap(&other);
+}
+
+TEST_F(e2e, mmu_fault_on_read_only_mapping)
+{
+	struct vgpu_tq q;
+	uint32_t vram;
+
+	ASSERT_EQ(0, vgpu_vram_alloc(self->fd, BIG, &vram));
+	ASSERT_EQ(0, map_bo(self->fd, self->ctx, vram, VA0, BIG,
+			    VGPU_MAP_READONLY));
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx,
+				    VGPU_ENGINE_COMPUTE, 4096));
+	expect_mmu_fault(_metadata, self->fd, self->ctx, &q,
+			 VGPU_FAULT_MMU_PERMISSION, VA0 + 8);
+	vgpu_tq_unmap(&q);
+}
+
+TEST_F(e2e, poll_and_eventfd_see_completion)
+{
+	struct vgpu_queue_eventfd e = { .fd = eventfd(0, EFD_CLOEXEC) };
+	struct pollfd pfd[2] = { { .fd = self->fd, .events = POLLIN },
+				 { .fd = e.fd, .events = POLLIN } };
+	struct vgpu_tq q;
+	uint64_t n;
+
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx,
+				    VGPU_ENGINE_COMPUTE, 4096));
+	e.queue = q.handle;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_EVENTFD, &e));
+	vgpu_tq_fence(&q);
+	ASSERT_EQ(0, vgpu_tq_submit(&q));
+	ASSERT_EQ(1, poll(&pfd[0], 1, 5000));
+	ASSERT_EQ(1, poll(&pfd[1], 1, 5000));
+	EXPECT_EQ((ssize_t)sizeof(n), read(e.fd, &n, sizeof(n)));
+	EXPECT_EQ(1, n);
+	EXPECT_EQ((ssize_t)sizeof(n), read(self->fd, &n, sizeof(n)));
+	EXPECT_EQ(1, n);
+	EXPECT_EQ(1, q.fence->completed);
+	close(e.fd);
+	vgpu_tq_unmap(&q);
+}
+
+TEST_F(e2e, watchdog_kills_a_hung_job)
+{
+	uint64_t *flag = (uint64_t *)host_buffer(self->fd, self->ctx, 4096, 0);
+	struct vgpu_pkt_wait_mem w = {
+		.hdr = { .opcode = VGPU_PKT_WAIT_MEM, .size = sizeof(w) },
+		.value = 1,
+	};
+	struct vgpu_ctx_status st = { .handle = self->ctx };
+	struct vgpu_tq q, other;
+	uint32_t ctx2;
+	uint64_t f;
+
+	ASSERT_NE(NULL, flag);
+	ASSERT_EQ(0, vgpu_param_write("watchdog_ms", "300"));
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx,
+				    VGPU_ENGINE_COMPUTE, 4096));
+	/* The job waits for memory nobody will ever write. */
+	w.va = (uintptr_t)flag;
+	vgpu_tq_emit(&q, &w, sizeof(w));
+	f = vgpu_tq_fence(&q);
+	ASSERT_EQ(0, vgpu_tq_submit(&q));
+	EXPECT_EQ(-ECANCELED, vgpu_tq_wait(&q, f, 10000));
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
+	EXPECT_EQ(VGPU_CTX_STATE_GUILTY, st.state);
+	EXPECT_EQ(VGPU_FAULT_WATCHDOG, st.fault.kind);
+	/* The firmware was told to drop it: releasing it now changes nothing. */
+	*flag = 1;
+	usleep(100 * 1000);
+	EXPECT_EQ(0, q.fence->completed);
+	/* Others carry on. */
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx2));
+	ASSERT_EQ(0, vgpu_tq_create(&other, self->fd, ctx2, VGPU_ENGINE_COPY,
+				    4096));
+	f = vgpu_tq_fence(&other);
+	ASSERT_EQ(0, vgpu_tq_submit(&other));
+	EXPECT_EQ(0, vgpu_tq_wait(&other, f, 5000));
+	vgpu_tq_unmap(&q);
+	vgpu_tq_unmap(&other);
+	munmap(flag, 4096);
+}
+
+TEST_F(e2e, firmware_death_and_restart)
+{
+	struct vgpu_ctx_status st = { .handle = self->ctx };
+	struct vgpu_tq q, q2;
+	uint32_t ctx2;
+	uint64_t f;
+
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx,
+				    VGPU_ENGINE_COMPUTE, 4096));
+	f = vgpu_tq_fence(&q);
+	ASSERT_EQ(0, vgpu_tq_submit(&q));
+	ASSERT_EQ(0, vgpu_tq_wait(&q, f, 5000));
+
+	vgpu_test_fw_kill(self->fw);	/* the GPU "falls off the bus" */
+	self->fw = 0;
+	f = vgpu_tq_fence(&q);
+	vgpu_tq_submit(&q);
+	EXPECT_EQ(-ENODEV, vgpu_tq_wait(&q, f, 5000));
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
+	EXPECT_EQ(VGPU_CTX_STATE_LOST, st.state);
+
+	self->fw = vgpu_test_fw_start();
+	ASSERT_LT(0, self->fw);
+	/* The old context stays lost; a new one works. */
+	EXPECT_EQ(-ENODEV, vgpu_tq_wait(&q, f, 100));
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx2));
+	ASSERT_EQ(0, vgpu_tq_create(&q2, self->fd, ctx2, VGPU_ENGINE_COMPUTE,
+				    4096));
+	f = vgpu_tq_fence(&q2);
+	ASSERT_EQ(0, vgpu_tq_submit(&q2));
+	EXPECT_EQ(0, vgpu_tq_wait(&q2, f, 5000));
+	vgpu_tq_unmap(&q);
+	vgpu_tq_unmap(&q2);
+}
+
+TEST_F(e2e, queues_of_two_contexts_interleave)
+{
+	struct vgpu_tq q[4];
+	uint64_t f[4];
+	uint32_t ctx2;
+	int i, round;
+
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx2));
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, vgpu_tq_create(&q[i], self->fd,
+					    i < 2 ? self->ctx : ctx2,
+					    i % 2 ? VGPU_ENGINE_COPY :
+						    VGPU_ENGINE_COMPUTE,
+					    4096 << i));
+	for (round = 0; round < 20; round++) {
+		for (i = 0; i < 4; i++) {
+			f[i] = vgpu_tq_fence(&q[i]);
+			ASSERT_EQ(0, vgpu_tq_submit(&q[i]));
+		}
+		for (i = 3; i >= 0; i--)
+			ASSERT_EQ(0, vgpu_tq_wait(&q[i], f[i], 5000));
+	}
+	for (i = 0; i < 4; i++)
+		vgpu_tq_unmap(&q[i]);
+}
+
+TEST_HARNESS_MAIN

@@ -27,7 +27,8 @@ PTX_NVCC_PTX := $(foreach a,$(PTX_ARCHS),\
 
 PTX_TEST_CFLAGS := -Iumd -Iumd/ptx/tests/util \
 	-DPTX_TEST_DATA='"$(abspath $(PTX_DATA))"' \
-	-DPTX_TEST_SRC='"$(abspath umd/ptx/tests)"'
+	-DPTX_TEST_SRC='"$(abspath umd/ptx/tests)"' \
+	-DPTX_TEST_PTXAS='"$(abspath $(PTXAS))"'
 
 $(PTX_ALL_OBJS): $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -517,7 +517,7 @@ static void parse_var_decl(struct parser *p, enum ptx_space space,
 			     name);
 		v->linkage = linkage;
 		v->unsized = unsized;
-		v->size = n * ptx_type_size(q.type) * q.vec;
+		v->size = unsized ? 0 : n * ptx_type_size(q.type) * q.vec;
 		v->has_body = linkage != PL_EXTERN;
 		if (is_punct(&p->tok, '=')) {
 			if (linkage == PL_EXTERN)

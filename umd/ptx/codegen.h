@@ -77,6 +77,9 @@ uint32_t cg_kernel_shared_size(struct cg *g, struct ptx_func *k,
 /* lower.c */
 void cg_lower_function(struct cg *g, struct cg_fn *fn);
 
+/* regalloc.c: pack GPRs by live interval. */
+void cg_allocate_registers(struct cg *g, struct cg_fn *fn);
+
 /* cfg.c: fill in every conditional branch's reconvergence point. */
 void cg_set_reconvergence(struct cg *g, struct cg_fn *fn);
 

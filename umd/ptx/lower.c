@@ -757,4 +757,5 @@ void cg_lower_function(struct cg *g, struct cg_fn *fn)
 			VISA_BRA_IMM(t, VISA_RECONV_EXIT);
 	}
 	cg_set_reconvergence(g, fn);
+	cg_allocate_registers(g, fn);
 }

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * regalloc.c - share GPRs between values that are never live together.
+ *
+ * Lowering gives every PTX register its own vISA register.  nvcc writes
+ * PTX in nearly-SSA form, so a kernel easily declares a hundred registers
+ * of which a dozen are live at any point.  The interpreter keeps a warp's
+ * registers as rows of 32 lanes (8 bytes each) and clears a callee's
+ * window on every call, so the number of registers is cache footprint and
+ * call cost: this pass packs them.
+ *
+ * 1. Liveness: backward dataflow over the basic blocks of the function's
+ *    vISA code (bitsets).  A guarded write does not end the previous
+ *    value's life (when the guard is false the old value stays).
+ * 2. Each register's live interval in the linear code order: the smallest
+ *    [first, last] instruction range that covers every point where it is
+ *    live.  An interval is a superset of the real live range, so two
+ *    registers whose intervals are disjoint can share.
+ * 3. Linear scan: intervals by start, each gets the lowest register free
+ *    at its start.  Without spilling (the ISA has 16384 registers) this
+ *    is optimal for interval graphs.  Intervals are closed, so a
+ *    destination never shares with a source of the same instruction
+ *    (SHFL reads other lanes' sources while writing its destination).
+ *
+ * Predicates are few and are left as they are.
+ */
+#include <string.h>
+
+#include "codegen.h"
+
+/* The GPR fields an instruction reads and writes. */
+struct gpr_use {
+	uint16_t src[6];
+	uint32_t nsrc;
+	uint16_t dst[4];
+	uint32_t ndst;
+};
+
+static bool pred_logic(const struct visa_insn *in)
+{
+	return in->type == VISA_T_PRED &&
+	       (in->op == VISA_OP_MOV || in->op == VISA_OP_AND ||
+		in->op == VISA_OP_OR || in->op == VISA_OP_XOR ||
+		in->op == VISA_OP_NOT);
+}
+
+static void add(uint16_t *v, uint32_t *n, uint16_t r)
+{
+	if (r != VISA_OPND_NONE && !(r & VISA_OPND_LIT))
+		v[(*n)++] = r;
+}
+
+static void gpr_uses(const struct visa_insn *in, struct gpr_use *u)
+{
+	memset(u, 0, sizeof(*u));
+	if (pred_logic(in))
+		return;
+	switch (in->op) {
+	case VISA_OP_ST:
+		add(u->src, &u->nsrc, in->d);
+		break;
+	case VISA_OP_LD:
+		add(u->dst, &u->ndst, in->b);
+		add(u->dst, &u->ndst, in->c);
+		add(u->dst, &u->ndst, in->e);
+		add(u->dst, &u->ndst, in->d);
+		add(u->src, &u->nsrc, in->a);
+		return;
+	default:
+		add(u->dst, &u->ndst, in->d);
+		break;
+	}
+	add(u->src, &u->nsrc, in->a);
+	add(u->src, &u->nsrc, in->b);
+	add(u->src, &u->nsrc, in->c);
+	add(u->src, &u->nsrc, in->e);
+}
+
+static bool ends_block(const struct visa_insn *in)
+{
+	return in->op == VISA_OP_BRA || in->op == VISA_OP_RET ||
+	       in->op == VISA_OP_EXIT || in->op == VISA_OP_TRAP;
+}
+
+#define BIT(set, r)	((set)[(r) / 64] >> ((r) % 64) & 1)
+#define SETBIT(set, r)	((set)[(r) / 64] |= UINT64_C(1) << ((r) % 64))
+#define CLRBIT(set, r)	((set)[(r) / 64] &= ~(UINT64_C(1) << ((r) % 64)))
+
+struct blocks {
+	uint32_t n;
+	uint32_t *start;	/* n + 1 entries: start[n] = code size */
+	uint32_t *succ;		/* 2 per block, UINT32_MAX = none */
+};
+
+static void find_blocks(struct ptx_ctx *cx, const struct cg_fn *fn,
+			struct blocks *b)
+{
+	uint32_t n = fn->code.n, i, k;
+	bool *leader = ptx_alloc(cx, n + 1);
+	uint32_t *blk_of = ptx_alloc(cx, (n + 1) * sizeof(uint32_t));
+
+	leader[0] = true;
+	for (i = 0; i < n; i++) {
+		const struct visa_insn *in = &fn->code.v[i];
+
+		if (in->op == VISA_OP_BRA)
+			leader[VISA_BRA_TARGET(in->imm)] = true;
+		if (ends_block(in))
+			leader[i + 1] = true;
+	}
+	b->start = ptx_alloc(cx, (n + 1) * sizeof(uint32_t));
+	b->n = 0;
+	for (i = 0; i < n; i++) {
+		if (leader[i])
+			b->start[b->n++] = i;
+		blk_of[i] = b->n - 1;
+	}
+	b->start[b->n] = n;
+	b->succ = ptx_alloc(cx, 2 * b->n * sizeof(uint32_t));
+	for (k = 0; k < b->n; k++) {
+		const struct visa_insn *last = &fn->code.v[b->start[k + 1] - 1];
+		uint32_t fall = b->start[k + 1] < n ? blk_of[b->start[k + 1]] :
+			       UINT32_MAX;
+		bool guarded = last->guard != VISA_OPND_NONE;
+
+		b->succ[2 * k] = UINT32_MAX;
+		b->succ[2 * k + 1] = UINT32_MAX;
+		if (last->op == VISA_OP_BRA) {
+			b->succ[2 * k] = blk_of[VISA_BRA_TARGET(last->imm)];
+			if (guarded)
+				b->succ[2 * k + 1] = fall;
+		} else if (!ends_block(last) || guarded) {
+			b->succ[2 * k] = fall;
+		}
+	}
+}
+
+/* live_in = use ∪ (live_out − def), iterated to a fixed point. */
+static uint64_t *liveness(struct ptx_ctx *cx, const struct cg_fn *fn,
+			  const struct blocks *b, uint32_t words)
+{
+	uint64_t *in = ptx_alloc(cx, (size_t)b->n * words * 8);
+	uint64_t *out = ptx_alloc(cx, (size_t)b->n * words * 8);
+	uint64_t *cur = ptx_alloc(cx, (size_t)words * 8);
+	bool changed = true;
+	uint32_t k, w, s, i, j;
+
+	while (changed) {
+		changed = false;
+		for (k = b->n; k-- > 0;) {
+			uint64_t *o = out + (size_t)k * words;
+
+			for (s = 0; s < 2; s++) {
+				uint32_t t = b->succ[2 * k + s];
+
+				if (t == UINT32_MAX)
+					continue;
+				for (w = 0; w < words; w++)
+					o[w] |= in[(size_t)t * words + w];
+			}
+			memcpy(cur, o, (size_t)words * 8);
+			for (i = b->start[k + 1]; i-- > b->start[k];) {
+				const struct visa_insn *vi = &fn->code.v[i];
+				struct gpr_use u;
+
+				gpr_uses(vi, &u);
+				if (vi->guard == VISA_OPND_NONE)
+					for (j = 0; j < u.ndst; j++)
+						CLRBIT(cur, u.dst[j]);
+				for (j = 0; j < u.nsrc; j++)
+					SETBIT(cur, u.src[j]);
+			}
+			if (memcmp(cur, in + (size_t)k * words, (size_t)words * 8)) {
+				memcpy(in + (size_t)k * words, cur, (size_t)words * 8);
+				changed = true;
+			}
+		}
+	}
+	/* Return live-out sets followed by live-in sets. */
+	{
+		uint64_t *both = ptx_alloc(cx, (size_t)2 * b->n * words * 8);
+
+		memcpy(both, out, (size_t)b->n * words * 8);
+		memcpy(both + (size_t)b->n * words, in, (size_t)b->n * words * 8);
+		return both;
+	}
+}
+
+struct interval {
+	uint32_t start, end;
+	bool used;
+};
+
+static void extend(struct interval *iv, uint32_t r, uint32_t pos)
+{
+	if (!iv[r].used) {
+		iv[r].start = iv[r].end = pos;
+		iv[r].used = true;
+		return;
+	}
+	if (pos < iv[r].start)
+		iv[r].start = pos;
+	if (pos > iv[r].end)
+		iv[r].end = pos;
+}
+
+static void rewrite(uint16_t *f, const uint16_t *map)
+{
+	if (*f != VISA_OPND_NONE && !(*f & VISA_OPND_LIT))
+		*f = map[*f];
+}
+
+void cg_allocate_registers(struct cg *g, struct cg_fn *fn)
+{
+	struct ptx_ctx *cx = g->cx;
+	uint32_t nregs = fn->num_regs, words = (nregs + 63) / 64;
+	struct interval *iv;
+	struct blocks b;
+	uint64_t *sets;
+	uint16_t *map, *by_start;
+	uint32_t *free_at, k, i, j, r, nphys = 0;
+
+	if (!nregs || !fn->code.n)
+		return;
+	find_blocks(cx, fn, &b);
+	sets = liveness(cx, fn, &b, words);
+	iv = ptx_alloc(cx, nregs * sizeof(*iv));
+	for (k = 0; k < b.n; k++) {
+		const uint64_t *o = sets + (size_t)k * words;
+		const uint64_t *in = sets + (size_t)(b.n + k) * words;
+
+		for (r = 0; r < nregs; r++) {
+			if (BIT(in, r))
+				extend(iv, r, b.start[k]);
+			if (BIT(o, r))
+				extend(iv, r, b.start[k + 1] - 1);
+		}
+		for (i = b.start[k]; i < b.start[k + 1]; i++) {
+			struct gpr_use u;
+
+			gpr_uses(&fn->code.v[i], &u);
+			for (j = 0; j < u.nsrc; j++)
+				extend(iv, u.src[j], i);
+			for (j = 0; j < u.ndst; j++)
+				extend(iv, u.dst[j], i);
+		}
+	}
+	/* Linear scan: by start (counting sort), lowest free register. */
+	by_start = ptx_alloc(cx, nregs * sizeof(uint16_t));
+	{
+		uint32_t *count = ptx_alloc(cx, (fn->code.n + 1) * sizeof(uint32_t));
+		uint32_t n = 0, pos;
+
+		for (r = 0; r < nregs; r++)
+			if (iv[r].used)
+				count[iv[r].start]++;
+		for (pos = 0; pos <= fn->code.n; pos++) {
+			uint32_t c = count[pos];
+
+			count[pos] = n;
+			n += c;
+		}
+		for (r = 0; r < nregs; r++)
+			if (iv[r].used)
+				by_start[count[iv[r].start]++] = (uint16_t)r;
+		nregs = n;	/* from here: number of used registers */
+	}
+	map = ptx_alloc(cx, fn->num_regs * sizeof(uint16_t));
+	free_at = ptx_alloc(cx, (fn->num_regs + 1) * sizeof(uint32_t));
+	for (i = 0; i < nregs; i++) {
+		const struct interval *v = &iv[by_start[i]];
+		uint32_t p;
+
+		/* free_at[p]: first position after the interval p holds */
+		for (p = 0; p < nphys; p++)
+			if (free_at[p] <= v->start)
+				break;
+		if (p == nphys)
+			nphys++;
+		free_at[p] = v->end + 1;
+		map[by_start[i]] = (uint16_t)p;
+	}
+	for (i = 0; i < fn->code.n; i++) {
+		struct visa_insn *in = &fn->code.v[i];
+
+		if (pred_logic(in))
+			continue;
+		rewrite(&in->d, map);
+		rewrite(&in->a, map);
+		rewrite(&in->b, map);
+		rewrite(&in->c, map);
+		rewrite(&in->e, map);
+	}
+	fn->num_regs = nphys;
+}

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# CUDA samples, built by the real nvcc exactly as a user would build them:
+# `nvcc -cudart shared`, linked against the toolkit's libcudart.so.  Nothing
+# in the binaries refers to vGPU: they import libcudart.so.13, and run on
+# our stack because our build/lib comes first on the library path (the
+# runner sets LD_LIBRARY_PATH).  Each prints PASSED or FAILED and exits
+# accordingly; `make run` runs the SAMPLES list in the guest.
+#
+# -arch=sm_75 embeds compute_75 PTX, which the driver compiles for the
+# device (the SASS nvcc also embeds is not used by vGPU).
+
+SAMPLES_NVCC_FLAGS := -cudart shared -arch=sm_75 -O2 -std=c++17
+SAMPLES_BIN := $(BIN)/samples
+SAMPLES_OBJ := $(OBJ)/samples
+SAMPLES_COMMON := samples/common/sample_check.h
+
+# One-file samples: samples/<name>/<name>.cu -> build/bin/samples/<name>.
+SAMPLES_SIMPLE := deviceQuery vectorAdd matrixMul simplePrintf
+
+define samples_simple_rule
+$(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON) | $(CUDART_LINK)
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) $$(SAMPLES_NVCC_FLAGS) -o $$@ $$<
+endef
+$(foreach s,$(SAMPLES_SIMPLE),$(eval $(call samples_simple_rule,$(s))))
+
+# Separate compilation: each .cu compiled with -rdc=true, then nvcc links
+# the objects, running the device link step (nvlink) first.
+SAMPLES_SEP_SRCS := samples/separateCompilation/main.cu \
+	samples/separateCompilation/transform.cu
+SAMPLES_SEP_OBJS := $(patsubst samples/%.cu,$(SAMPLES_OBJ)/%.o,$(SAMPLES_SEP_SRCS))
+
+$(SAMPLES_SEP_OBJS): $(SAMPLES_OBJ)/%.o: samples/%.cu \
+		samples/separateCompilation/transform.cuh $(SAMPLES_COMMON)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(SAMPLES_NVCC_FLAGS) -rdc=true -c -o $@ $<
+
+$(SAMPLES_BIN)/separateCompilation: $(SAMPLES_SEP_OBJS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(SAMPLES_NVCC_FLAGS) -rdc=true -o $@ $^
+
+# The CMake project: configured and built in its own build tree, as a user
+# would; the binary is copied next to the others.
+SAMPLES_CMAKE_DIR := $(SAMPLES_OBJ)/cmakeSaxpy
+
+$(SAMPLES_BIN)/cmakeSaxpy: samples/cmakeSaxpy/CMakeLists.txt \
+		samples/cmakeSaxpy/saxpy.cu $(SAMPLES_COMMON) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	cmake -S samples/cmakeSaxpy -B $(SAMPLES_CMAKE_DIR) \
+		-DCMAKE_CUDA_COMPILER=$(shell command -v $(NVCC)) \
+		-DCMAKE_BUILD_TYPE=Release > $(SAMPLES_CMAKE_DIR).log 2>&1 || \
+		{ cat $(SAMPLES_CMAKE_DIR).log; exit 1; }
+	+cmake --build $(SAMPLES_CMAKE_DIR)
+	cp $(SAMPLES_CMAKE_DIR)/cmakeSaxpy $@
+
+SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
+	separateCompilation cmakeSaxpy)
+
+ALL_TARGETS += $(SAMPLES_ALL)
+SAMPLES += $(SAMPLES_ALL)

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internal interfaces of libcudart: how the pieces of the runtime talk to
+ * each other.  The runtime is a layer over the driver API (cu* calls into
+ * libcuda.so.1), as NVIDIA's is; what it adds is
+ *
+ *   - the registry of what nvcc registered before main (fatbins, kernels,
+ *     variables), looked up by host address (registry.c);
+ *   - lazy per-device state: the primary context of each device is
+ *     retained on first use and the registered modules are loaded into it
+ *     only when one of their kernels or variables is needed (device.c,
+ *     module_load.c);
+ *   - per-thread state: the current device, the last error and the stack
+ *     of <<<>>> configurations (error_state.c, call_config.c);
+ *   - translation of CUresult into cudaError_t (error_state.c).
+ */
+#ifndef VGPU_CUDART_INTERNAL_H
+#define VGPU_CUDART_INTERNAL_H
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Devices the runtime keeps state for; more are reported but refused. */
+#define RT_MAX_DEVICES 16
+
+/* --- errors (error_state.c, error_table.c) --------------------------------- */
+
+/* The runtime error real CUDA reports for a driver result. */
+cudaError_t rt_error_from_cu(CUresult r);
+
+/*
+ * Every public entry point returns through rt_return(): a failure is
+ * remembered as the calling thread's last error (cudaGetLastError), as
+ * CUDA does, and returned.
+ */
+cudaError_t rt_return(cudaError_t err);
+
+/* rt_return(rt_error_from_cu(r)). */
+cudaError_t rt_return_cu(CUresult r);
+
+/* Name of a runtime error, or NULL when the code is not one. */
+const char *rt_error_name(cudaError_t err);
+
+/* --- devices and contexts (device.c) -------------------------------------- */
+
+/*
+ * Make the calling thread's current device usable: initialise the driver
+ * once, retain the device's primary context and make it current.  Every
+ * call that needs the device starts with this.  On success *@dev is the
+ * device ordinal.
+ */
+cudaError_t rt_enter(int *dev);
+
+/*
+ * For the thin wrappers: enter the current device or return (and record)
+ * the error from the calling function.
+ */
+#define RT_ENTER_OR_RETURN()						\
+	do {								\
+		int dev_;						\
+		cudaError_t err_ = rt_enter(&dev_);			\
+		if (err_ != cudaSuccess)				\
+			return rt_return(err_);				\
+	} while (0)
+
+/* cudaSuccess if @device is a device ordinal; initialises the driver. */
+cudaError_t rt_check_device(int device);
+
+/*
+ * Generation of a device's primary context: incremented by
+ * cudaDeviceReset, so that cached modules and functions of the context
+ * that was destroyed are never used again.
+ */
+unsigned int rt_device_generation(int dev);
+
+/* --- registry (registry.c) ------------------------------------------------- */
+
+/* One __cudaRegisterFatBinary call; its address is the handle nvcc keeps. */
+struct rt_fatbin {
+	void *handle_slot;		/* nvcc stores this pointer as its
+					 * handle: points back at us */
+	const void *wrapper;		/* what nvcc registered */
+	pthread_mutex_t lock;		/* guards module[] and module_gen[] */
+	CUmodule module[RT_MAX_DEVICES];
+	unsigned int module_gen[RT_MAX_DEVICES];
+	struct rt_fatbin *next;
+};
+
+/* A kernel: its host stub address and its (mangled) device name. */
+struct rt_function {
+	const void *host_fun;
+	char *device_name;
+	struct rt_fatbin *fatbin;
+	pthread_mutex_t lock;		/* guards fn[] and fn_gen[] */
+	CUfunction fn[RT_MAX_DEVICES];
+	unsigned int fn_gen[RT_MAX_DEVICES];
+	struct rt_function *hash_next;
+};
+
+/* A __device__, __constant__ or __managed__ variable. */
+struct rt_variable {
+	const void *host_var;		/* the host shadow's address */
+	char *device_name;
+	size_t size;
+	bool managed;
+	void **managed_ptr;		/* __managed__: where host code reads
+					 * the variable's address from */
+	struct rt_fatbin *fatbin;
+	struct rt_variable *hash_next;
+};
+
+struct rt_fatbin *rt_fatbin_from_handle(void **handle);
+struct rt_function *rt_function_lookup(const void *host_fun);
+struct rt_variable *rt_variable_lookup(const void *host_var);
+
+/* The function a cudaKernel_t from __cudaGetKernel() stands for, or NULL. */
+struct rt_function *rt_function_from_kernel(cudaKernel_t kernel);
+
+/* Call @fn for each __managed__ variable of @fb; stops at the first error. */
+cudaError_t rt_registry_for_each_managed(struct rt_fatbin *fb,
+		cudaError_t (*fn)(struct rt_variable *v, int dev), int dev);
+
+/* --- module loading (module_load.c) --------------------------------------- */
+
+/* The module of @fb on device @dev, loaded on first use. */
+cudaError_t rt_module_get(struct rt_fatbin *fb, int dev, CUmodule *mod);
+
+/* The driver function of kernel @f on device @dev. */
+cudaError_t rt_function_get(struct rt_function *f, int dev, CUfunction *fn);
+
+/*
+ * The driver function for a host stub address as given to the public API
+ * (cudaLaunchKernel, cudaFuncGetAttributes...): enters the current
+ * device, then resolves.  cudaErrorInvalidResourceHandle when @func was
+ * never registered, as CUDA 13 reports.
+ */
+cudaError_t rt_function_resolve(const void *func, CUfunction *fn);
+
+/* Device address and size of variable @v on device @dev. */
+cudaError_t rt_variable_get(struct rt_variable *v, int dev, CUdeviceptr *addr,
+			    size_t *size);
+
+/* Unload @fb's modules from every device (process exit, dlclose). */
+void rt_modules_unload(struct rt_fatbin *fb);
+
+/* --- launches (launch.c) ---------------------------------------------------- */
+
+cudaError_t rt_launch(CUfunction fn, dim3 grid, dim3 block, void **args,
+		      size_t shmem, CUstream stream);
+
+#endif /* VGPU_CUDART_INTERNAL_H */

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Devices and their primary contexts.
+ *
+ * The runtime has no contexts of its own.  Each device has one "primary
+ * context" in the driver, shared by everything in the process that uses
+ * the runtime on that device.  The runtime retains it the first time a
+ * thread needs the device (lazily: a program that registers kernels but
+ * never calls CUDA never opens the device) and makes it the thread's
+ * current driver context, so that the cu* calls that follow act on it.
+ *
+ * Each host thread has a current device, 0 until cudaSetDevice() says
+ * otherwise.  cudaDeviceReset() destroys the primary context; the next
+ * call that needs the device creates a fresh one.  Everything cached
+ * from the old context (modules, functions) is tagged with the
+ * generation it was loaded in and is never used in a later one.
+ */
+#include "cudart_internal.h"
+
+struct rt_device_state {
+	pthread_mutex_t lock;		/* guards primary and generation */
+	CUcontext primary;		/* retained primary context, or NULL */
+	unsigned int generation;	/* bumped by cudaDeviceReset */
+};
+
+static pthread_once_t rt_driver_once = PTHREAD_ONCE_INIT;
+static CUresult rt_driver_status;	/* of cuInit, set once */
+static int rt_device_count;
+static struct rt_device_state rt_devices[RT_MAX_DEVICES];
+
+static _Thread_local int rt_thread_device;
+
+static void rt_driver_init(void)
+{
+	for (int i = 0; i < RT_MAX_DEVICES; i++)
+		pthread_mutex_init(&rt_devices[i].lock, NULL);
+	rt_driver_status = cuInit(0);
+	if (rt_driver_status == CUDA_SUCCESS)
+		rt_driver_status = cuDeviceGetCount(&rt_device_count);
+	if (rt_driver_status == CUDA_SUCCESS && rt_device_count == 0)
+		rt_driver_status = CUDA_ERROR_NO_DEVICE;
+	if (rt_device_count > RT_MAX_DEVICES)
+		rt_device_count = RT_MAX_DEVICES;
+}
+
+/* Initialise the driver once; the result of the first attempt stays. */
+static cudaError_t rt_driver_ready(void)
+{
+	pthread_once(&rt_driver_once, rt_driver_init);
+	return rt_error_from_cu(rt_driver_status);
+}
+
+/* Retain @dev's primary context if not yet done; return it in @ctx. */
+static cudaError_t rt_primary_get(int dev, CUcontext *ctx)
+{
+	struct rt_device_state *st = &rt_devices[dev];
+	CUresult r = CUDA_SUCCESS;
+
+	pthread_mutex_lock(&st->lock);
+	if (!st->primary)
+		r = cuDevicePrimaryCtxRetain(&st->primary, (CUdevice)dev);
+	*ctx = st->primary;
+	pthread_mutex_unlock(&st->lock);
+	return rt_error_from_cu(r);
+}
+
+cudaError_t rt_enter(int *dev)
+{
+	CUcontext ctx, cur = NULL;
+	cudaError_t err = rt_driver_ready();
+
+	if (err != cudaSuccess)
+		return err;
+	*dev = rt_thread_device;
+	err = rt_primary_get(*dev, &ctx);
+	if (err != cudaSuccess)
+		return err;
+	/* Cheap (thread-local in the driver); a set only when it changed. */
+	if (cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != ctx)
+		return rt_error_from_cu(cuCtxSetCurrent(ctx));
+	return cudaSuccess;
+}
+
+unsigned int rt_device_generation(int dev)
+{
+	struct rt_device_state *st = &rt_devices[dev];
+	unsigned int gen;
+
+	pthread_mutex_lock(&st->lock);
+	gen = st->generation;
+	pthread_mutex_unlock(&st->lock);
+	return gen;
+}
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+	cudaError_t err;
+
+	if (!count)
+		return rt_return(cudaErrorInvalidValue);
+	err = rt_driver_ready();
+	*count = err == cudaSuccess ? rt_device_count : 0;
+	return rt_return(err);
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+	if (!device)
+		return rt_return(cudaErrorInvalidValue);
+	*device = rt_thread_device;
+	return cudaSuccess;
+}
+
+cudaError_t rt_check_device(int device)
+{
+	cudaError_t err = rt_driver_ready();
+
+	if (err != cudaSuccess)
+		return err;
+	if (device < 0 || device >= rt_device_count)
+		return cudaErrorInvalidDevice;
+	return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+	cudaError_t err = rt_check_device(device);
+	int dev;
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	rt_thread_device = device;
+	/* Since CUDA 12 cudaSetDevice() also initialises the device. */
+	return rt_return(rt_enter(&dev));
+}
+
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags,
+			   unsigned int flags)
+{
+	cudaError_t err = rt_check_device(device);
+	int saved = rt_thread_device, dev;
+
+	if (err == cudaSuccess && flags != 0)
+		err = cudaErrorInvalidValue;
+	if (err == cudaSuccess && deviceFlags)
+		err = rt_error_from_cu(cuDevicePrimaryCtxSetFlags(
+				(CUdevice)device, deviceFlags));
+	if (err != cudaSuccess)
+		return rt_return(err);
+	rt_thread_device = device;
+	err = rt_enter(&dev);
+	rt_thread_device = saved;
+	return rt_return(err);
+}
+
+/*
+ * cudaDeviceFlags share their values with the CU_CTX_* flags: scheduling
+ * policy in the low three bits (at most one set), then MapHost,
+ * LmemResizeToMax and SyncMemops.
+ */
+#define RT_DEVICE_FLAGS_KNOWN (cudaDeviceScheduleMask | cudaDeviceMapHost | \
+			       cudaDeviceLmemResizeToMax | cudaDeviceSyncMemops)
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+	unsigned int sched = flags & cudaDeviceScheduleMask;
+	cudaError_t err = rt_driver_ready();
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if ((flags & ~RT_DEVICE_FLAGS_KNOWN) || (sched & (sched - 1)))
+		return rt_return(cudaErrorInvalidValue);
+	return rt_return_cu(cuDevicePrimaryCtxSetFlags(
+			(CUdevice)rt_thread_device, flags));
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+	cudaError_t err = rt_driver_ready();
+	int active;
+
+	if (!flags)
+		return rt_return(cudaErrorInvalidValue);
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return_cu(cuDevicePrimaryCtxGetState(
+			(CUdevice)rt_thread_device, flags, &active));
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+	int dev;
+	cudaError_t err = rt_enter(&dev);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return_cu(cuCtxSynchronize());
+}
+
+cudaError_t cudaDeviceReset(void)
+{
+	struct rt_device_state *st;
+	cudaError_t err = rt_driver_ready();
+	CUresult r = CUDA_SUCCESS;
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	st = &rt_devices[rt_thread_device];
+	pthread_mutex_lock(&st->lock);
+	if (st->primary) {
+		/*
+		 * Reset destroys the context even if others hold it, with
+		 * every allocation, stream, event and module in it; the
+		 * sticky error of a faulted context goes with it.
+		 */
+		r = cuDevicePrimaryCtxReset((CUdevice)rt_thread_device);
+		if (r == CUDA_SUCCESS) {
+			cuDevicePrimaryCtxRelease((CUdevice)rt_thread_device);
+			st->primary = NULL;
+			st->generation++;
+		}
+	}
+	pthread_mutex_unlock(&st->lock);
+	return rt_return_cu(r);
+}
+
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+	int dev;
+	cudaError_t err = rt_enter(&dev);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	/* cudaLimit and CUlimit share their values. */
+	return rt_return_cu(cuCtxSetLimit((CUlimit)limit, value));
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
+{
+	int dev;
+	cudaError_t err = rt_enter(&dev);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return_cu(cuCtxGetLimit(value, (CUlimit)limit));
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority,
+					     int *greatestPriority)
+{
+	int dev;
+	cudaError_t err = rt_enter(&dev);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return_cu(cuCtxGetStreamPriorityRange(leastPriority,
+							greatestPriority));
+}
+
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config)
+{
+	int dev;
+	cudaError_t err = rt_enter(&dev);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return_cu(cuCtxGetCacheConfig((CUfunc_cache *)config));
+}
+
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config)
+{
+	int dev;
+	cudaError_t err = rt_enter(&dev);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return_cu(cuCtxSetCacheConfig((CUfunc_cache)config));
+}
+
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+	if (!runtimeVersion)
+		return rt_return(cudaErrorInvalidValue);
+	/* The toolkit this library was built against: 13000 for 13.0. */
+	*runtimeVersion = CUDART_VERSION;
+	return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+	if (!driverVersion)
+		return rt_return(cudaErrorInvalidValue);
+	return rt_return_cu(cuDriverGetVersion(driverVersion));
+}

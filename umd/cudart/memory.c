@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Device memory: allocation, copies and fills.
+ *
+ * Device pointers are GPU virtual addresses that the driver keeps apart
+ * from host addresses (unified addressing), so a pointer alone tells
+ * which side it is on.  An explicit cudaMemcpyKind picks the driver call
+ * for that direction, and the driver checks that the pointers are what
+ * the kind says; cudaMemcpyDefault (and HostToHost) leave the direction
+ * to the driver's unified cuMemcpy.  Synchronous copies follow CUDA's
+ * rules because the driver's do: cuMemcpy* return once the data has
+ * arrived (or, from pageable memory, once it is staged).
+ */
+#include <stdint.h>
+
+#include "cudart_internal.h"
+
+static CUdeviceptr rt_dptr(const void *p)
+{
+	return (CUdeviceptr)(uintptr_t)p;
+}
+
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+	CUdeviceptr d;
+	int dev;
+	cudaError_t err;
+
+	if (!devPtr)
+		return rt_return(cudaErrorInvalidValue);
+	err = rt_enter(&dev);
+	if (err != cudaSuccess)
+		return rt_return(err);
+	/* CUDA allows a zero-byte allocation: it succeeds with NULL. */
+	if (size == 0) {
+		*devPtr = NULL;
+		return cudaSuccess;
+	}
+	err = rt_return_cu(cuMemAlloc(&d, size));
+	if (err == cudaSuccess)
+		*devPtr = (void *)(uintptr_t)d;
+	return err;
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+	int dev;
+	cudaError_t err = rt_enter(&dev);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if (!devPtr)
+		return cudaSuccess;
+	return rt_return_cu(cuMemFree(rt_dptr(devPtr)));
+}
+
+/*
+ * Pitched allocations: each row starts at a multiple of the device's
+ * pitch alignment so that row accesses stay aligned.
+ */
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width,
+			    size_t height)
+{
+	int dev, align;
+	size_t row;
+	cudaError_t err;
+
+	if (!devPtr || !pitch)
+		return rt_return(cudaErrorInvalidValue);
+	err = rt_enter(&dev);
+	if (err == cudaSuccess)
+		err = rt_error_from_cu(cuDeviceGetAttribute(&align,
+				CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT,
+				(CUdevice)dev));
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if (align <= 0)
+		align = 512;
+	row = (width + (size_t)align - 1) / (size_t)align * (size_t)align;
+	if (height && row > SIZE_MAX / height)
+		return rt_return(cudaErrorMemoryAllocation);
+	err = cudaMalloc(devPtr, row * height);
+	if (err == cudaSuccess)
+		*pitch = row;
+	return err;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
+{
+	int dev;
+	cudaError_t err = rt_enter(&dev);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return_cu(cuMemGetInfo(free, total));
+}
+
+static bool rt_kind_valid(enum cudaMemcpyKind kind)
+{
+	return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault;
+}
+
+/* One copy, synchronous when @async is false. */
+static CUresult rt_copy(void *dst, const void *src, size_t count,
+			enum cudaMemcpyKind kind, CUstream stream, bool async)
+{
+	switch (kind) {
+	case cudaMemcpyHostToDevice:
+		return async ? cuMemcpyHtoDAsync(rt_dptr(dst), src, count, stream)
+			     : cuMemcpyHtoD(rt_dptr(dst), src, count);
+	case cudaMemcpyDeviceToHost:
+		return async ? cuMemcpyDtoHAsync(dst, rt_dptr(src), count, stream)
+			     : cuMemcpyDtoH(dst, rt_dptr(src), count);
+	case cudaMemcpyDeviceToDevice:
+		return async ? cuMemcpyDtoDAsync(rt_dptr(dst), rt_dptr(src),
+						 count, stream)
+			     : cuMemcpyDtoD(rt_dptr(dst), rt_dptr(src), count);
+	default:
+		/* HostToHost and Default: the driver infers the direction. */
+		return async ? cuMemcpyAsync(rt_dptr(dst), rt_dptr(src), count,
+					     stream)
+			     : cuMemcpy(rt_dptr(dst), rt_dptr(src), count);
+	}
+}
+
+static cudaError_t rt_memcpy(void *dst, const void *src, size_t count,
+			     enum cudaMemcpyKind kind, CUstream stream,
+			     bool async)
+{
+	int dev;
+	cudaError_t err;
+
+	if (!rt_kind_valid(kind))
+		return cudaErrorInvalidMemcpyDirection;
+	err = rt_enter(&dev);
+	if (err != cudaSuccess)
+		return err;
+	if (count == 0)
+		return cudaSuccess;
+	if (!dst || !src)
+		return cudaErrorInvalidValue;
+	return rt_error_from_cu(rt_copy(dst, src, count, kind, stream, async));
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count,
+		       enum cudaMemcpyKind kind)
+{
+	return rt_return(rt_memcpy(dst, src, count, kind, NULL, false));
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
+			    enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+	return rt_return(rt_memcpy(dst, src, count, kind, stream, true));
+}
+
+/*
+ * 2D copies: rows of @width bytes, @height of them, each side with its own
+ * pitch.  The driver's cuMemcpy2D does the strided transfer in one
+ * operation; the memory types come from the kind.
+ */
+static void rt_2d_side(enum cudaMemcpyKind kind, bool is_dst, const void *p,
+		       size_t pitch, CUmemorytype *type, const void **host,
+		       CUdeviceptr *dptr, size_t *out_pitch)
+{
+	bool device;
+
+	switch (kind) {
+	case cudaMemcpyHostToDevice:
+		device = is_dst;
+		break;
+	case cudaMemcpyDeviceToHost:
+		device = !is_dst;
+		break;
+	case cudaMemcpyDeviceToDevice:
+		device = true;
+		break;
+	case cudaMemcpyHostToHost:
+		device = false;
+		break;
+	default:
+		*type = CU_MEMORYTYPE_UNIFIED;
+		*dptr = rt_dptr(p);
+		*out_pitch = pitch;
+		return;
+	}
+	*type = device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+	if (device)
+		*dptr = rt_dptr(p);
+	else
+		*host = p;
+	*out_pitch = pitch;
+}
+
+static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src,
+			       size_t spitch, size_t width, size_t height,
+			       enum cudaMemcpyKind kind, CUstream stream,
+			       bool async)
+{
+	CUDA_MEMCPY2D c = { 0 };
+	const void *dst_host = NULL;
+	int dev;
+	cudaError_t err;
+
+	if (!rt_kind_valid(kind))
+		return cudaErrorInvalidMemcpyDirection;
+	if (width > dpitch || width > spitch)
+		return cudaErrorInvalidPitchValue;
+	err = rt_enter(&dev);
+	if (err != cudaSuccess || width == 0 || height == 0)
+		return err;
+	rt_2d_side(kind, false, src, spitch, &c.srcMemoryType, &c.srcHost,
+		   &c.srcDevice, &c.srcPitch);
+	rt_2d_side(kind, true, dst, dpitch, &c.dstMemoryType, &dst_host,
+		   &c.dstDevice, &c.dstPitch);
+	c.dstHost = (void *)dst_host;
+	c.WidthInBytes = width;
+	c.Height = height;
+	return rt_error_from_cu(async ? cuMemcpy2DAsync(&c, stream)
+				      : cuMemcpy2D(&c));
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,
+			 size_t spitch, size_t width, size_t height,
+			 enum cudaMemcpyKind kind)
+{
+	return rt_return(rt_memcpy2d(dst, dpitch, src, spitch, width, height,
+				     kind, NULL, false));
+}
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
+			      size_t spitch, size_t width, size_t height,
+			      enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+	return rt_return(rt_memcpy2d(dst, dpitch, src, spitch, width, height,
+				     kind, stream, true));
+}
+
+static cudaError_t rt_memset(void *devPtr, int value, size_t count,
+			     CUstream stream, bool async)
+{
+	int dev;
+	cudaError_t err = rt_enter(&dev);
+
+	if (err != cudaSuccess || count == 0)
+		return err;
+	return rt_error_from_cu(async ?
+		cuMemsetD8Async(rt_dptr(devPtr), (unsigned char)value, count,
+				stream) :
+		cuMemsetD8(rt_dptr(devPtr), (unsigned char)value, count));
+}
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+	return rt_return(rt_memset(devPtr, value, count, NULL, false));
+}
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count,
+			    cudaStream_t stream)
+{
+	return rt_return(rt_memset(devPtr, value, count, stream, true));
+}
+
+static cudaError_t rt_memset2d(void *devPtr, size_t pitch, int value,
+			       size_t width, size_t height, CUstream stream,
+			       bool async)
+{
+	int dev;
+	cudaError_t err;
+
+	if (width > pitch && height > 1)
+		return cudaErrorInvalidValue;
+	err = rt_enter(&dev);
+	if (err != cudaSuccess || width == 0 || height == 0)
+		return err;
+	return rt_error_from_cu(async ?
+		cuMemsetD2D8Async(rt_dptr(devPtr), pitch, (unsigned char)value,
+				  width, height, stream) :
+		cuMemsetD2D8(rt_dptr(devPtr), pitch, (unsigned char)value,
+			     width, height));
+}
+
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width,
+			 size_t height)
+{
+	return rt_return(rt_memset2d(devPtr, pitch, value, width, height, NULL,
+				     false));
+}
+
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value,
+			      size_t width, size_t height,
+			      cudaStream_t stream)
+{
+	return rt_return(rt_memset2d(devPtr, pitch, value, width, height,
+				     stream, true));
+}
+
+/* Pointers: what the driver knows about an address (unified addressing). */
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
+				     const void *ptr)
+{
+	CUpointer_attribute which[] = {
+		CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+		CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+		CU_POINTER_ATTRIBUTE_DEVICE_POINTER,
+		CU_POINTER_ATTRIBUTE_HOST_POINTER,
+		CU_POINTER_ATTRIBUTE_IS_MANAGED,
+	};
+	unsigned int type = 0;
+	int ordinal = -2;
+	CUdeviceptr dptr = 0;
+	void *hptr = NULL;
+	int managed = 0;
+	void *data[] = { &type, &ordinal, &dptr, &hptr, &managed };
+	int dev;
+	CUresult r;
+	cudaError_t err;
+
+	if (!attributes)
+		return rt_return(cudaErrorInvalidValue);
+	err = rt_enter(&dev);
+	if (err != cudaSuccess)
+		return rt_return(err);
+	r = cuPointerGetAttributes(sizeof(which) / sizeof(which[0]), which,
+				   data, rt_dptr(ptr));
+	if (r != CUDA_SUCCESS && r != CUDA_ERROR_INVALID_VALUE)
+		return rt_return_cu(r);
+	if (r != CUDA_SUCCESS || type == 0) {
+		/* Memory CUDA does not know: ordinary host memory. */
+		attributes->type = cudaMemoryTypeUnregistered;
+		attributes->device = -2;
+		attributes->devicePointer = NULL;
+		attributes->hostPointer = (void *)ptr;
+		return cudaSuccess;
+	}
+	if (managed)
+		attributes->type = cudaMemoryTypeManaged;
+	else if (type == CU_MEMORYTYPE_DEVICE)
+		attributes->type = cudaMemoryTypeDevice;
+	else
+		attributes->type = cudaMemoryTypeHost;
+	attributes->device = ordinal;
+	attributes->devicePointer = (void *)(uintptr_t)dptr;
+	attributes->hostPointer = hptr;
+	return cudaSuccess;
+}

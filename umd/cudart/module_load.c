@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading registered device code into a device, lazily.
+ *
+ * A registered fatbin becomes a driver module (CUmodule) in a device's
+ * primary context the first time one of its kernels or variables is used
+ * there; loading compiles its PTX (the driver's JIT), which is the
+ * expensive step and need not be paid for code a run never uses.  The
+ * module and each kernel's CUfunction are cached per device, tagged with
+ * the context generation (see device.c) so that a cudaDeviceReset()
+ * forgets them.
+ *
+ * What is handed to the driver is the wrapper nvcc registered, as
+ * NVIDIA's runtime does: a version-1 wrapper covers one fatbin, a
+ * version-2 wrapper (separately compiled -rdc=true programs) points at
+ * every object's relocatable fatbin, whose PTX the driver links.  If a
+ * driver does not take wrappers, a version-1 fatbin is offered again as
+ * the plain container, which cuModuleLoadFatBinary() is documented to
+ * accept.
+ */
+#include <fatbinary_section.h>
+#include <stdint.h>
+
+#include "cudart_abi.h"
+#include "cudart_internal.h"
+
+static CUresult rt_module_load(const void *wrapper, CUmodule *mod)
+{
+	const __fatBinC_Wrapper_t *w = wrapper;
+	CUresult r;
+
+	if (!w || w->magic != FATBINC_MAGIC)
+		return CUDA_ERROR_INVALID_IMAGE;
+	r = cuModuleLoadFatBinary(mod, wrapper);
+	if (r == CUDA_ERROR_INVALID_IMAGE && w->version == FATBINC_VERSION)
+		r = cuModuleLoadFatBinary(mod, w->data);
+	return r;
+}
+
+cudaError_t rt_module_get(struct rt_fatbin *fb, int dev, CUmodule *mod)
+{
+	unsigned int gen = rt_device_generation(dev);
+	CUresult r = CUDA_SUCCESS;
+
+	pthread_mutex_lock(&fb->lock);
+	if (!fb->module[dev] || fb->module_gen[dev] != gen) {
+		/* An old generation's module died with its context. */
+		fb->module[dev] = NULL;
+		r = rt_module_load(fb->wrapper, &fb->module[dev]);
+		if (r == CUDA_SUCCESS)
+			fb->module_gen[dev] = gen;
+		else
+			fb->module[dev] = NULL;
+	}
+	*mod = fb->module[dev];
+	pthread_mutex_unlock(&fb->lock);
+	return rt_error_from_cu(r);
+}
+
+cudaError_t rt_function_get(struct rt_function *f, int dev, CUfunction *fn)
+{
+	unsigned int gen = rt_device_generation(dev);
+	cudaError_t err = cudaSuccess;
+
+	pthread_mutex_lock(&f->lock);
+	if (!f->fn[dev] || f->fn_gen[dev] != gen) {
+		CUmodule mod;
+
+		f->fn[dev] = NULL;
+		err = rt_module_get(f->fatbin, dev, &mod);
+		if (err == cudaSuccess)
+			err = rt_error_from_cu(cuModuleGetFunction(&f->fn[dev],
+						mod, f->device_name));
+		if (err == cudaSuccess)
+			f->fn_gen[dev] = gen;
+		else
+			f->fn[dev] = NULL;
+	}
+	*fn = f->fn[dev];
+	pthread_mutex_unlock(&f->lock);
+	return err;
+}
+
+cudaError_t rt_variable_get(struct rt_variable *v, int dev, CUdeviceptr *addr,
+			    size_t *size)
+{
+	CUmodule mod;
+	cudaError_t err = rt_module_get(v->fatbin, dev, &mod);
+
+	if (err != cudaSuccess)
+		return err;
+	return rt_error_from_cu(cuModuleGetGlobal(addr, size, mod,
+						  v->device_name));
+}
+
+void rt_modules_unload(struct rt_fatbin *fb)
+{
+	pthread_mutex_lock(&fb->lock);
+	for (int dev = 0; dev < RT_MAX_DEVICES; dev++) {
+		if (fb->module[dev] &&
+		    fb->module_gen[dev] == rt_device_generation(dev))
+			cuModuleUnload(fb->module[dev]);
+		fb->module[dev] = NULL;
+	}
+	pthread_mutex_unlock(&fb->lock);
+}
+
+cudaError_t rt_function_resolve(const void *func, CUfunction *fn)
+{
+	struct rt_function *f;
+	int dev;
+	cudaError_t err = rt_enter(&dev);
+
+	if (err != cudaSuccess)
+		return err;
+	f = rt_function_lookup(func);
+	if (!f)
+		f = rt_function_from_kernel((cudaKernel_t)func);
+	if (!f)
+		return cudaErrorInvalidResourceHandle;
+	return rt_function_get(f, dev, fn);
+}
+
+/*
+ * A __managed__ variable: host code reads its address from a slot that
+ * this fills in, the first time the host touches the variable.
+ */
+static cudaError_t rt_managed_bind(struct rt_variable *v, int dev)
+{
+	CUdeviceptr addr;
+	size_t size;
+	cudaError_t err = rt_variable_get(v, dev, &addr, &size);
+
+	if (err == cudaSuccess)
+		*v->managed_ptr = (void *)(uintptr_t)addr;
+	return err;
+}
+
+char __cudaInitModule(void **fatCubinHandle)
+{
+	struct rt_fatbin *fb = rt_fatbin_from_handle(fatCubinHandle);
+	CUmodule mod;
+	int dev;
+	cudaError_t err;
+
+	if (!fb)
+		return 0;
+	err = rt_enter(&dev);
+	if (err == cudaSuccess)
+		err = rt_module_get(fb, dev, &mod);
+	if (err == cudaSuccess)
+		err = rt_registry_for_each_managed(fb, rt_managed_bind, dev);
+	rt_return(err);
+	return err == cudaSuccess;
+}

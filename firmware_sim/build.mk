@@ -37,7 +37,9 @@ FW_TEST_CU := $(wildcard firmware_sim/tests/kernels/*.cu)
 FW_TEST_PTX := $(patsubst firmware_sim/tests/kernels/%.cu,$(FW_TEST_DATA)/%.ptx,$(FW_TEST_CU))
 FW_TEST_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(FW_TEST_SRCS) $(FW_TEST_UTIL_SRCS))
 FW_TEST_BINS := $(patsubst firmware_sim/tests/%.c,$(FW_TEST_DIR)/%,$(FW_TEST_SRCS))
-FW_TEST_CFLAGS := -Iumd -Ifirmware_sim/core -Ifirmware_sim/tests/util \
+# The kselftest harness is not -Wextra clean: a system header here.
+FW_TEST_CFLAGS := -std=gnu11 -isystem $(B)/ext/kselftest -Iselftests -Iumd \
+	-Ifirmware_sim/core -Ifirmware_sim/tests/util \
 	-DFW_TEST_DATA='"$(abspath $(FW_TEST_DATA))"'
 
 $(FW_TEST_OBJS): $(OBJ)/%.o: %.c
@@ -50,7 +52,7 @@ $(FW_TEST_DATA)/%.ptx: firmware_sim/tests/kernels/%.cu
 
 $(FW_TEST_DIR)/%: $(OBJ)/firmware_sim/tests/%.o \
 		$(patsubst %.c,$(OBJ)/%.o,$(FW_TEST_UTIL_SRCS)) \
-		$(LIB)/libvgpu-ptx.a $(FW_CORE_LIB) | $(FW_TEST_PTX) $(FW_BIN)
+		$(OBJ)/selftests/vgpu_lib.o $(LIB)/libvgpu-ptx.a $(FW_CORE_LIB) | $(FW_TEST_PTX) $(FW_BIN)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $^ $(FW_LDLIBS)
 

@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_fw.c - the firmware vgpu-fw end to end, through the raw uAPI.
+ *
+ * Every test starts the real firmware (build/bin/vgpu-fw) on /dev/vgpu0
+ * and stops it afterwards, so tests can also kill it.  Run in the guest:
+ *     tools/vgpu-vm --kernel 6.12 -- build/tests/firmware/test_fw
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+
+#include "fw_test_util.h"
+#include "vgpu_launch.h"
+#include "vgpu_printf.h"
+#include "vgpu_visa.h"
+
+#define MiB		(1ull << 20)
+#define WAIT_MS		20000
+#define UNMAPPED_VA	0x600000000000ull
+
+static uint64_t hva(const void *p)
+{
+	return (uintptr_t)p;
+}
+
+/* Run vectorAdd on @c with @n elements; 0 when C == A + B exactly. */
+static int vector_add(struct fw_client *c, int n)
+{
+	struct fw_module m;
+	uint64_t bytes = (uint64_t)n * sizeof(float), a, b, out;
+	float *ha = (float *)c->host, *hb = ha + n, *hc = hb + n;
+	struct {
+		uint64_t a, b, c;
+		int32_t n;
+		uint32_t pad;
+	} params;
+	struct fw_launch_args args = {
+		.grid = { (uint32_t)(n + 255) / 256, 1, 1 },
+		.block = { 256, 1, 1 },
+		.params = &params,
+	};
+	int ret, bad = 0;
+
+	if (3 * bytes > c->host_size || fw_module_load(c, "fw_kernels.ptx", &m))
+		return -1;
+	args.param_size = fw_module_param_size(&m, "vectorAdd");
+	a = fw_client_vram(c, bytes);
+	b = fw_client_vram(c, bytes);
+	out = fw_client_vram(c, bytes);
+	if (!a || !b || !out || args.param_size < 28 ||
+	    args.param_size > sizeof(params)) {
+		fw_module_free(&m);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		ha[i] = (float)i * 0.5f;
+		hb[i] = 1.0f / (float)(i + 1);
+	}
+	params = (typeof(params)){ .a = a, .b = b, .c = out, .n = n };
+	fw_emit_copy(&c->gr, a, hva(ha), bytes);
+	fw_emit_copy(&c->gr, b, hva(hb), bytes);
+	fw_emit_memset(&c->gr, hva(hc), 0, 4, (uint64_t)n);
+	ret = fw_emit_launch(c, &m, "vectorAdd", &args);
+	fw_emit_copy(&c->gr, hva(hc), out, bytes);
+	if (!ret)
+		ret = fw_sync(&c->gr, WAIT_MS);
+	for (int i = 0; !ret && i < n; i++)
+		bad += hc[i] != ha[i] + hb[i];
+	fw_module_free(&m);
+	return ret ? ret : bad ? -1 : 0;
+}
+
+/* Launch spin() forever-waiting on a zero flag in VRAM; fence to wait. */
+static uint64_t launch_spin(struct fw_client *c, struct fw_module *m)
+{
+	uint64_t flag = fw_client_vram(c, 4096);
+	struct fw_launch_args args = {
+		.grid = { 1, 1, 1 }, .block = { 32, 1, 1 },
+		.params = &flag, .param_size = 8,
+	};
+	uint64_t fence;
+
+	if (!flag || fw_module_load(c, "fw_kernels.ptx", m))
+		return 0;
+	fw_emit_memset(&c->gr, flag, 0, 4, 1);
+	if (fw_emit_launch(c, m, "spin", &args))
+		return 0;
+	fence = vgpu_tq_fence(&c->gr);
+	vgpu_tq_submit(&c->gr);
+	return fence;
+}
+
+FIXTURE(fw) {
+	pid_t fw;
+	struct fw_client c;
+};
+
+FIXTURE_SETUP(fw)
+{
+	self->fw = fw_start(NULL);
+	ASSERT_GT(self->fw, 0);
+	ASSERT_EQ(0, fw_client_open(&self->c, 8 * MiB, 4 * MiB));
+}
+
+FIXTURE_TEARDOWN(fw)
+{
+	fw_client_close(&self->c);
+	EXPECT_EQ(0, fw_stop(self->fw));
+}
+
+/*
+ * Host -> VRAM on a copy engine, VRAM -> VRAM on GR, VRAM -> host on a
+ * copy engine, at sizes around page boundaries and odd alignments; the
+ * bytes around the destination must stay untouched.
+ */
+TEST_F_TIMEOUT(fw, copy_sizes_and_alignments, 120)
+{
+	static const uint64_t sizes[] = {
+		1, 7, 8, 64, 4095, 4096, 4097, 65535, 65536, 65537, 300000,
+		MiB + 5,
+	};
+	static const uint64_t offsets[] = { 0, 1, 4093 };
+	struct fw_client *c = &self->c;
+	uint8_t *src = c->host, *dst = c->host + 2 * MiB;
+	uint64_t v1 = fw_client_vram(c, 2 * MiB), v2 = fw_client_vram(c, 2 * MiB);
+
+	ASSERT_NE(0, v1);
+	ASSERT_NE(0, v2);
+	srand(1);
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		for (size_t o = 0; o < sizeof(offsets) / sizeof(offsets[0]); o++) {
+			uint64_t size = sizes[s], off = offsets[o];
+			uint64_t off2 = offsets[(o + 1) % 3];
+
+			for (uint64_t i = 0; i < size; i++)
+				src[off + i] = (uint8_t)rand();
+			memset(dst, 0xaa, size + 2 * 4096 + 8);
+			fw_emit_copy(&c->ce, v1 + off, hva(src + off), size);
+			ASSERT_EQ(0, fw_sync(&c->ce, WAIT_MS));
+			fw_emit_copy(&c->gr, v2 + off2, v1 + off, size);
+			ASSERT_EQ(0, fw_sync(&c->gr, WAIT_MS));
+			fw_emit_copy(&c->ce, hva(dst + 4096 + off), v2 + off2,
+				     size);
+			ASSERT_EQ(0, fw_sync(&c->ce, WAIT_MS));
+			ASSERT_EQ(0, memcmp(dst + 4096 + off, src + off, size))
+				TH_LOG("size %llu offset %llu",
+				       (unsigned long long)size,
+				       (unsigned long long)off);
+			ASSERT_EQ(0xaa, dst[4096 + off - 1]);
+			ASSERT_EQ(0xaa, dst[4096 + off + size]);
+		}
+	}
+}
+
+/* MEMSET of 1, 2 and 4-byte elements, in VRAM and in pinned host memory. */
+TEST_F(fw, memset_elem_sizes)
+{
+	static const uint64_t counts[] = { 1, 3, 1000, 70000 };
+	struct fw_client *c = &self->c;
+	uint8_t *host = c->host;
+	uint64_t v = fw_client_vram(c, MiB);
+
+	ASSERT_NE(0, v);
+	for (uint32_t elem = 1; elem <= 4; elem *= 2) {
+		for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+			uint64_t n = counts[i], off = 3 * elem;
+			uint32_t value = 0x9abcdef0u + elem;
+			uint8_t *vram_copy = host + 2 * MiB;
+
+			memset(host, 0x55, n * elem + 2 * off);
+			memset(vram_copy, 0x55, n * elem + 2 * off);
+			fw_emit_memset(&c->ce, hva(host + off), value, elem, n);
+			fw_emit_copy(&c->ce, v, hva(vram_copy), n * elem + 2 * off);
+			fw_emit_memset(&c->ce, v + off, value, elem, n);
+			fw_emit_copy(&c->ce, hva(vram_copy), v, n * elem + 2 * off);
+			ASSERT_EQ(0, fw_sync(&c->ce, WAIT_MS));
+			for (uint64_t k = 0; k < n; k++) {
+				ASSERT_EQ(0, memcmp(host + off + k * elem,
+						    &value, elem));
+				ASSERT_EQ(0, memcmp(vram_copy + off + k * elem,
+						    &value, elem));
+			}
+			ASSERT_EQ(0x55, host[off - 1]);
+			ASSERT_EQ(0x55, host[off + n * elem]);
+			ASSERT_EQ(0x55, vram_copy[off - 1]);
+			ASSERT_EQ(0x55, vram_copy[off + n * elem]);
+		}
+	}
+}
+
+/* TIMESTAMP values are device (CLOCK_MONOTONIC) ns, in packet order. */
+TEST_F(fw, timestamps)
+{
+	struct fw_client *c = &self->c;
+	uint64_t *ts = (uint64_t *)c->host, t0, t3, v = fw_client_vram(c, MiB);
+	struct vgpu_pkt_timestamp p = {
+		.hdr = { .opcode = VGPU_PKT_TIMESTAMP, .size = sizeof(p) },
+	};
+
+	ts[0] = ts[1] = 0;
+	t0 = vgpu_now_ns();
+	p.va = hva(&ts[0]);
+	vgpu_tq_emit(&c->ce, &p, sizeof(p));
+	fw_emit_copy(&c->ce, v, hva(c->host + MiB), MiB);
+	p.va = hva(&ts[1]);
+	vgpu_tq_emit(&c->ce, &p, sizeof(p));
+	ASSERT_EQ(0, fw_sync(&c->ce, WAIT_MS));
+	t3 = vgpu_now_ns();
+	EXPECT_LE(t0, ts[0]);
+	EXPECT_LE(ts[0], ts[1]);
+	EXPECT_LE(ts[1], t3);
+}
+
+/*
+ * WAIT_MEM stalls the GR queue until a WRITE_MEM on a copy queue releases
+ * it: the cross-queue dependency a CUDA event wait between streams uses.
+ */
+TEST_F(fw, wait_mem_released_by_write_mem)
+{
+	struct fw_client *c = &self->c;
+	uint64_t *sem = (uint64_t *)c->host, *out = sem + 1, fence;
+	struct vgpu_pkt_wait_mem w = {
+		.hdr = { .opcode = VGPU_PKT_WAIT_MEM, .size = sizeof(w) },
+		.va = hva(sem), .value = 5,
+	};
+	struct vgpu_pkt_write_mem wr = {
+		.hdr = { .opcode = VGPU_PKT_WRITE_MEM, .size = sizeof(wr) },
+		.va = hva(out), .value = 42,
+	};
+
+	*sem = 0;
+	*out = 0;
+	vgpu_tq_emit(&c->gr, &w, sizeof(w));
+	vgpu_tq_emit(&c->gr, &wr, sizeof(wr));
+	fence = vgpu_tq_fence(&c->gr);
+	ASSERT_EQ(0, vgpu_tq_submit(&c->gr));
+	ASSERT_EQ(-ETIME, vgpu_tq_wait(&c->gr, fence, 300));
+	ASSERT_EQ(0, __atomic_load_n(out, __ATOMIC_ACQUIRE));
+
+	wr.va = hva(sem);
+	wr.value = 5;
+	vgpu_tq_emit(&c->ce, &wr, sizeof(wr));
+	ASSERT_EQ(0, fw_sync(&c->ce, WAIT_MS));
+	ASSERT_EQ(0, vgpu_tq_wait(&c->gr, fence, WAIT_MS));
+	ASSERT_EQ(42, *out);
+}
+
+/* A PTX kernel compiled by libvgpu-ptx runs; the result matches the CPU. */
+TEST_F_TIMEOUT(fw, vector_add, 120)
+{
+	ASSERT_EQ(0, vector_add(&self->c, 10000));
+	/* Again: the validated image comes from the firmware's cache. */
+	ASSERT_EQ(0, vector_add(&self->c, 1000));
+}
+
+struct printf_lines {
+	int count;
+	int seen[2][4];
+	int bad;
+};
+
+static void collect_line(void *opaque, const char *text, size_t len)
+{
+	struct printf_lines *pl = opaque;
+	unsigned int b, t, tag;
+	char line[128];
+
+	snprintf(line, sizeof(line), "%.*s", (int)len, text);
+	pl->count++;
+	if (sscanf(line, "block %u thread %u tag %u", &b, &t, &tag) != 3 ||
+	    b > 1 || t > 3 || tag != 7)
+		pl->bad++;
+	else
+		pl->seen[b][t]++;
+}
+
+/* Device printf records land in the FIFO the launch names. */
+TEST_F_TIMEOUT(fw, printf_fifo, 120)
+{
+	struct fw_client *c = &self->c;
+	struct visa_printf_fifo *fifo = (void *)(c->host + 2 * MiB);
+	int32_t tag = 7;
+	struct fw_launch_args args = {
+		.grid = { 2, 1, 1 }, .block = { 4, 1, 1 },
+		.params = &tag, .param_size = 4,
+		.printf_fifo_va = hva(fifo), .printf_fifo_size = 65536,
+	};
+	struct printf_lines pl = { 0 };
+	struct fw_module m;
+
+	ASSERT_EQ(0, fw_module_load(c, "fw_kernels.ptx", &m));
+	memset(fifo, 0, 65536);
+	fifo->magic = VISA_PRINTF_MAGIC;
+	fifo->capacity = 65536 - sizeof(*fifo);
+	ASSERT_EQ(0, fw_emit_launch(c, &m, "hello", &args));
+	ASSERT_EQ(0, fw_sync(&c->gr, WAIT_MS));
+	ASSERT_LT(0, fifo->used);
+	ASSERT_EQ(8, vgpu_printf_drain(fifo + 1, fifo->used, collect_line,
+				       &pl));
+	EXPECT_EQ(0, pl.bad);
+	for (int b = 0; b < 2; b++)
+		for (int t = 0; t < 4; t++)
+			EXPECT_EQ(1, pl.seen[b][t]);
+	fw_module_free(&m);
+}
+
+/* An illegal address faults its context precisely; others keep working. */
+TEST_F_TIMEOUT(fw, fault_isolation, 120)
+{
+	struct fw_client *a = &self->c, b;
+	struct vgpu_ctx_status st;
+	uint64_t bad = UNMAPPED_VA;
+	struct fw_launch_args args = {
+		.grid = { 1, 1, 1 }, .block = { 32, 1, 1 },
+		.params = &bad, .param_size = 8,
+	};
+	struct fw_module m;
+
+	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+	ASSERT_EQ(0, fw_module_load(a, "fw_kernels.ptx", &m));
+	ASSERT_EQ(0, fw_emit_launch(a, &m, "badAddress", &args));
+	ASSERT_EQ(-ECANCELED, fw_sync(&a->gr, WAIT_MS));
+	ASSERT_EQ(0, fw_ctx_status(a, &st));
+	EXPECT_TRUE(st.state & VGPU_CTX_STATE_FAULTED);
+	EXPECT_EQ(VGPU_FAULT_MMU_UNMAPPED, st.fault.kind);
+	EXPECT_EQ(VGPU_ENGINE_COMPUTE, st.fault.engine);
+	EXPECT_EQ(a->gr.id, st.fault.queue_id);
+	EXPECT_LE(bad, st.fault.va);
+	EXPECT_GT(bad + 32 * 4, st.fault.va);
+	EXPECT_EQ(m.code_va, st.fault.kernel_va);
+	EXPECT_STREQ("badAddress", st.fault.kernel_name);
+	EXPECT_NE(0, st.fault.ptx_line);
+	/* The context stays dead; the other one works. */
+	ASSERT_EQ(-ECANCELED, fw_sync(&a->ce, WAIT_MS));
+	ASSERT_EQ(0, vector_add(&b, 5000));
+	fw_module_free(&m);
+	fw_client_close(&b);
+}
+
+/* Copies fault precisely too: kind, address and engine. */
+TEST_F(fw, copy_fault_unmapped_and_misaligned)
+{
+	struct fw_client *a = &self->c, b;
+	struct vgpu_ctx_status st;
+	uint64_t v;
+
+	fw_emit_copy(&a->ce, hva(a->host), UNMAPPED_VA + 8, 16);
+	ASSERT_EQ(-ECANCELED, fw_sync(&a->ce, WAIT_MS));
+	ASSERT_EQ(0, fw_ctx_status(a, &st));
+	EXPECT_EQ(VGPU_FAULT_MMU_UNMAPPED, st.fault.kind);
+	EXPECT_EQ(UNMAPPED_VA + 8, st.fault.va);
+	EXPECT_EQ(VGPU_ENGINE_COPY, st.fault.engine);
+
+	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+	v = fw_client_vram(&b, MiB);
+	fw_emit_memset(&b.gr, v + 2, 0, 4, 16);
+	ASSERT_EQ(-ECANCELED, fw_sync(&b.gr, WAIT_MS));
+	ASSERT_EQ(0, fw_ctx_status(&b, &st));
+	EXPECT_EQ(VGPU_FAULT_MISALIGNED, st.fault.kind);
+	EXPECT_EQ(v + 2, st.fault.va);
+	fw_client_close(&b);
+}
+
+/* Malformed packets and images fault their context and nothing else. */
+TEST_F_TIMEOUT(fw, bad_packets_and_images, 120)
+{
+	struct fw_client *a = &self->c, b, c2;
+	struct vgpu_pkt_header junk = { .opcode = 99, .size = 8 };
+	struct vgpu_pkt_copy misfit = {
+		.hdr = { .opcode = VGPU_PKT_COPY, .size = 16 },
+	};
+	struct fw_module fake = { 0 };
+	struct fw_launch_args args = {
+		.grid = { 1, 1, 1 }, .block = { 1, 1, 1 },
+	};
+	struct visa_image_header *h;
+	struct vgpu_ctx_status st;
+	struct fw_module m;
+
+	vgpu_tq_emit(&a->gr, &junk, sizeof(junk));
+	ASSERT_EQ(-ECANCELED, fw_sync(&a->gr, WAIT_MS));
+	ASSERT_EQ(0, fw_ctx_status(a, &st));
+	EXPECT_EQ(VGPU_FAULT_BAD_PACKET, st.fault.kind);
+
+	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+	vgpu_tq_emit(&b.ce, &misfit, 16);
+	ASSERT_EQ(-ECANCELED, fw_sync(&b.ce, WAIT_MS));
+	ASSERT_EQ(0, fw_ctx_status(&b, &st));
+	EXPECT_EQ(VGPU_FAULT_BAD_PACKET, st.fault.kind);
+	fw_client_close(&b);
+
+	/* A real image with its code section corrupted after compilation. */
+	ASSERT_EQ(0, fw_client_open(&c2, 8 * MiB, 4 * MiB));
+	ASSERT_EQ(0, fw_module_load(&c2, "fw_kernels.ptx", &m));
+	fake = m;
+	fake.code_va = fw_client_vram(&c2, m.size);
+	fake.image = malloc(m.size);
+	ASSERT_NE(NULL, fake.image);
+	memcpy(fake.image, m.image, m.size);
+	h = fake.image;
+	memset((uint8_t *)fake.image + h->sections[VISA_SEC_CODE].offset, 0xff,
+	       h->sections[VISA_SEC_CODE].size);
+	memcpy(c2.host, fake.image, m.size);
+	fw_emit_copy(&c2.ce, fake.code_va, hva(c2.host), m.size);
+	ASSERT_EQ(0, fw_sync(&c2.ce, WAIT_MS));
+	ASSERT_EQ(0, fw_emit_launch(&c2, &fake, "hello", &args));
+	ASSERT_EQ(-ECANCELED, fw_sync(&c2.gr, WAIT_MS));
+	ASSERT_EQ(0, fw_ctx_status(&c2, &st));
+	EXPECT_EQ(VGPU_FAULT_ILLEGAL_INSTRUCTION, st.fault.kind);
+	free(fake.image);
+	fw_module_free(&m);
+	fw_client_close(&c2);
+
+	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+	ASSERT_EQ(0, vector_add(&b, 1000));
+	fw_client_close(&b);
+}
+
+/*
+ * A kernel that never ends: the driver's watchdog (shortened through its
+ * writable module parameter) stops the context, the firmware stops the
+ * grid, and GR serves the next context.
+ */
+TEST_F_TIMEOUT(fw, watchdog_stops_endless_grid, 180)
+{
+	struct fw_client *a = &self->c, b;
+	struct vgpu_ctx_status st;
+	char old[32] = "5000";
+	struct fw_module m;
+	uint64_t fence;
+	FILE *f = fopen(VGPU_PARAMS "watchdog_ms", "r");
+
+	ASSERT_NE(NULL, f);
+	ASSERT_NE(NULL, fgets(old, sizeof(old), f));
+	fclose(f);
+	old[strcspn(old, "\n")] = '\0';
+	ASSERT_EQ(0, vgpu_param_write("watchdog_ms", "1000"));
+
+	fence = launch_spin(a, &m);
+	ASSERT_NE(0, fence);
+	EXPECT_EQ(-ECANCELED, vgpu_tq_wait(&a->gr, fence, 60000));
+	EXPECT_EQ(0, fw_ctx_status(a, &st));
+	EXPECT_TRUE(st.state & VGPU_CTX_STATE_GUILTY);
+	EXPECT_EQ(VGPU_FAULT_WATCHDOG, st.fault.kind);
+
+	EXPECT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+	EXPECT_EQ(0, vector_add(&b, 1000));
+	fw_client_close(&b);
+	fw_module_free(&m);
+	ASSERT_EQ(0, vgpu_param_write("watchdog_ms", old));
+}
+
+/*
+ * The firmware dies mid-grid: clients see -ENODEV, the driver stays
+ * clean, and a restarted firmware serves new clients.
+ */
+TEST_F_TIMEOUT(fw, firmware_death_and_restart, 180)
+{
+	struct fw_client *a = &self->c, b;
+	struct vgpu_ctx_status st;
+	struct fw_module m;
+	uint64_t fence;
+
+	fence = launch_spin(a, &m);
+	ASSERT_NE(0, fence);
+	usleep(300000);
+	fw_kill(self->fw);
+	self->fw = -1;
+	ASSERT_EQ(-ENODEV, vgpu_tq_wait(&a->gr, fence, WAIT_MS));
+	ASSERT_FALSE(fw_attached());
+	ASSERT_EQ(0, fw_ctx_status(a, &st));
+	EXPECT_TRUE(st.state & VGPU_CTX_STATE_LOST);
+
+	self->fw = fw_start(NULL);
+	ASSERT_GT(self->fw, 0);
+	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+	ASSERT_EQ(0, vector_add(&b, 1000));
+	fw_client_close(&b);
+	fw_module_free(&m);
+}
+
+/*
+ * A client dies with a grid running and copies queued: the firmware drops
+ * its work (the grid is stopped, the queues freed) and serves the next.
+ */
+TEST_F_TIMEOUT(fw, client_death_mid_work, 180)
+{
+	struct fw_client b;
+	int status;
+	pid_t child = fork();
+
+	ASSERT_LE(0, child);
+	if (child == 0) {
+		struct fw_client c;
+		struct fw_module m;
+		uint64_t v;
+
+		if (fw_client_open(&c, 8 * MiB, 4 * MiB) ||
+		    !launch_spin(&c, &m))
+			_exit(1);
+		v = fw_client_vram(&c, 4 * MiB);
+		for (int i = 0; i < 16; i++)
+			fw_emit_copy(&c.ce, v, hva(c.host), 4 * MiB);
+		vgpu_tq_submit(&c.ce);
+		usleep(200000);
+		_exit(0);	/* everything still allocated and running */
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, kill(self->fw, 0));
+	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+	ASSERT_EQ(0, vector_add(&b, 1000));
+	fw_client_close(&b);
+}
+
+/* Run vgpu-fw with @args; its exit status, or -1. */
+static int run_fw(const char *const *args)
+{
+	const char *argv[12] = { "vgpu-fw" };
+	int argc = 1, status;
+	pid_t pid;
+
+	while (*args && argc < 11)
+		argv[argc++] = *args++;
+	argv[argc] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		execv(fw_path(), (char *const *)argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * --daemon returns only once attached, with the pid file written; a
+ * second firmware is refused; SIGTERM detaches and removes the pid file.
+ */
+TEST(daemon_mode)
+{
+	static const char *const daemon_args[] = {
+		"--daemon", "--pidfile", "/tmp/vgpu-fw-test.pid", "--sms", "1",
+		VGPU_DEV, NULL,
+	};
+	static const char *const second[] = { "--sms", "1", VGPU_DEV, NULL };
+	static const char *const nodev[] = { "/dev/vgpu-none", NULL };
+	int pid = 0, i;
+	FILE *f;
+
+	ASSERT_EQ(1, run_fw(nodev));
+	ASSERT_FALSE(fw_attached());
+	ASSERT_EQ(0, run_fw(daemon_args));
+	ASSERT_TRUE(fw_attached());
+	f = fopen("/tmp/vgpu-fw-test.pid", "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fscanf(f, "%d", &pid));
+	fclose(f);
+	ASSERT_EQ(0, kill(pid, 0));
+	ASSERT_EQ(1, run_fw(second));	/* -EBUSY: one firmware per device */
+
+	ASSERT_EQ(0, kill(pid, SIGTERM));
+	for (i = 0; i < 1000 && (fw_attached() ||
+				 !access("/tmp/vgpu-fw-test.pid", F_OK)); i++)
+		usleep(10000);
+	ASSERT_FALSE(fw_attached());
+	ASSERT_NE(0, access("/tmp/vgpu-fw-test.pid", F_OK));
+}
+
+TEST_HARNESS_MAIN

@@ -78,13 +78,21 @@ define ptx_test
 $(TST)/ptx/$(1): $(OBJ)/umd/ptx/tests/$(1).o $(PTX_TEST_UTIL_OBJS) $(PTX_LIB) \
 		| $(PTX_NVCC_PTX) $(PTX_RDC_PTX) $(PTXAS)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(USER_CFLAGS) -o $$@ $$^
+	$$(CC) $$(USER_CFLAGS) -o $$@ $$^ $$(PTX_TEST_LDLIBS)
 $(TST)/ptx/$(1)-san: $(OBJ)/san/umd/ptx/tests/$(1).o $(PTX_TEST_UTIL_SAN_OBJS) \
 		$(PTX_SAN_LIB) | $(PTX_NVCC_PTX) $(PTX_RDC_PTX) $(PTXAS)
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(USER_CFLAGS) $$(SAN_CFLAGS) -o $$@ $$^
+	$$(CC) $$(USER_CFLAGS) $$(SAN_CFLAGS) -o $$@ $$^ $$(PTX_TEST_LDLIBS)
 ALL_TARGETS += $(TST)/ptx/$(1) $(TST)/ptx/$(1)-san
 NATIVE_TESTS += $(TST)/ptx/$(1) $(TST)/ptx/$(1)-san
 endef
 $(foreach t,$(patsubst umd/ptx/tests/%.c,%,$(PTX_TEST_SRCS)),\
 	$(eval $(call ptx_test,$(t))))
+
+# test_ptx_exec runs compiled kernels on the execution core through the
+# native test GPU of tests/lib (firmware_sim/core/build.mk, tests/build.mk).
+$(OBJ)/umd/ptx/tests/test_ptx_exec.o $(OBJ)/san/umd/ptx/tests/test_ptx_exec.o: \
+	PTX_TEST_CFLAGS += -Itests/lib -Ifirmware_sim/core
+$(TST)/ptx/test_ptx_exec: $(CTEST_LIB_OBJS) $(CORE_LIB)
+$(TST)/ptx/test_ptx_exec-san: $(CTEST_LIB_SAN_OBJS) $(CORE_SAN_LIB)
+$(TST)/ptx/test_ptx_exec $(TST)/ptx/test_ptx_exec-san: PTX_TEST_LDLIBS := $(CORE_LDLIBS)

@@ -1,0 +1,100 @@
+// Kernels that test_ptx_exec runs on the execution core and checks against
+// a CPU reference: each one exercises code the compiler has to lower with
+// care (calls and frames, carry chains, register splitting, divergence).
+#include <cstdio>
+#include <cuda_fp16.h>
+
+struct S { int a[3]; double d; };
+
+__device__ __noinline__ int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+
+__device__ __noinline__ S bump(S s, int k)
+{
+	S r = s;
+	r.a[k % 3] += k;
+	r.d *= 2;
+	return r;
+}
+
+// Calls: recursion, a struct passed and returned by value, a local array
+// indexed at run time.
+extern "C" __global__ void exec_calls(int *o, const int *in, S s, int n)
+{
+	int t = threadIdx.x + blockIdx.x * blockDim.x;
+	int loc[16];
+
+	for (int i = 0; i < 16; i++)
+		loc[i] = in[(t + i) % n] * i;
+	int acc = loc[in[t] & 15];
+	if (t & 1)
+		acc += fib(t % 12);
+	else
+		acc -= 3;
+	S r = bump(s, t);
+	o[t] = acc + r.a[0] + r.a[1] + r.a[2] + (int)r.d;
+}
+
+// Bits: 64-bit high multiply (mad.cc chains), double split into halves,
+// bit-manipulation intrinsics, half-precision rounding.
+extern "C" __global__ void exec_bits(unsigned *o, const int *in)
+{
+	int t = threadIdx.x + blockIdx.x * blockDim.x;
+	unsigned long long x = (unsigned long long)in[t] * 0x9E3779B97F4A7C15ull;
+	unsigned long long h = __umul64hi(x, 0x123456789ABCDEFull);
+	double d = (double)in[t] * 1.5;
+	unsigned u = (unsigned)in[t] * 2654435761u;
+
+	o[8 * t + 0] = (unsigned)h ^ (unsigned)(h >> 32);
+	o[8 * t + 1] = (unsigned)__double2hiint(d) ^ (unsigned)__double2loint(d);
+	o[8 * t + 2] = __brev(u) + __popc(u) + __clz(u);
+	o[8 * t + 3] = __byte_perm(u, ~u, 0x7531);
+	o[8 * t + 4] = __funnelshift_l(u, ~u, t) ^ __funnelshift_r(u, u >> 3, t);
+	o[8 * t + 5] = (u >> (t % 7)) & 0x3ff;
+	o[8 * t + 6] = (unsigned)(int)(__half2float(__float2half((float)in[t] / 7.0f)) * 1000.0f);
+	o[8 * t + 7] = (unsigned)((long long)in[t] * -3 / 7) + (u % 13u);
+}
+
+// Divergence: a loop with break and continue, an early return, a call on
+// one side of a branch, then a warp-wide shuffle reduction of the result.
+__device__ __noinline__ int side(int v) { return v * 7 + 1; }
+
+extern "C" __global__ void exec_diverge(int *o, const int *in, int n)
+{
+	int t = threadIdx.x;
+	int acc = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (in[i] % 5 == t % 5)
+			break;
+		if (in[i] & 1)
+			continue;
+		acc += in[i];
+	}
+	if (t % 3 == 0)
+		acc = side(acc);
+	for (int off = 16; off > 0; off /= 2)
+		acc += __shfl_down_sync(0xffffffff, acc, off);
+	if (t % 32 == 0)
+		o[t / 32] = acc;
+	if (t >= 48)
+		return;
+	o[8 + t] = __ballot_sync(0xffffffff >> (t >= 32 ? 16 : 0), in[t] > 50);
+}
+
+// Dynamic shared memory, shared and global atomics, printf.
+extern "C" __global__ void exec_hist(int *hist, const int *in, int n)
+{
+	extern __shared__ int sh[];
+	int t = threadIdx.x;
+
+	if (t < 16)
+		sh[t] = 0;
+	__syncthreads();
+	for (int i = t; i < n; i += blockDim.x)
+		atomicAdd(&sh[in[i] & 15], 1);
+	__syncthreads();
+	if (t < 16)
+		atomicAdd(&hist[t], sh[t]);
+	if (t == 0)
+		printf("block %d: %d %.2f\n", blockIdx.x, sh[0], 0.5);
+}

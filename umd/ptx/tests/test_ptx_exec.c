@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_ptx_exec - compiled code computes the right results: the kernels of
+ * cu/exec.cu (nvcc -ptx, sm_75 and sm_90) are compiled by this compiler,
+ * run on the execution core (firmware_sim/core, through the native test
+ * GPU of tests/lib) and compared with the same computation in C.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx_test.h"
+#include "test_gpu.h"
+
+#define N 256
+
+struct S {
+	int a[3];
+	double d;
+};
+
+static int in_host[N];
+
+static int fib(int n)
+{
+	return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+static void put(uint8_t *buf, uint32_t off, const void *v, size_t n)
+{
+	memcpy(buf + off, v, n);
+}
+
+static bool launch(struct test_gpu *g, struct tg_module *m, const char *name,
+		   uint32_t blocks, uint32_t threads, uint32_t dyn,
+		   const void *params, uint32_t psize)
+{
+	const uint32_t grid[3] = { blocks, 1, 1 }, block[3] = { threads, 1, 1 };
+	struct vgpu_core_fault f;
+	int r = tg_launch(g, m, name, grid, block, dyn, params, psize, &f);
+
+	if (r)
+		t_diag("%s: launch %d, fault %s at %s:%u: %s", name, r,
+		       vgpu_core_fault_name(f.kind), f.file, f.line, f.message);
+	return r == 0;
+}
+
+static void check_calls(struct test_gpu *g, struct tg_module *m, uint64_t in,
+			const char *arch)
+{
+	uint64_t o = tg_alloc(g, N * 4);
+	struct S s = { { 1, 2, 3 }, 4.25 };
+	int n = N, t, i, bad = 0, *out;
+	uint8_t p[48] = { 0 };
+
+	/* o at 0, in at 8, s (align 8, 24 bytes) at 16, n at 40: 44 bytes */
+	put(p, 0, &o, 8);
+	put(p, 8, &in, 8);
+	put(p, 16, &s, 24);
+	put(p, 40, &n, 4);
+	if (!t_ok(launch(g, m, "exec_calls", N / 64, 64, 0, p, 44),
+		  "%s: exec_calls runs", arch))
+		return;
+	out = tg_host(g, o);
+	for (t = 0; t < N; t++) {
+		int loc[16], acc;
+		struct S r = s;
+
+		for (i = 0; i < 16; i++)
+			loc[i] = in_host[(t + i) % N] * i;
+		acc = loc[in_host[t] & 15];
+		acc += t & 1 ? fib(t % 12) : -3;
+		r.a[t % 3] += t;
+		r.d *= 2;
+		bad += out[t] != acc + r.a[0] + r.a[1] + r.a[2] + (int)r.d;
+	}
+	t_ok(!bad, "%s: recursion, struct arguments and results, local arrays (%d wrong)",
+	     arch, bad);
+}
+
+static uint32_t brev32(uint32_t x)
+{
+	uint32_t r = 0;
+	int i;
+
+	for (i = 0; i < 32; i++)
+		r |= ((x >> i) & 1u) << (31 - i);
+	return r;
+}
+
+static uint32_t byte_perm(uint32_t x, uint32_t y, uint32_t s)
+{
+	uint64_t v = (uint64_t)y << 32 | x;
+	uint32_t r = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		r |= (uint32_t)(v >> (8 * ((s >> (4 * i)) & 7)) & 0xff) << (8 * i);
+	return r;
+}
+
+static void check_bits(struct test_gpu *g, struct tg_module *m, uint64_t in,
+		       const char *arch)
+{
+	uint64_t o = tg_alloc(g, N * 32);
+	uint8_t p[16];
+	uint32_t *out, w[8];
+	int t, k, bad = 0;
+
+	put(p, 0, &o, 8);
+	put(p, 8, &in, 8);
+	if (!t_ok(launch(g, m, "exec_bits", N / 64, 64, 0, p, 16),
+		  "%s: exec_bits runs", arch))
+		return;
+	out = tg_host(g, o);
+	for (t = 0; t < N; t++) {
+		unsigned long long x = (unsigned long long)in_host[t] * 0x9E3779B97F4A7C15ull;
+		unsigned long long h = (unsigned long long)
+			(((unsigned __int128)x * 0x123456789ABCDEFull) >> 64);
+		double d = in_host[t] * 1.5;
+		uint64_t db;
+		uint32_t u = (uint32_t)in_host[t] * 2654435761u, sh = (uint32_t)t & 31;
+		uint64_t fl = ((uint64_t)~u << 32 | u) << sh;
+		uint64_t fr = ((uint64_t)(u >> 3) << 32 | u) >> sh;
+		_Float16 half = (_Float16)((float)in_host[t] / 7.0f);
+
+		memcpy(&db, &d, 8);
+		w[0] = (uint32_t)h ^ (uint32_t)(h >> 32);
+		w[1] = (uint32_t)(db >> 32) ^ (uint32_t)db;
+		w[2] = brev32(u) + (uint32_t)__builtin_popcount(u) +
+		       (uint32_t)(u ? __builtin_clz(u) : 32);
+		w[3] = byte_perm(u, ~u, 0x7531);
+		w[4] = (uint32_t)(fl >> 32) ^ (uint32_t)fr;
+		w[5] = (u >> (t % 7)) & 0x3ff;
+		w[6] = (uint32_t)(int)((float)half * 1000.0f);
+		w[7] = (uint32_t)((long long)in_host[t] * -3 / 7) + (u % 13u);
+		for (k = 0; k < 8; k++) {
+			if (out[8 * t + k] != w[k] && bad++ < 4)
+				t_diag("exec_bits[%d][%d] = %#x, want %#x", t, k,
+				       out[8 * t + k], w[k]);
+		}
+	}
+	t_ok(!bad, "%s: carry chains, register halves, bit intrinsics, f16 (%d wrong)",
+	     arch, bad);
+}
+
+static void check_diverge(struct test_gpu *g, struct tg_module *m, uint64_t in,
+			  const char *arch)
+{
+	uint64_t o = tg_alloc(g, 64 * 4);
+	int n = 40, t, i, w, bad = 0, acc[64], *out;
+	uint8_t p[20];
+
+	put(p, 0, &o, 8);
+	put(p, 8, &in, 8);
+	put(p, 16, &n, 4);
+	if (!t_ok(launch(g, m, "exec_diverge", 1, 64, 0, p, 20),
+		  "%s: exec_diverge runs", arch))
+		return;
+	out = tg_host(g, o);
+	for (t = 0; t < 64; t++) {
+		acc[t] = 0;
+		for (i = 0; i < n; i++) {
+			if (in_host[i] % 5 == t % 5)
+				break;
+			if (in_host[i] & 1)
+				continue;
+			acc[t] += in_host[i];
+		}
+		if (t % 3 == 0)
+			acc[t] = acc[t] * 7 + 1;
+	}
+	for (w = 0; w < 2; w++) {
+		int v[32], off, l;
+
+		for (l = 0; l < 32; l++)
+			v[l] = acc[32 * w + l];
+		for (off = 16; off > 0; off /= 2)
+			for (l = 0; l + off < 32; l++)	/* in place: l reads l + off, not yet updated */
+				v[l] += v[l + off];
+		bad += out[w] != v[0];
+	}
+	for (t = 0; t < 48; t++) {
+		uint32_t want = 0;
+		int base = t & ~31, lanes = t >= 32 ? 16 : 32, l;
+
+		for (l = 0; l < lanes; l++)
+			want |= (uint32_t)(in_host[base + l] > 50) << l;
+		bad += (uint32_t)out[8 + t] != want;
+	}
+	t_ok(!bad, "%s: break/continue, early return, divergent call, shuffles, ballot (%d wrong)",
+	     arch, bad);
+}
+
+static void check_hist(struct test_gpu *g, struct tg_module *m, uint64_t in,
+		       const char *arch)
+{
+	uint64_t h = tg_alloc(g, 64);
+	int n = N, i, bad = 0, cnt[16] = { 0 }, *out;
+	uint32_t dropped = 0;
+	uint8_t p[20];
+	char *text;
+
+	memset(tg_host(g, h), 0, 64);
+	put(p, 0, &h, 8);
+	put(p, 8, &in, 8);
+	put(p, 16, &n, 4);
+	tg_printf_output(g, &dropped);
+	if (!t_ok(launch(g, m, "exec_hist", 3, 128, 64, p, 20),
+		  "%s: exec_hist runs", arch))
+		return;
+	out = tg_host(g, h);
+	for (i = 0; i < N; i++)
+		cnt[in_host[i] & 15]++;
+	for (i = 0; i < 16; i++)
+		bad += out[i] != 3 * cnt[i];
+	t_ok(!bad, "%s: dynamic shared memory and atomics (%d wrong)", arch, bad);
+	text = tg_printf_output(g, &dropped);
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "block 2: %d 0.50\n", cnt[0]);
+		t_ok(text && strstr(text, want) && !dropped,
+		     "%s: printf from the kernel reaches the host", arch);
+	}
+	free(text);
+}
+
+static void run_arch(const char *arch)
+{
+	char path[512], msg[512], err[256];
+	struct test_gpu g;
+	struct tg_module m;
+	void *img = NULL;
+	size_t size;
+	char *text;
+	uint64_t in;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/%s/exec.ptx", PTX_TEST_DATA, arch);
+	text = t_read_file(path, NULL);
+	if (!t_ok(text && !t_compile(path, text, &img, &size, msg, sizeof(msg)),
+		  "%s: compile exec.ptx %s", arch, msg)) {
+		free(text);
+		return;
+	}
+	if (!t_ok(!tg_init(&g, 2), "%s: native test GPU", arch))
+		goto out;
+	if (t_ok(!tg_load(&g, img, size, &m, err, sizeof(err)),
+		 "%s: the core loads the image %s", arch, err)) {
+		in = tg_alloc(&g, N * 4);
+		for (i = 0; i < N; i++)
+			in_host[i] = (i * 37 + 11) % 101;
+		memcpy(tg_host(&g, in), in_host, sizeof(in_host));
+		check_calls(&g, &m, in, arch);
+		check_bits(&g, &m, in, arch);
+		check_diverge(&g, &m, in, arch);
+		check_hist(&g, &m, in, arch);
+		tg_unload(&m);
+	}
+	tg_fini(&g);
+out:
+	vgpu_ptx_free(img);
+	free(text);
+}
+
+int main(void)
+{
+	t_start();
+	run_arch("sm_75");
+	run_arch("sm_90");
+	return t_done();
+}

@@ -38,3 +38,8 @@ NATIVE_TESTS += $(TST)/core/$(1) $(TST)/core/$(1)-san
 endef
 
 $(eval $(call ctest,test_core_handasm,))
+
+# Instruction-level tests against values recorded on an H100.
+$(OBJ)/tests/test_golden.o $(OBJ)/san/tests/test_golden.o: \
+	CTEST_EXTRA := -DGOLDEN_FILE='"$(abspath tests/golden/h100.txt)"'
+$(eval $(call ctest,test_golden,))

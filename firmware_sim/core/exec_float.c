@@ -82,11 +82,12 @@ static inline double op_f64(unsigned int op, double a, double b, double c)
 	return 0;
 }
 
+/* .sat: clamp to [+0, 1]; NaN and -0 become +0. */
 static inline float sat01(float f)
 {
-	if (f != f)
+	if (f != f || f <= 0.0f)
 		return 0.0f;
-	return f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+	return f > 1.0f ? 1.0f : f;
 }
 
 /* Transcendental approximations, computed in double and rounded once. */
@@ -123,6 +124,18 @@ static int arith_f32(struct warp *w, const struct dinsn *in, uint32_t mask)
 	bool approx = in->mod & (VISA_MOD_APPROX | VISA_MOD_FULL);
 
 	get_srcs(w, in, &s);
+	if (op == VISA_OP_DIV && (in->mod & VISA_MOD_APPROX)) {
+		/* a * (1/b): the hardware's reciprocal flushes to zero for
+		 * |b| > 2^126, so the quotient is 0 there (recorded on an
+		 * H100); elsewhere the exact quotient is within the bound */
+		FOR_LANES(mask, {
+			float a = f32_of(s.A[l]), b = f32_of(s.B[l]), r;
+			if (ftz) { a = ftz32(a); b = ftz32(b); }
+			r = (fabsf(b) > 0x1p126f && b == b && !isinf(b)) ?
+				a * copysignf(0.0f, b) : a / b;
+			s.D[l] = res_f32(ftz ? ftz32(r) : r); });
+		return EXEC_OK;
+	}
 	if (is_basic_arith(op) && !(approx && op != VISA_OP_DIV)) {
 		int old = 0;
 		bool mode = host_mode(rnd) != FE_TONEAREST;
@@ -181,13 +194,15 @@ static int arith_f32(struct warp *w, const struct dinsn *in, uint32_t mask)
 		FOR_LANES(mask, {
 			float a = f32_of(s.A[l]);
 			if (ftz) a = ftz32(a);
-			s.D[l] = bits_f32(a) & 0x7fffffffu; });
+			s.D[l] = a != a ? CANON_NAN_F32 :
+				 bits_f32(a) & 0x7fffffffu; });
 		return EXEC_OK;
 	case VISA_OP_NEG:
 		FOR_LANES(mask, {
 			float a = f32_of(s.A[l]);
 			if (ftz) a = ftz32(a);
-			s.D[l] = bits_f32(a) ^ 0x80000000u; });
+			s.D[l] = a != a ? CANON_NAN_F32 :
+				 bits_f32(a) ^ 0x80000000u; });
 		return EXEC_OK;
 	case VISA_OP_MIN:
 	case VISA_OP_MAX: {
@@ -221,6 +236,13 @@ static int arith_f64(struct warp *w, const struct dinsn *in, uint32_t mask)
 	unsigned int rnd = in->mod & VISA_MOD_RND_MASK;
 
 	get_srcs(w, in, &s);
+	if (op == VISA_OP_RCP && (in->mod & VISA_MOD_APPROX)) {
+		/* the hardware approximates from the high 32 bits only
+		 * (so a signalling NaN with a zero high payload is inf) */
+		FOR_LANES(mask, s.D[l] = res_f64(1.0 / f64_of(
+			s.A[l] & 0xffffffff00000000ull)));
+		return EXEC_OK;
+	}
 	if (is_basic_arith(op)) {
 		bool mode = host_mode(rnd) != FE_TONEAREST;
 		int old = 0;
@@ -229,16 +251,34 @@ static int arith_f64(struct warp *w, const struct dinsn *in, uint32_t mask)
 			old = fegetround();
 			fesetround(host_mode(rnd));
 		}
-		FOR_LANES(mask, s.D[l] = res_f64(op_f64(op, f64_of(s.A[l]),
-							 f64_of(s.B[l]),
-							 f64_of(s.C[l]))));
+		FOR_LANES(mask, {
+			uint64_t x = s.A[l], y = s.B[l], z = s.C[l];
+			double a = f64_of(x), b = f64_of(y), c = f64_of(z);
+			unsigned int nops = op == VISA_OP_FMA || op == VISA_OP_MAD ?
+					    3 : (op == VISA_OP_SQRT ||
+						 op == VISA_OP_RCP) ? 1 : 2;
+			/* A NaN operand propagates, quieted.  Which one wins
+			 * when several are NaN was recorded on an H100: add
+			 * and mul prefer b, fma prefers b then c, div
+			 * (a software sequence) prefers a. */
+			if (op == VISA_OP_DIV && a != a)
+				s.D[l] = quiet_f64(x);
+			else if (nops > 1 && b != b)
+				s.D[l] = quiet_f64(y);
+			else if (nops > 2 && c != c)
+				s.D[l] = quiet_f64(z);
+			else if (a != a)
+				s.D[l] = quiet_f64(x);
+			else
+				s.D[l] = res_f64(op_f64(op, a, b, c)); });
 		if (mode)
 			fesetround(old);
 		return EXEC_OK;
 	}
 	switch (op) {
 	case VISA_OP_RSQRT:
-		FOR_LANES(mask, s.D[l] = res_f64(1.0 / sqrt(f64_of(s.A[l]))));
+		FOR_LANES(mask, s.D[l] = f64_of(s.A[l]) != f64_of(s.A[l]) ?
+			  quiet_f64(s.A[l]) : res_f64(1.0 / sqrt(f64_of(s.A[l]))));
 		return EXEC_OK;
 	case VISA_OP_SIN:
 		FOR_LANES(mask, s.D[l] = res_f64(sin(f64_of(s.A[l]))));
@@ -252,11 +292,13 @@ static int arith_f64(struct warp *w, const struct dinsn *in, uint32_t mask)
 	case VISA_OP_EX2:
 		FOR_LANES(mask, s.D[l] = res_f64(exp2(f64_of(s.A[l]))));
 		return EXEC_OK;
-	case VISA_OP_ABS:
-		FOR_LANES(mask, s.D[l] = s.A[l] & 0x7fffffffffffffffull);
+	case VISA_OP_ABS:	/* NaNs come back quieted, sign unchanged */
+		FOR_LANES(mask, s.D[l] = f64_of(s.A[l]) != f64_of(s.A[l]) ?
+			  quiet_f64(s.A[l]) : s.A[l] & 0x7fffffffffffffffull);
 		return EXEC_OK;
 	case VISA_OP_NEG:
-		FOR_LANES(mask, s.D[l] = s.A[l] ^ 0x8000000000000000ull);
+		FOR_LANES(mask, s.D[l] = f64_of(s.A[l]) != f64_of(s.A[l]) ?
+			  quiet_f64(s.A[l]) : s.A[l] ^ 0x8000000000000000ull);
 		return EXEC_OK;
 	case VISA_OP_MIN:
 	case VISA_OP_MAX: {
@@ -264,9 +306,12 @@ static int arith_f64(struct warp *w, const struct dinsn *in, uint32_t mask)
 
 		FOR_LANES(mask, {
 			double a = f64_of(s.A[l]), b = f64_of(s.B[l]), r;
+			if (a != a && b != b) {	/* the second, quieted */
+				s.D[l] = quiet_f64(s.B[l]);
+				continue;
+			}
 			if (a != a || b != b)
-				r = (nan || (a != a && b != b)) ? NAN :
-				    (a != a ? b : a);
+				r = nan ? NAN : (a != a ? b : a);
 			else if (a == b)
 				r = mx ? (signbit(a) ? b : a) : (signbit(a) ? a : b);
 			else
@@ -323,12 +368,14 @@ static int arith_half(struct warp *w, const struct dinsn *in, uint32_t mask)
 			case VISA_OP_COS: r = cos(a); break;
 			case VISA_OP_TANH: r = tanh(a); break;
 			case VISA_OP_MIN:
-				r = a != a ? b : b != b ? a : a < b ? a : b;
+				r = a != a ? b : b != b ? a : a < b ? a :
+				    (a == b && signbit(a)) ? a : b;
 				if ((in->mod & VISA_MOD_NAN) && (a != a || b != b))
 					r = NAN;
 				break;
 			case VISA_OP_MAX:
-				r = a != a ? b : b != b ? a : a > b ? a : b;
+				r = a != a ? b : b != b ? a : a > b ? a :
+				    (a == b && !signbit(a)) ? a : b;
 				if ((in->mod & VISA_MOD_NAN) && (a != a || b != b))
 					r = NAN;
 				break;
@@ -484,14 +531,18 @@ static uint64_t ext_int(unsigned int t, uint64_t v)
 }
 
 /* Float to integer: round as asked, saturate, NaN -> 0 (PTX cvt rules). */
-static uint64_t float_to_int(double x, unsigned int t, unsigned int rnd)
+static uint64_t float_to_int(double x, unsigned int t, unsigned int rnd,
+			     unsigned int src)
 {
 	unsigned int bits = int_bits(t);
 	bool sgn = int_signed(t);
 	double lo, hi;
 
+	/* NaN: 0 from f32 into 32 bits, otherwise the sign-bit pattern
+	 * (recorded on an H100) */
 	if (x != x)
-		return 0;
+		return src == VISA_T_F64 || bits == 64 ?
+			ext_int(t, 1ull << (bits - 1)) : 0;
 	switch (rnd) {
 	case VISA_RND_RMI: x = floor(x); break;
 	case VISA_RND_RPI: x = ceil(x); break;
@@ -604,7 +655,12 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 		if (ftz && st == VISA_T_F32)
 			x = ftz32((float)x);
 		if (is_int_type(dt)) {
-			s.D[l] = float_to_int(x, dt, rnd);
+			s.D[l] = float_to_int(x, dt, rnd, st);
+			continue;
+		}
+		/* f64 NaN -> f32 keeps only the sign (H100) */
+		if (st == VISA_T_F64 && dt == VISA_T_F32 && x != x) {
+			s.D[l] = (s.A[l] >> 32 & 0x80000000u) | 0x7fc00000u;
 			continue;
 		}
 		/* float -> float; integral rounding modes round first */

@@ -90,12 +90,13 @@ static inline uint64_t extend(unsigned int t, uint64_t v)
 	return v;
 }
 
-/* Division by zero and overflow: what an H100 returns. */
+/* Division (and remainder) by zero give all ones on an H100, whatever
+ * the signs; INT_MIN / -1 wraps. */
 #define DIV(T, CT, a, b)						\
-	((b) == 0 ? (T)(NEGATIVE(a) ? 1 : -1) :	\
+	((b) == 0 ? (T)-1 :						\
 	 (IS_SIGNED(T) && (b) == (T)-1) ? (T)(0 - (CT)(a)) : (T)((a) / (b)))
 #define REM(T, CT, a, b)						\
-	((b) == 0 ? (a) :						\
+	((b) == 0 ? (T)-1 :						\
 	 (IS_SIGNED(T) && (b) == (T)-1) ? (T)0 : (T)((a) % (b)))
 
 static inline uint32_t brev32(uint32_t x)
@@ -292,26 +293,25 @@ static uint64_t lop3(uint64_t a, uint64_t b, uint64_t c, uint32_t lut)
 	return r;
 }
 
+/* bfe exactly as the PTX ISA defines it, bit by bit. */
 static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, unsigned int bits,
 		    bool sgn)
 {
-	uint64_t r, sbit;
+	unsigned int msb = bits - 1;
+	uint64_t r = 0, sbit = 0;
 
 	pos &= 0xff;
 	len &= 0xff;
-	if (!len)
-		return 0;
-	/* The sign bit is the field's msb, or the source's msb past the end. */
-	sbit = (pos + len - 1 >= bits) ? (a >> (bits - 1)) & 1 :
-					 (a >> (pos + len - 1)) & 1;
-	r = pos >= bits ? 0 : a >> pos;
-	if (len < 64)
-		r &= (1ull << len) - 1;
-	if (sgn && sbit && len < bits)
-		r |= ~0ull << len;
-	if (pos >= bits && sgn && sbit)
-		r = ~0ull;
-	return bits == 64 ? r : r & 0xffffffffull;
+	if (sgn && len)
+		sbit = pos + len - 1 >= msb ? (a >> msb) & 1 :
+					      (a >> (pos + len - 1)) & 1;
+	for (unsigned int i = 0; i < bits; i++) {
+		uint64_t bit = (i < len && pos + i <= msb) ?
+			       (a >> (pos + i)) & 1 : sbit;
+
+		r |= bit << i;
+	}
+	return r;
 }
 
 static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len,

@@ -14,7 +14,6 @@
 
 /* The NaN an NVIDIA GPU produces for an invalid operation. */
 #define CANON_NAN_F32	0x7fffffffu
-#define CANON_NAN_F64	0x7fffffffffffffffull
 #define CANON_NAN_F16	0x7fffu
 #define CANON_NAN_BF16	0x7fffu
 
@@ -57,9 +56,21 @@ static inline uint64_t res_f32(float f)
 	return f != f ? CANON_NAN_F32 : bits_f32(f);
 }
 
+/*
+ * f64 NaNs are not canonicalised by the GPU: a NaN operand comes back
+ * quieted (sign and payload kept) and an invalid operation gives the
+ * same default NaN as x86 (0xfff8...).  See nan_f64().
+ */
 static inline uint64_t res_f64(double d)
 {
-	return d != d ? CANON_NAN_F64 : bits_f64(d);
+	return bits_f64(d);
+}
+
+/* The NaN an f64 operation with NaN operands returns: the first NaN
+ * operand, quieted (as recorded on an H100). */
+static inline uint64_t quiet_f64(uint64_t bits)
+{
+	return bits | 0x0008000000000000ull;
 }
 
 /* .ftz: subnormal f32 values become zero of the same sign. */

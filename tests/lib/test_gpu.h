@@ -13,7 +13,7 @@
 
 #include "vgpu_core.h"
 
-#define TG_MAX_MAPS	256
+#define TG_MAX_MAPS	1024
 
 struct tg_map {
 	uint64_t va;

@@ -33,3 +33,48 @@ $(CUDART_LINK): $(CUDART_SO)
 	ln -sf libcudart.so.13 $@
 
 ALL_TARGETS += $(CUDART_SO) $(CUDART_LINK)
+
+# --- native unit tests ---------------------------------------------------------
+#
+# The parts of the runtime that work before any driver call - error names
+# and translation, the last-error state, the <<<>>> configuration stack and
+# the registry - are tested on the host, each test linked with just the
+# objects it tests, once normally and once with the sanitizers.
+
+# gnu11 and -isystem: what the kselftest harness needs to build warning-free.
+CUDART_TEST_CFLAGS := $(CUDART_CFLAGS) -std=gnu11 -Iumd/cudart \
+	-isystem $(B)/ext/kselftest
+CUDART_SAN_OBJ := $(OBJ)/san/umd/cudart
+
+$(CUDART_SAN_OBJ)/%.o: umd/cudart/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CUDART_CFLAGS) $(SAN_CFLAGS) -MMD -MP -c $< -o $@
+
+$(OBJ)/umd/cudart/tests/%.o: umd/cudart/tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CUDART_TEST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(CUDART_SAN_OBJ)/tests/%.o: umd/cudart/tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CUDART_TEST_CFLAGS) $(SAN_CFLAGS) -MMD -MP -c $< -o $@
+
+# cudart_unit_test(name, runtime objects under test)
+define cudart_unit_test
+$(TST)/cudart/$(1): $(OBJ)/umd/cudart/tests/$(1).o \
+		$(patsubst %,$(OBJ)/umd/cudart/%.pic.o,$(2))
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) -o $$@ $$^ -lpthread
+$(TST)/cudart/$(1)-san: $(CUDART_SAN_OBJ)/tests/$(1).o \
+		$(patsubst %,$(CUDART_SAN_OBJ)/%.o,$(2))
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) $$(SAN_CFLAGS) -o $$@ $$^ -lpthread
+ALL_TARGETS += $(TST)/cudart/$(1) $(TST)/cudart/$(1)-san
+NATIVE_TESTS += $(TST)/cudart/$(1) $(TST)/cudart/$(1)-san
+endef
+
+$(eval $(call cudart_unit_test,test_cudart_errors,error_table error_state))
+$(eval $(call cudart_unit_test,test_cudart_call_config,call_config error_state error_table))
+$(eval $(call cudart_unit_test,test_cudart_registry,registry error_state error_table))
+
+-include $(wildcard $(OBJ)/umd/cudart/tests/*.d $(CUDART_SAN_OBJ)/*.d \
+	$(CUDART_SAN_OBJ)/tests/*.d)

@@ -116,6 +116,9 @@ struct rt_fatbin *rt_fatbin_from_handle(void **handle);
 struct rt_function *rt_function_lookup(const void *host_fun);
 struct rt_variable *rt_variable_lookup(const void *host_var);
 
+/* Forget @fb and everything registered with it, and free it. */
+void rt_registry_remove(struct rt_fatbin *fb);
+
 /* The function a cudaKernel_t from __cudaGetKernel() stands for, or NULL. */
 struct rt_function *rt_function_from_kernel(cudaKernel_t kernel);
 

@@ -105,6 +105,17 @@ void rt_modules_unload(struct rt_fatbin *fb)
 	pthread_mutex_unlock(&fb->lock);
 }
 
+/* At exit (atexit from nvcc's constructor) or when a library is closed. */
+void __cudaUnregisterFatBinary(void **fatCubinHandle)
+{
+	struct rt_fatbin *fb = rt_fatbin_from_handle(fatCubinHandle);
+
+	if (!fb)
+		return;
+	rt_modules_unload(fb);
+	rt_registry_remove(fb);
+}
+
 cudaError_t rt_function_resolve(const void *func, CUfunction *fn)
 {
 	struct rt_function *f;

@@ -13,8 +13,9 @@
  *
  * Nothing here touches the device: registration runs before main, when
  * the program may not even use the GPU.  Modules are loaded lazily by
- * module_load.c.  Registration can also happen after main (dlopen of a
- * library with kernels), hence the lock.
+ * module_load.c, which also undoes a registration (unloading the modules
+ * first).  Registration can also happen after main (dlopen of a library
+ * with kernels), hence the lock.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -224,13 +225,10 @@ static void rt_forget_entities(struct rt_fatbin *fb)
 	}
 }
 
-void __cudaUnregisterFatBinary(void **fatCubinHandle)
+void rt_registry_remove(struct rt_fatbin *fb)
 {
-	struct rt_fatbin *fb = rt_fatbin_from_handle(fatCubinHandle);
 	struct rt_fatbin **p;
 
-	if (!fb)
-		return;
 	pthread_mutex_lock(&rt_registry_lock);
 	for (p = &rt_fatbins; *p && *p != fb; p = &(*p)->next)
 		;
@@ -238,7 +236,6 @@ void __cudaUnregisterFatBinary(void **fatCubinHandle)
 		*p = fb->next;
 	rt_forget_entities(fb);
 	pthread_mutex_unlock(&rt_registry_lock);
-	rt_modules_unload(fb);
 	pthread_mutex_destroy(&fb->lock);
 	free(fb);
 }

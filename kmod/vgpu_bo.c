@@ -164,7 +164,7 @@ int vgpu_ioctl_vram_alloc(struct vgpu_file *vf, void *data)
 	u64 size;
 	int ret;
 
-	if (args->flags || args->handle || args->alloc_size)
+	if (args->flags)
 		return -EINVAL;
 	if (!args->size || args->size > (dev->vram.npages << PAGE_SHIFT))
 		return args->size ? -ENOMEM : -EINVAL;
@@ -208,8 +208,6 @@ int vgpu_ioctl_host_alloc(struct vgpu_file *vf, void *data)
 	int ret;
 
 	if (args->flags & ~VGPU_HOST_ALLOC_WC)
-		return -EINVAL;
-	if (args->handle || args->mmap_offset || args->alloc_size)
 		return -EINVAL;
 #ifndef CONFIG_X86
 	if (args->flags & VGPU_HOST_ALLOC_WC)
@@ -303,7 +301,7 @@ int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data)
 	struct vgpu_bo *bo;
 	int ret;
 
-	if (args->flags & ~VGPU_HOST_REGISTER_READONLY || args->handle)
+	if (args->flags & ~VGPU_HOST_REGISTER_READONLY)
 		return -EINVAL;
 	if (!PAGE_ALIGNED(args->addr) || !PAGE_ALIGNED(args->size))
 		return -EINVAL;

@@ -22,6 +22,14 @@ $(TST)/selftests/%: $(OBJ)/selftests/%.o $(SELFTESTS_LIB_OBJS)
 ALL_TARGETS += $(SELFTESTS_BINS)
 GUEST_TESTS += $(SELFTESTS_BINS)
 
+# The ABI layout check needs no driver: it runs on the host.
+$(TST)/selftests/vgpu_abi_test: $(OBJ)/selftests/vgpu_abi_test.o
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $^
+
+ALL_TARGETS += $(TST)/selftests/vgpu_abi_test
+NATIVE_TESTS += $(TST)/selftests/vgpu_abi_test
+
 # Keep the objects (make would delete them as intermediates).
 .SECONDARY: $(SELFTESTS_LIB_OBJS) \
-	$(patsubst %,$(OBJ)/selftests/%.o,$(SELFTESTS_PROGS))
+	$(patsubst %,$(OBJ)/selftests/%.o,$(SELFTESTS_PROGS) vgpu_abi_test)

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_abi_test.c - the uAPI and hardware-interface layouts never change
+ *
+ * A struct of include/uapi/linux/vgpu.h or include/vgpu_hw.h may only grow
+ * at its end.  These assertions pin every size and a few offsets, so that
+ * an accidental reordering, a missing pad (implicit padding differs between
+ * 32- and 64-bit user space) or a changed type fails the build.  Runs on
+ * the host; prints TAP.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+#include <linux/vgpu.h>
+#include <vgpu_hw.h>
+
+#define LAYOUT(type, size) _Static_assert(sizeof(type) == (size), #type)
+#define AT(type, field, off) \
+	_Static_assert(offsetof(type, field) == (off), #type "." #field)
+
+LAYOUT(struct vgpu_info, 64);
+AT(struct vgpu_info, vram_size, 16);
+AT(struct vgpu_info, gart_entries, 32);
+AT(struct vgpu_info, hw_version, 56);
+LAYOUT(struct vgpu_ctx_create, 16);
+LAYOUT(struct vgpu_handle_arg, 8);
+LAYOUT(struct vgpu_fault, 128);
+AT(struct vgpu_fault, va, 16);
+AT(struct vgpu_fault, block, 32);
+AT(struct vgpu_fault, pc, 56);
+AT(struct vgpu_fault, kernel_name, 64);
+LAYOUT(struct vgpu_ctx_status, 144);
+AT(struct vgpu_ctx_status, fault, 16);
+LAYOUT(struct vgpu_vram_alloc, 24);
+LAYOUT(struct vgpu_host_alloc, 32);
+LAYOUT(struct vgpu_host_register, 24);
+LAYOUT(struct vgpu_map, 40);
+AT(struct vgpu_map, flags, 32);
+LAYOUT(struct vgpu_unmap, 16);
+LAYOUT(struct vgpu_queue_create, 48);
+AT(struct vgpu_queue_create, ring_offset, 24);
+LAYOUT(struct vgpu_wait, 24);
+LAYOUT(struct vgpu_queue_eventfd, 8);
+LAYOUT(struct vgpu_fw_attach, 40);
+LAYOUT(struct vgpu_fw_signal, 16);
+LAYOUT(struct vgpu_fw_fault, 136);
+LAYOUT(struct vgpu_fw_event, 48);
+
+LAYOUT(struct vgpu_doorbell, 128);
+AT(struct vgpu_doorbell, rptr, 64);
+AT(struct vgpu_doorbell, fw_sleeping, 72);
+LAYOUT(struct vgpu_fence_page, 16);
+LAYOUT(struct vgpu_pkt_header, 8);
+LAYOUT(struct vgpu_pkt_fence, 16);
+LAYOUT(struct vgpu_pkt_wait_mem, 24);
+LAYOUT(struct vgpu_pkt_write_mem, 24);
+LAYOUT(struct vgpu_pkt_copy, 32);
+LAYOUT(struct vgpu_pkt_memset, 32);
+LAYOUT(struct vgpu_pkt_timestamp, 16);
+LAYOUT(struct vgpu_pkt_launch, 88);
+
+int main(void)
+{
+	unsigned int cmds[] = {
+		VGPU_IOCTL_GET_INFO, VGPU_IOCTL_CTX_CREATE, VGPU_IOCTL_WAIT,
+		VGPU_IOCTL_FW_FAULT,
+	};
+	int ok = 1;
+
+	printf("TAP version 13\n1..2\n");
+	printf("ok 1 struct layouts (checked at compile time)\n");
+	/* The ioctl numbers encode the sizes: they are ABI as well. */
+	ok &= cmds[0] == 0x8040b700u;
+	ok &= cmds[1] == 0xc010b701u;
+	ok &= cmds[2] == 0x4018b70du;
+	ok &= cmds[3] == 0x4088b742u;
+	printf("%s 2 ioctl numbers\n", ok ? "ok" : "not ok");
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * attributes.c - cuDeviceGetAttribute: one coherent description of the
+ * software GPU.
+ *
+ * The limits are those the execution core enforces (firmware_sim/core):
+ * 1024 threads per block, warps of 32, 48 KiB of static shared memory and
+ * up to 227 KiB with the opt-in, a 64 KiB constant bank.  The compute
+ * capability is 9.0, so that PTX built for sm_75 ... sm_90 is usable.
+ * Features the device does not have (textures, managed memory, cluster
+ * launch, IPC...) read 0, as they do on a GPU without them.
+ */
+#include "cuda_internal.h"
+
+/* Clock rates in kHz: informative only (timers use real nanoseconds). */
+#define CU_CLOCK_KHZ		1000000
+#define CU_MEM_CLOCK_KHZ	1000000
+
+static int cu_attribute_value(const struct cu_device *d,
+			      CUdevice_attribute attrib, int *value)
+{
+	const struct vgpu_info *info = vgpu_device_info(d->vdev);
+
+	switch (attrib) {
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+		return *value = CU_MAX_THREADS_PER_BLOCK, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+		return *value = CU_MAX_BLOCK_X, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+		return *value = CU_MAX_BLOCK_Y, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+		return *value = CU_MAX_BLOCK_Z, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+		return *value = (int)CU_MAX_GRID_X, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+	case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+		return *value = (int)CU_MAX_GRID_YZ, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+		return *value = CU_SHARED_PER_BLOCK, 0;
+	case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY:
+		return *value = CU_CONST_BYTES, 0;
+	case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
+		return *value = CU_WARP_SIZE, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_PITCH:
+		return *value = 0x7fffffff, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK:
+		return *value = CU_REGS_PER_BLOCK, 0;
+	case CU_DEVICE_ATTRIBUTE_CLOCK_RATE:
+		return *value = CU_CLOCK_KHZ, 0;
+	case CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT:
+		return *value = 512, 0;
+	case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT:
+	case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT:
+		return *value = 32, 0;
+	case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP:
+	case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
+		return *value = 1, 0;
+	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+		return *value = (int)d->sm_count, 0;
+	case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT:
+		return *value = info->watchdog_ms != 0, 0;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE:
+		return *value = CU_COMPUTEMODE_DEFAULT, 0;
+	case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
+	case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
+	case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED:
+		return *value = 1, 0;
+	case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
+		return *value = 0x80 + (int)d->ordinal, 0;
+	case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:
+	case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID:
+		return *value = 0, 0;
+	case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
+		return *value = CU_MEM_CLOCK_KHZ, 0;
+	case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH:
+		return *value = 64, 0;
+	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
+		return *value = 4 << 20, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
+		return *value = CU_MAX_THREADS_PER_SM, 0;
+	case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT:
+		return *value = info->num_copy_engines, 0;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+		return *value = CU_CC_MAJOR, 0;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+		return *value = CU_CC_MINOR, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+		return *value = CU_SHARED_PER_SM, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR:
+		return *value = CU_REGS_PER_SM, 0;
+	case CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO:
+		return *value = 2, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+		return *value = CU_SHARED_PER_BLOCK_OPTIN, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR:
+		return *value = CU_MAX_BLOCKS_PER_SM, 0;
+	case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK:
+		return *value = 0, 0;
+	case CU_DEVICE_ATTRIBUTE_NUMA_ID:
+	case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID:
+		return *value = -1, 0;
+	default:
+		/* Every other defined attribute is a feature we do not have. */
+		if (attrib > 0 && attrib < CU_DEVICE_ATTRIBUTE_MAX)
+			return *value = 0, 0;
+		return -1;
+	}
+}
+
+CU_EXPORT CUresult CUDAAPI cuDeviceGetAttribute(int *pi,
+						CUdevice_attribute attrib,
+						CUdevice dev)
+{
+	CUresult res = cu_initialized();
+	struct cu_device *d;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!pi)
+		return CUDA_ERROR_INVALID_VALUE;
+	d = cu_device_get(dev);
+	if (!d)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (cu_attribute_value(d, attrib, pi))
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}

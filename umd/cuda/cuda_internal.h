@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cuda_internal.h - the objects behind libcuda.so.1's handles.
+ *
+ * The driver API hands out opaque pointers (CUcontext, CUstream, CUevent,
+ * CUmodule, CUfunction); each points at one of the structures below, whose
+ * first member is a magic number so that a stale or foreign handle is
+ * refused with CUDA_ERROR_INVALID_HANDLE / INVALID_CONTEXT instead of
+ * being dereferenced blindly.
+ *
+ *   cu_device   one /dev/vgpuN, opened by cuInit
+ *   cu_ctx      a CUDA context = one vGPU context (GPU address space),
+ *               its streams, its queues and its modules
+ *   cu_queue    one vGPU user-mode queue and the sequence numbers of the
+ *               operations submitted on it
+ *   cu_stream   an ordered series of operations, spread over a compute
+ *               queue and a copy queue
+ *   cu_mem      one allocation in the process-wide pointer registry
+ *
+ * Locks, outermost first: cu_device.lock (contexts of a device), then
+ * cu_stream.lock, then cu_ctx.lock (lists of a context), then the
+ * registry's and the VA allocator's.  Nothing is called with a lock held
+ * that could take an outer one.
+ */
+#ifndef VGPU_CUDA_INTERNAL_H
+#define VGPU_CUDA_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cuda.h>
+
+#include "libvgpu/libvgpu.h"
+#include "vgpu_visa.h"
+
+#define CU_EXPORT __attribute__((visibility("default")))
+
+#define CU_CTX_MAGIC		0x43545843u	/* "CXTC" */
+#define CU_STREAM_MAGIC		0x4d525453u	/* "STRM" */
+#define CU_EVENT_MAGIC		0x544e5645u	/* "EVNT" */
+#define CU_MODULE_MAGIC		0x444f4d43u	/* "CMOD" */
+#define CU_FUNC_MAGIC		0x434e5546u	/* "FUNC" */
+#define CU_DEAD_MAGIC		0xdeadbeefu
+
+/* Limits of the device we present: those of the execution core. */
+#define CU_WARP_SIZE			32
+#define CU_MAX_THREADS_PER_BLOCK	1024
+#define CU_MAX_BLOCK_X			1024
+#define CU_MAX_BLOCK_Y			1024
+#define CU_MAX_BLOCK_Z			64
+#define CU_MAX_GRID_X			0x7fffffffu
+#define CU_MAX_GRID_YZ			65535u
+#define CU_SHARED_PER_BLOCK		(48u << 10)
+#define CU_SHARED_PER_BLOCK_OPTIN	(227u << 10)
+#define CU_SHARED_PER_SM		(228u << 10)
+#define CU_REGS_PER_BLOCK		65536
+#define CU_REGS_PER_SM			65536
+#define CU_MAX_THREADS_PER_SM		2048
+#define CU_MAX_BLOCKS_PER_SM		32
+#define CU_CC_MAJOR			9
+#define CU_CC_MINOR			0
+#define CU_CONST_BYTES			(64u << 10)
+#define CU_DRIVER_VERSION		13000
+
+/* Queues and their rings. */
+#define CU_COMPUTE_RING_SIZE		(256u << 10)
+#define CU_COPY_RING_SIZE		(64u << 10)
+#define CU_MAX_QUEUES			64	/* the driver's default limit */
+#define CU_ENGINE_COMPUTE		0
+#define CU_ENGINE_COPY			1
+
+/* The sync page: one u64 per queue, then event timestamps. */
+#define CU_SYNC_PAGE_SIZE		(64u << 10)
+#define CU_SYNC_QUEUE_SLOTS		CU_MAX_QUEUES
+#define CU_SYNC_TS_FIRST		512	/* first u64 of timestamps */
+#define CU_SYNC_TS_SLOTS		(CU_SYNC_PAGE_SIZE / 8 - CU_SYNC_TS_FIRST)
+
+/* Pageable copies go through two pinned bounce buffers. */
+#define CU_STAGE_BUFFERS		2
+#define CU_STAGE_SIZE			(1u << 20)
+
+#define CU_PRINTF_FIFO_DEFAULT		(1u << 20)
+
+struct cu_ctx;
+struct cu_queue;
+
+struct cu_device {
+	unsigned int ordinal;
+	struct vgpu_device *vdev;
+	char name[64];
+	CUuuid uuid;
+	unsigned int sm_count;
+
+	pthread_mutex_t lock;		/* the fields below */
+	struct cu_ctx *primary;		/* NULL until retained */
+	unsigned int primary_refs;
+	unsigned int primary_flags;
+	struct cu_ctx *contexts;	/* every live context, linked by next */
+};
+
+/* One position in one queue: "the operation with sequence @seq". */
+struct cu_point {
+	struct cu_queue *queue;		/* NULL: nothing, already complete */
+	uint64_t seq;
+};
+
+struct cu_queue {
+	struct cu_ctx *ctx;
+	struct vgpu_queue *vq;
+	unsigned int engine;
+	unsigned int slot;		/* index of its u64 in the sync page */
+	uint64_t slot_va;		/* GPU VA (= host VA) of that u64 */
+	uint64_t seq;			/* last sequence number submitted */
+	bool in_use;			/* owned by a stream */
+};
+
+struct cu_stream {
+	uint32_t magic;
+	struct cu_ctx *ctx;
+	unsigned int flags;		/* CU_STREAM_* */
+	int priority;
+	bool is_null;			/* the legacy default stream */
+	pthread_mutex_t lock;
+	struct cu_queue *compute;
+	struct cu_queue *copy;		/* created on the first copy */
+	struct cu_point last;		/* the last operation, in order */
+	struct cu_stream *next;		/* in ctx->streams */
+};
+
+struct cu_event {
+	uint32_t magic;
+	struct cu_ctx *ctx;
+	unsigned int flags;		/* CU_EVENT_* */
+	bool recorded;
+	struct cu_point point;		/* where it was recorded */
+	int ts_slot;			/* timestamp u64, -1 with DISABLE_TIMING */
+};
+
+struct cu_function {
+	uint32_t magic;
+	struct cu_module *module;
+	unsigned int index;		/* in the image's KERNELS table */
+	const struct visa_kernel *kernel;
+	const uint8_t *params;		/* first visa_param of the kernel */
+	uint32_t param_entsize;		/* bytes between two of them */
+	const char *name;
+	unsigned int max_dynamic_shared;	/* cuFuncSetAttribute */
+	int preferred_carveout;
+	int cache_config;
+};
+
+struct cu_module {
+	uint32_t magic;
+	struct cu_ctx *ctx;
+	void *image;			/* our copy of the vISA image */
+	size_t image_size;
+	const struct visa_image_header *hdr;
+	uint64_t image_id;		/* vgpu_launch_v1.image_id */
+	unsigned int ptx_arch;		/* sm_NN the PTX targeted, or 0 */
+	CUdeviceptr code_va;		/* where the image lies in VRAM */
+	CUdeviceptr global_va;		/* the module's segments, or 0 */
+	CUdeviceptr const_va;
+	unsigned int num_functions;
+	struct cu_function *functions;
+	struct cu_module *next;		/* in ctx->modules */
+};
+
+struct cu_ctx {
+	uint32_t magic;
+	struct cu_device *dev;
+	uint32_t vctx;			/* vGPU context handle */
+	unsigned int flags;		/* CU_CTX_* given at creation */
+	bool is_primary;
+	unsigned long long id;
+	struct cu_ctx *next;		/* in dev->contexts */
+
+	pthread_mutex_t lock;		/* lists, queues, sticky error */
+	CUresult sticky;		/* CUDA_SUCCESS until a fault */
+	struct cu_stream null_stream;
+	struct cu_stream *streams;	/* created streams */
+	struct cu_queue queues[CU_MAX_QUEUES];
+	unsigned int num_queues;
+	struct cu_module *modules;
+	uint64_t next_image_id;
+	size_t limits[CU_LIMIT_MAX];
+
+	/* Pinned memory the context's queues and events use. */
+	uint32_t sync_handle;
+	volatile uint64_t *sync;	/* CU_SYNC_PAGE_SIZE bytes */
+	uint8_t ts_used[CU_SYNC_TS_SLOTS];
+
+	/* Bounce buffers of pageable copies (lazily allocated). */
+	pthread_mutex_t stage_lock;
+	uint32_t stage_handle;
+	uint8_t *stage;			/* CU_STAGE_BUFFERS * CU_STAGE_SIZE */
+	struct cu_point stage_busy[CU_STAGE_BUFFERS];
+
+	/* Device printf. */
+	pthread_mutex_t printf_lock;
+	uint32_t printf_handle;
+	struct visa_printf_fifo *printf_fifo;
+	size_t printf_size;
+};
+
+/* ---- process state (init.c) ------------------------------------------- */
+
+/* CUDA_ERROR_NOT_INITIALIZED until cuInit succeeded. */
+CUresult cu_initialized(void);
+struct cu_device *cu_device_get(CUdevice ordinal);
+int cu_device_count(void);
+
+/* ---- errors (errors.c) ------------------------------------------------ */
+
+/* The CUresult for a negative errno of libvgpu. */
+CUresult cu_from_errno(int err);
+/* The CUresult that a vGPU fault record stands for. */
+CUresult cu_from_fault(const struct vgpu_ctx_status *status);
+
+/* ---- contexts (context.c, context_current.c) -------------------------- */
+
+/* The calling thread's current context, or NULL. */
+struct cu_ctx *cu_ctx_current(void);
+void cu_ctx_set_current(struct cu_ctx *ctx);
+/* Current context, checked: INVALID_CONTEXT if none, the sticky error. */
+CUresult cu_ctx_get(struct cu_ctx **ctx);
+bool cu_ctx_valid(const struct cu_ctx *ctx);
+CUresult cu_ctx_new(struct cu_device *dev, unsigned int flags,
+		    bool primary, struct cu_ctx **out);
+void cu_ctx_free(struct cu_ctx *ctx);
+/* Refresh the sticky error from the driver; returns it. */
+CUresult cu_ctx_check(struct cu_ctx *ctx);
+/* Wait for everything submitted in the context. */
+CUresult cu_ctx_sync(struct cu_ctx *ctx);
+/* Forget the current context of every thread that has @ctx current. */
+void cu_ctx_forget(struct cu_ctx *ctx);
+
+/* ---- queues and streams (queue.c, stream.c) --------------------------- */
+
+CUresult cu_queue_get(struct cu_ctx *ctx, unsigned int engine,
+		      struct cu_queue **out);
+void cu_queue_put(struct cu_queue *q);
+bool cu_point_done(const struct cu_point *p);
+CUresult cu_point_wait(struct cu_ctx *ctx, const struct cu_point *p);
+CUresult cu_stream_init(struct cu_ctx *ctx, struct cu_stream *s,
+			unsigned int flags, int priority, bool is_null);
+void cu_stream_fini(struct cu_stream *s);
+/* Resolve a CUstream (NULL = legacy default) of the current context. */
+CUresult cu_stream_resolve(struct cu_ctx *ctx, CUstream h,
+			   struct cu_stream **out);
+CUresult cu_stream_sync(struct cu_stream *s);
+
+/*
+ * One operation on a stream: begin (takes the stream's lock, picks the
+ * queue of @engine and makes it wait for what must come first), then the
+ * caller emits its packets on op->queue, then end (sequence number, fence,
+ * doorbell; releases the lock).  cu_op_abort() releases on an error.
+ */
+struct cu_op {
+	struct cu_stream *stream;
+	struct cu_queue *queue;
+	int64_t deadline;
+};
+CUresult cu_op_begin(struct cu_stream *s, unsigned int engine,
+		     struct cu_op *op);
+CUresult cu_op_end(struct cu_op *op, struct cu_point *done);
+void cu_op_abort(struct cu_op *op, int err);
+
+/* ---- memory (va_space.c, registry.c, memory.c) ------------------------ */
+
+CUresult cu_va_init(void);
+uint64_t cu_va_alloc(uint64_t size);
+void cu_va_free(uint64_t va, uint64_t size);
+bool cu_va_contains(uint64_t ptr);
+
+enum cu_mem_kind {
+	CU_MEM_DEVICE = 1,		/* VRAM */
+	CU_MEM_HOST,			/* pinned, allocated by the driver */
+	CU_MEM_REGISTERED,		/* the process's pages, pinned */
+};
+
+struct cu_mem {
+	uint64_t base;			/* what the user sees */
+	uint64_t size;
+	uint64_t map_base;		/* page-aligned range mapped on the GPU */
+	uint64_t map_size;
+	enum cu_mem_kind kind;
+	struct cu_device *dev;
+	struct cu_ctx *ctx;		/* owner (device memory) */
+	uint32_t handle;
+	unsigned int flags;		/* CU_MEMHOSTALLOC_* / REGISTER_* */
+	unsigned long long id;		/* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+};
+
+/* Add, remove, look up; lookups copy the entry out under the lock. */
+CUresult cu_registry_add(const struct cu_mem *m);
+bool cu_registry_remove(uint64_t base, enum cu_mem_kind kind,
+			struct cu_mem *out);
+bool cu_registry_find(uint64_t ptr, struct cu_mem *out);
+/* Whether [ptr, ptr + size) overlaps any host (pinned) entry. */
+bool cu_registry_overlaps_host(uint64_t ptr, uint64_t size);
+/* Call @fn on every entry (under the lock: @fn must not re-enter). */
+void cu_registry_each(void (*fn)(const struct cu_mem *, void *), void *arg);
+/* Remove (into @out) one device entry owned by @ctx; false when none. */
+bool cu_registry_take_ctx(struct cu_ctx *ctx, struct cu_mem *out);
+
+/* Map every pinned host allocation of @ctx's device into @ctx. */
+CUresult cu_mem_map_host_into(struct cu_ctx *ctx);
+/* Allocate pinned memory for the library's own use, mapped in @ctx. */
+CUresult cu_mem_internal_host(struct cu_ctx *ctx, size_t size,
+			      uint32_t *handle, void **cpu);
+void cu_mem_internal_free(struct cu_ctx *ctx, uint32_t handle, void *cpu,
+			  size_t size);
+/* Device memory for the library's own use (modules), in the registry. */
+CUresult cu_mem_device_alloc(struct cu_ctx *ctx, size_t size,
+			     CUdeviceptr *out);
+CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p);
+void cu_mem_free_ctx(struct cu_ctx *ctx);
+
+/* ---- copies (copy.c) --------------------------------------------------- */
+
+/* Where a pointer is, seen from the device. */
+enum cu_where { CU_WHERE_PAGEABLE, CU_WHERE_DEVICE, CU_WHERE_PINNED };
+enum cu_where cu_classify(uint64_t ptr, size_t size, bool *in_range);
+/* Copy with each side already classified; @sync: wait for completion. */
+CUresult cu_copy(struct cu_stream *s, uint64_t dst, uint64_t src,
+		 size_t size, bool sync);
+/* Host -> device-visible memory from a buffer (module upload). */
+CUresult cu_copy_from_host(struct cu_ctx *ctx, uint64_t dst, const void *src,
+			   size_t size);
+
+/* ---- printf (printf.c) ------------------------------------------------- */
+
+CUresult cu_printf_init(struct cu_ctx *ctx, size_t size);
+void cu_printf_fini(struct cu_ctx *ctx);
+/* Format and print the records in the FIFO; called after a sync. */
+void cu_printf_flush(struct cu_ctx *ctx);
+
+/* ---- modules (module.c, visa_image.c) ---------------------------------- */
+
+/* Check that a vISA image is self-consistent enough to read. */
+int cu_visa_check(const void *image, size_t size, char *err, size_t errlen);
+const char *cu_visa_string(const struct visa_image_header *h, uint32_t off);
+const void *cu_visa_section(const struct visa_image_header *h,
+			    unsigned int id, uint32_t *count);
+void cu_module_free(struct cu_module *m);
+bool cu_function_valid(const struct cu_function *f);
+
+/* ---- small helpers ----------------------------------------------------- */
+
+static inline uint64_t cu_align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+static inline uint64_t cu_align_down(uint64_t v, uint64_t a)
+{
+	return v & ~(a - 1);
+}
+
+#endif /* VGPU_CUDA_INTERNAL_H */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* handles.h - the set of live handles (see handles.c). */
+#ifndef VGPU_CUDA_HANDLES_H
+#define VGPU_CUDA_HANDLES_H
+
+#include <stdbool.h>
+
+#include <cuda.h>
+
+enum cu_handle_type {
+	CU_HANDLE_CTX = 1,
+	CU_HANDLE_STREAM,
+	CU_HANDLE_EVENT,
+	CU_HANDLE_MODULE,
+	CU_HANDLE_FUNCTION,
+};
+
+CUresult cu_handle_add(const void *p, enum cu_handle_type type);
+/* False if @p was not a live handle of @type. */
+bool cu_handle_remove(const void *p, enum cu_handle_type type);
+bool cu_handle_valid(const void *p, enum cu_handle_type type);
+
+#endif /* VGPU_CUDA_HANDLES_H */

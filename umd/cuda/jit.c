@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jit.c - from whatever cuModuleLoad* was given to one vISA image.
+ *
+ * The input may be a vISA image (used as it is), a fatbinary container,
+ * an nvcc registration wrapper, or PTX text.  Fatbinaries give the best
+ * PTX entry for the device (several modules for separately compiled
+ * code); the PTX compiler links them into one image.  Compiled images
+ * are kept in the on-disk compute cache, so loading the same PTX again
+ * costs a file read instead of a compilation.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+#include "jit.h"
+#include "cache/compute_cache.h"
+#include "fatbin/fatbin.h"
+#include "ptx/ptx_compiler.h"
+
+#define CU_FATBIN_MAGIC		0xBA55ED50u
+#define CU_WRAPPER_MAGIC	0x466243B1u
+#define CU_COMPILER_ID		"vgpu-ptx visa-" "1"
+
+static pthread_once_t cu_cache_once = PTHREAD_ONCE_INIT;
+static struct vgpu_cache *cu_cache;
+
+static void cu_cache_open(void)
+{
+	cu_cache = vgpu_cache_open(NULL);
+}
+
+static const struct vgpu_fatbin_target cu_target = {
+	.sm_arch = CU_CC_MAJOR * 10 + CU_CC_MINOR,
+	.max_isa_major = 9,
+	.max_isa_minor = 0,
+};
+
+static uint32_t cu_le32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The sm_NN of a PTX module's .target, 0 if none is found. */
+static unsigned int cu_ptx_arch(const char *text)
+{
+	const char *t = strstr(text, ".target");
+	unsigned int sm = 0;
+
+	if (t)
+		sscanf(t, ".target sm_%u", &sm);
+	return sm;
+}
+
+static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
+			   struct cu_jit_result *out)
+{
+	struct vgpu_ptx_source *srcs;
+	struct vgpu_cache_compile_inputs in = { 0 };
+	const char **texts;
+	size_t *lens, i;
+	struct vgpu_cache_key key;
+	struct vgpu_ptx_diag diag;
+	void *image = NULL;
+	size_t size = 0;
+	CUresult res = CUDA_SUCCESS;
+	int ret;
+
+	srcs = calloc(set->count, sizeof(*srcs));
+	texts = calloc(set->count, sizeof(*texts));
+	lens = calloc(set->count, sizeof(*lens));
+	if (!srcs || !texts || !lens) {
+		res = CUDA_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	for (i = 0; i < set->count; i++) {
+		srcs[i].name = set->count > 1 ? "rdc-module.ptx" : "module.ptx";
+		srcs[i].text = texts[i] = set->modules[i].text;
+		srcs[i].len = lens[i] = set->modules[i].len;
+	}
+	out->ptx_arch = set->modules[0].sm_arch ? set->modules[0].sm_arch :
+			cu_ptx_arch(set->modules[0].text);
+
+	pthread_once(&cu_cache_once, cu_cache_open);
+	in.ptx = texts;
+	in.ptx_len = lens;
+	in.ptx_count = set->count;
+	in.options = "";
+	in.compiler_version = CU_COMPILER_ID;
+	in.sm_arch = cu_target.sm_arch;
+	in.device_name = "vgpu";
+	vgpu_cache_key_for_compile(&in, &key);
+	if (cu_cache && vgpu_cache_lookup(cu_cache, &key, &image, &size) == 1 &&
+	    !cu_visa_check(image, size, out->log, sizeof(out->log))) {
+		out->image = image;
+		out->size = size;
+		out->from_cache = true;
+		goto out;
+	}
+	free(image);
+
+	ret = vgpu_ptx_compile(srcs, (unsigned int)set->count, NULL, &image,
+			       &size, &diag);
+	if (ret != VGPU_PTX_OK) {
+		vgpu_ptx_format_diag(&diag, out->log, sizeof(out->log));
+		if (ret == VGPU_PTX_ERR_NOMEM)
+			res = CUDA_ERROR_OUT_OF_MEMORY;
+		else if (ret == VGPU_PTX_ERR_SYNTAX &&
+			 !strstr(set->modules[0].text, ".version"))
+			res = CUDA_ERROR_INVALID_IMAGE;	/* not PTX at all */
+		else
+			res = CUDA_ERROR_INVALID_PTX;
+		goto out;
+	}
+	/* Our own copy in malloc()ed memory, the compiler's freed. */
+	out->image = malloc(size);
+	if (!out->image) {
+		vgpu_ptx_free(image);
+		res = CUDA_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	memcpy(out->image, image, size);
+	vgpu_ptx_free(image);
+	out->size = size;
+	if (cu_cache)
+		vgpu_cache_store(cu_cache, &key, out->image, size);
+out:
+	free(srcs);
+	free(texts);
+	free(lens);
+	return res;
+}
+
+static CUresult cu_fatbin_error(int ret)
+{
+	switch (ret) {
+	case VGPU_FATBIN_ENOPTX:
+		return CUDA_ERROR_NO_BINARY_FOR_GPU;
+	case VGPU_FATBIN_ENOMEM:
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	default:
+		return CUDA_ERROR_INVALID_IMAGE;
+	}
+}
+
+CUresult cu_jit(const void *data, size_t size, bool size_known,
+		struct cu_jit_result *out)
+{
+	struct vgpu_fatbin_ptx_set set = { 0 };
+	struct vgpu_fatbin_ptx one;
+	CUresult res;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!data)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (size_known && size < 4)
+		return CUDA_ERROR_INVALID_IMAGE;
+	switch (cu_le32(data)) {
+	case VISA_MAGIC: {
+		const struct visa_image_header *h = data;
+
+		if (!size_known)
+			size = h->image_size;
+		if (size > VGPU_FATBIN_MAX_SIZE ||
+		    cu_visa_check(data, size, out->log, sizeof(out->log)))
+			return CUDA_ERROR_INVALID_IMAGE;
+		out->image = malloc(size);
+		if (!out->image)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		memcpy(out->image, data, size);
+		out->size = size;
+		return CUDA_SUCCESS;
+	}
+	case CU_FATBIN_MAGIC:
+		if (!size_known) {
+			ret = vgpu_fatbin_container_size(data,
+							 VGPU_FATBIN_MAX_SIZE,
+							 &size);
+			if (ret)
+				return cu_fatbin_error(ret);
+		}
+		ret = vgpu_fatbin_ptx_from_image(data, size, &cu_target, &set);
+		break;
+	case CU_WRAPPER_MAGIC:
+		ret = vgpu_fatbin_ptx_from_wrapper(data, &cu_target, &set);
+		break;
+	default:
+		if (cu_le32(data) == 0x464c457fu)	/* \x7fELF: a cubin */
+			return CUDA_ERROR_NO_BINARY_FOR_GPU;
+		/* PTX text, NUL-terminated (or of the given size). */
+		one.text = size_known ? strndup(data, size) : strdup(data);
+		if (!one.text)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		one.len = strlen(one.text);
+		one.sm_arch = 0;
+		one.isa_major = one.isa_minor = 0;
+		set.modules = &one;
+		set.count = 1;
+		res = cu_compile(&set, out);
+		free(one.text);
+		return res;
+	}
+	if (ret)
+		return cu_fatbin_error(ret);
+	res = cu_compile(&set, out);
+	vgpu_fatbin_ptx_set_free(&set);
+	return res;
+}

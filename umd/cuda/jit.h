@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* jit.h - turning module input into a vISA image (see jit.c). */
+#ifndef VGPU_CUDA_JIT_H
+#define VGPU_CUDA_JIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cuda.h>
+
+struct cu_jit_result {
+	void *image;		/* malloc()ed vISA image */
+	size_t size;
+	unsigned int ptx_arch;	/* sm_NN the PTX was written for, or 0 */
+	bool from_cache;
+	char log[512];		/* why it failed */
+};
+
+/*
+ * @data is a vISA image, a fatbin container or wrapper, or PTX text.
+ * Without @size_known the size comes from the data (NUL for PTX).
+ */
+CUresult cu_jit(const void *data, size_t size, bool size_known,
+		struct cu_jit_result *out);
+
+#endif /* VGPU_CUDA_JIT_H */

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * launch.c - cuLaunchKernel: checking the configuration, laying out the
+ * parameters, and writing one LAUNCH packet (include/vgpu_launch.h).
+ *
+ * The parameter buffer is built from the kernel's metadata in the vISA
+ * image (offset and size of every parameter, from the PTX .entry list)
+ * and travels inline in the packet, so the launch needs no memory of its
+ * own and the caller's arguments may change as soon as we return.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_internal.h"
+#include "vgpu_launch.h"
+
+struct cu_launch_cfg {
+	unsigned int grid[3];
+	unsigned int block[3];
+	unsigned int shared;
+};
+
+/* The checks real CUDA makes, with the error codes it returns for them. */
+static CUresult cu_launch_check(const struct cu_function *f,
+				const struct cu_launch_cfg *c)
+{
+	const struct visa_kernel *k = f->kernel;
+	uint64_t threads = (uint64_t)c->block[0] * c->block[1] * c->block[2];
+	unsigned int dyn_limit;
+
+	if (!c->grid[0] || !c->grid[1] || !c->grid[2] || !threads)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (c->block[0] > CU_MAX_BLOCK_X || c->block[1] > CU_MAX_BLOCK_Y ||
+	    c->block[2] > CU_MAX_BLOCK_Z || threads > CU_MAX_THREADS_PER_BLOCK)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (c->grid[0] > CU_MAX_GRID_X || c->grid[1] > CU_MAX_GRID_YZ ||
+	    c->grid[2] > CU_MAX_GRID_YZ)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* __launch_bounds__ / .maxntid: "too many resources requested". */
+	if (k->max_threads && threads > k->max_threads)
+		return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+	if (k->reqntid[0] && (c->block[0] != k->reqntid[0] ||
+			      c->block[1] != (k->reqntid[1] ? k->reqntid[1] : 1) ||
+			      c->block[2] != (k->reqntid[2] ? k->reqntid[2] : 1)))
+		return CUDA_ERROR_INVALID_VALUE;
+	dyn_limit = f->max_dynamic_shared;
+	if (c->shared > dyn_limit ||
+	    (uint64_t)k->shared_size + c->shared > CU_SHARED_PER_BLOCK_OPTIN)
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * Fill @buf (param_size bytes) from kernelParams or the extra buffer;
+ * with @buf NULL only check that it can be done.
+ */
+static CUresult cu_launch_params(const struct cu_function *f, void **params,
+				 void **extra, uint8_t *buf)
+{
+	const struct visa_kernel *k = f->kernel;
+	const void *ebuf = NULL;
+	size_t esize = 0;
+	bool have_size = false;
+	uint32_t i;
+
+	if (params && extra)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (params) {
+		for (i = 0; i < k->param_count; i++) {
+			const struct visa_param *p = (const void *)
+				(f->params + (size_t)i * f->param_entsize);
+
+			if (!params[i] || p->offset > k->param_size ||
+			    k->param_size - p->offset < p->size)
+				return CUDA_ERROR_INVALID_VALUE;
+			if (buf)
+				memcpy(buf + p->offset, params[i], p->size);
+		}
+		return CUDA_SUCCESS;
+	}
+	if (!extra)
+		return k->param_count ? CUDA_ERROR_INVALID_VALUE :
+		       CUDA_SUCCESS;
+	for (i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+		if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER) {
+			ebuf = extra[i + 1];
+		} else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE) {
+			if (!extra[i + 1])
+				return CUDA_ERROR_INVALID_VALUE;
+			esize = *(const size_t *)extra[i + 1];
+			have_size = true;
+		} else {
+			return CUDA_ERROR_INVALID_VALUE;
+		}
+	}
+	if ((!ebuf || !have_size) && k->param_size)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Measured: a buffer of the wrong size is "out of resources". */
+	if (have_size && esize != k->param_size)
+		return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+	if (buf && k->param_size)
+		memcpy(buf, ebuf, k->param_size);
+	return CUDA_SUCCESS;
+}
+
+static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
+			  CUstream hStream, void **params, void **extra)
+{
+	struct vgpu_pkt_launch *pkt;
+	struct vgpu_launch_v1 *v1;
+	struct cu_module *m;
+	struct cu_stream *s;
+	struct cu_ctx *ctx;
+	struct cu_op op;
+	uint32_t psize, bytes;
+	void *mem;
+	CUresult res = cu_ctx_get(&ctx);
+	int ret;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_function_valid(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	m = f->module;
+	if (m->ctx != ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	res = cu_stream_resolve(ctx, hStream, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_launch_check(f, c);
+	if (res != CUDA_SUCCESS)
+		return res;
+	psize = f->kernel->param_size;
+	if (psize > VGPU_LAUNCH_MAX_PARAMS)
+		return CUDA_ERROR_INVALID_VALUE;
+	bytes = (uint32_t)(sizeof(*pkt) + sizeof(*v1) + cu_align_up(psize, 8));
+	res = cu_launch_params(f, params, extra, NULL);
+	if (res != CUDA_SUCCESS)
+		return res;
+
+	res = cu_op_begin(s, CU_ENGINE_COMPUTE, &op);
+	if (res != CUDA_SUCCESS)
+		return res;
+	ret = vgpu_queue_reserve(op.queue->vq, bytes, op.deadline, &mem);
+	if (ret) {
+		cu_op_abort(&op, ret);
+		return cu_from_errno(ret);
+	}
+	pkt = mem;
+	v1 = (struct vgpu_launch_v1 *)(pkt + 1);
+	/* The parameters go straight into the ring: no copy in between. */
+	cu_launch_params(f, params, extra, (uint8_t *)(v1 + 1));
+	pkt->hdr.opcode = VGPU_PKT_LAUNCH;
+	pkt->hdr.size = bytes;
+	pkt->isa_version = VGPU_LAUNCH_ISA_V1;
+	pkt->shared_bytes = c->shared;
+	pkt->code_va = m->code_va;
+	pkt->params_va = 0;
+	memcpy(pkt->grid, c->grid, sizeof(pkt->grid));
+	memcpy(pkt->block, c->block, sizeof(pkt->block));
+	v1->kernel_index = f->index;
+	v1->flags = VGPU_LAUNCH_F_INLINE_PARAMS;
+	v1->image_size = m->image_size;
+	v1->image_id = m->image_id;
+	v1->global_base = m->global_va;
+	v1->const_base = m->const_va;
+	v1->printf_fifo_va = (uintptr_t)ctx->printf_fifo;
+	v1->printf_fifo_size = ctx->printf_fifo ? ctx->printf_size : 0;
+	v1->param_size = psize;
+	v1->local_bytes = 0;
+	return cu_op_end(&op, NULL);
+}
+
+CU_EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f,
+					  unsigned int gridDimX,
+					  unsigned int gridDimY,
+					  unsigned int gridDimZ,
+					  unsigned int blockDimX,
+					  unsigned int blockDimY,
+					  unsigned int blockDimZ,
+					  unsigned int sharedMemBytes,
+					  CUstream hStream, void **kernelParams,
+					  void **extra)
+{
+	struct cu_launch_cfg c = {
+		.grid = { gridDimX, gridDimY, gridDimZ },
+		.block = { blockDimX, blockDimY, blockDimZ },
+		.shared = sharedMemBytes,
+	};
+
+	return cu_launch((struct cu_function *)f, &c, hStream, kernelParams,
+			 extra);
+}
+
+CU_EXPORT CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config,
+					    CUfunction f, void **kernelParams,
+					    void **extra)
+{
+	struct cu_launch_cfg c;
+	unsigned int i;
+
+	if (!config)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (config->numAttrs && !config->attrs)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Attributes that need cluster or cooperative hardware: refuse. */
+	for (i = 0; i < config->numAttrs; i++) {
+		switch (config->attrs[i].id) {
+		case CU_LAUNCH_ATTRIBUTE_IGNORE:
+		case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+		case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+		case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+			break;
+		case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+			if (config->attrs[i].value.clusterDim.x *
+			    config->attrs[i].value.clusterDim.y *
+			    config->attrs[i].value.clusterDim.z > 1)
+				return CUDA_ERROR_NOT_SUPPORTED;
+			break;
+		default:
+			return CUDA_ERROR_NOT_SUPPORTED;
+		}
+	}
+	c.grid[0] = config->gridDimX;
+	c.grid[1] = config->gridDimY;
+	c.grid[2] = config->gridDimZ;
+	c.block[0] = config->blockDimX;
+	c.block[1] = config->blockDimY;
+	c.block[2] = config->blockDimZ;
+	c.shared = config->sharedMemBytes;
+	return cu_launch((struct cu_function *)f, &c, config->hStream,
+			 kernelParams, extra);
+}

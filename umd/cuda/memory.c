@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memory.c - device memory: cuMemAlloc, cuMemFree and friends.
+ *
+ * An allocation is a VRAM memory object of the driver, mapped in the
+ * allocating context at a GPU VA taken from the range reserved in the
+ * process (va_space.c), and entered in the pointer registry.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cuda_internal.h"
+
+CUresult cu_mem_internal_host(struct cu_ctx *ctx, size_t size,
+			      uint32_t *handle, void **cpu)
+{
+	uint64_t alloc_size;
+	int ret;
+
+	ret = vgpu_mem_alloc_host(ctx->dev->vdev, size, 0, handle, cpu,
+				  &alloc_size);
+	if (ret)
+		return cu_from_errno(ret);
+	ret = vgpu_mem_map(ctx->dev->vdev, ctx->vctx, *handle,
+			   (uintptr_t)*cpu, 0, alloc_size, 0);
+	if (ret) {
+		vgpu_mem_free(ctx->dev->vdev, *handle, *cpu, alloc_size);
+		return cu_from_errno(ret);
+	}
+	return CUDA_SUCCESS;
+}
+
+void cu_mem_internal_free(struct cu_ctx *ctx, uint32_t handle, void *cpu,
+			  size_t size)
+{
+	vgpu_mem_unmap(ctx->dev->vdev, ctx->vctx, (uintptr_t)cpu);
+	vgpu_mem_free(ctx->dev->vdev, handle, cpu,
+		      cu_align_up(size, VGPU_SMALL_PAGE_SIZE));
+}
+
+CUresult cu_mem_device_alloc(struct cu_ctx *ctx, size_t size,
+			     CUdeviceptr *out)
+{
+	struct vgpu_device *vdev = ctx->dev->vdev;
+	struct cu_mem m = { 0 };
+	uint64_t alloc_size, va;
+	uint32_t handle;
+	CUresult res;
+	int ret;
+
+	ret = vgpu_mem_alloc_vram(vdev, size, &handle, &alloc_size);
+	if (ret)
+		return ret == -EINVAL ? CUDA_ERROR_OUT_OF_MEMORY :
+		       cu_from_errno(ret);
+	va = cu_va_alloc(alloc_size);
+	if (!va) {
+		vgpu_mem_free(vdev, handle, NULL, 0);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	ret = vgpu_mem_map(vdev, ctx->vctx, handle, va, 0, alloc_size, 0);
+	if (ret) {
+		cu_va_free(va, alloc_size);
+		vgpu_mem_free(vdev, handle, NULL, 0);
+		return cu_from_errno(ret);
+	}
+	m.base = va;
+	m.size = size;
+	m.map_base = va;
+	m.map_size = alloc_size;
+	m.kind = CU_MEM_DEVICE;
+	m.dev = ctx->dev;
+	m.ctx = ctx;
+	m.handle = handle;
+	res = cu_registry_add(&m);
+	if (res != CUDA_SUCCESS) {
+		vgpu_mem_unmap(vdev, ctx->vctx, va);
+		cu_va_free(va, alloc_size);
+		vgpu_mem_free(vdev, handle, NULL, 0);
+		return res;
+	}
+	*out = va;
+	return CUDA_SUCCESS;
+}
+
+static void cu_mem_device_release(const struct cu_mem *m, bool unmap)
+{
+	struct vgpu_device *vdev = m->dev->vdev;
+
+	if (unmap)
+		vgpu_mem_unmap(vdev, m->ctx->vctx, m->map_base);
+	vgpu_mem_free(vdev, m->handle, NULL, 0);
+	cu_va_free(m->map_base, m->map_size);
+}
+
+CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p)
+{
+	struct cu_mem m;
+
+	if (!cu_registry_find(p, &m) || m.kind != CU_MEM_DEVICE ||
+	    m.base != p)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Work still queued may use it: cuMemFree waits, as CUDA's does. */
+	cu_ctx_sync(m.ctx);
+	if (!cu_registry_remove(p, CU_MEM_DEVICE, &m))
+		return CUDA_ERROR_INVALID_VALUE;	/* lost a race */
+	(void)ctx;
+	cu_mem_device_release(&m, true);
+	return CUDA_SUCCESS;
+}
+
+void cu_mem_free_ctx(struct cu_ctx *ctx)
+{
+	struct cu_mem m;
+
+	/* The context's address space goes with it: no unmapping needed. */
+	while (cu_registry_take_ctx(ctx, &m))
+		cu_mem_device_release(&m, false);
+}
+
+CU_EXPORT CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
+{
+	struct cu_ctx *ctx;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!dptr || !bytesize)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (bytesize > vgpu_device_info(ctx->dev->vdev)->vram_size)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	return cu_mem_device_alloc(ctx, bytesize, dptr);
+}
+
+CU_EXPORT CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch,
+					   size_t WidthInBytes, size_t Height,
+					   unsigned int ElementSizeBytes)
+{
+	size_t pitch;
+
+	if (!pPitch || !WidthInBytes || !Height ||
+	    (ElementSizeBytes != 4 && ElementSizeBytes != 8 &&
+	     ElementSizeBytes != 16))
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Rows start 512-byte aligned, like CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT. */
+	pitch = cu_align_up(WidthInBytes, 512);
+	*pPitch = pitch;
+	return cuMemAlloc(dptr, pitch * Height);
+}
+
+CU_EXPORT CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
+{
+	struct cu_ctx *ctx;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!dptr)
+		return CUDA_SUCCESS;
+	return cu_mem_device_free(ctx, dptr);
+}
+
+CU_EXPORT CUresult CUDAAPI cuMemGetAddressRange(CUdeviceptr *pbase,
+						size_t *psize,
+						CUdeviceptr dptr)
+{
+	struct cu_ctx *ctx;
+	struct cu_mem m;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_registry_find(dptr, &m) || m.kind != CU_MEM_DEVICE)
+		return CUDA_ERROR_NOT_FOUND;
+	if (pbase)
+		*pbase = m.base;
+	if (psize)
+		*psize = m.size;
+	return CUDA_SUCCESS;
+}
+
+/* Bytes of VRAM in use, from the driver's sysfs counter. */
+static int cu_vram_used(const struct cu_device *d, uint64_t *used)
+{
+	char path[96];
+	unsigned long long v;
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "/sys/class/misc/vgpu%u/vram_used_bytes",
+		 vgpu_device_index(d->vdev));
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%llu", &v) == 1;
+	fclose(f);
+	if (!ok)
+		return -1;
+	*used = v;
+	return 0;
+}
+
+CU_EXPORT CUresult CUDAAPI cuMemGetInfo(size_t *free_bytes, size_t *total)
+{
+	struct cu_ctx *ctx;
+	uint64_t size, used = 0;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!free_bytes || !total)
+		return CUDA_ERROR_INVALID_VALUE;
+	size = vgpu_device_info(ctx->dev->vdev)->vram_size;
+	if (cu_vram_used(ctx->dev, &used) || used > size)
+		used = 0;
+	*total = size;
+	*free_bytes = size - used;
+	return CUDA_SUCCESS;
+}

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * misc.c - the small rest of the API: peers (there are none), the
+ * profiler hooks, stream-ordered allocation on top of cuMemAlloc.
+ */
+#include <cudaProfiler.h>
+
+#include "cuda_internal.h"
+
+CU_EXPORT CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer,
+						 CUdevice dev,
+						 CUdevice peerDev)
+{
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!canAccessPeer)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_device_get(dev) || !cu_device_get(peerDev))
+		return CUDA_ERROR_INVALID_DEVICE;
+	*canAccessPeer = 0;	/* software devices share no bus */
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peer,
+						 unsigned int Flags)
+{
+	(void)peer;
+	(void)Flags;
+	return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+}
+
+CU_EXPORT CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peer)
+{
+	(void)peer;
+	return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+}
+
+CU_EXPORT CUresult CUDAAPI cuProfilerStart(void)
+{
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuProfilerStop(void)
+{
+	return CUDA_SUCCESS;
+}
+
+/*
+ * Stream-ordered allocation without memory pools: allocating at once is
+ * always a correct ordering; freeing waits for the stream first.
+ */
+CU_EXPORT CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
+					   CUstream hStream)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_resolve(ctx, hStream, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	return cuMemAlloc(dptr, bytesize);
+}
+
+CU_EXPORT CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_resolve(ctx, hStream, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_sync(s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	return cuMemFree(dptr);
+}
+
+/* NVIDIA's private tables for its own runtime: we have none. */
+CU_EXPORT CUresult CUDAAPI cuGetExportTable(const void **ppExportTable,
+					    const CUuuid *pExportTableId)
+{
+	(void)pExportTableId;
+	if (ppExportTable)
+		*ppExportTable = NULL;
+	return CUDA_ERROR_NOT_FOUND;
+}

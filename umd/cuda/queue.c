@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * queue.c - a context's vGPU queues and the ordering between them.
+ *
+ * Every operation submitted on a queue ends with two packets:
+ *
+ *     WRITE_MEM  sync_page[slot] = seq     progress, visible to other queues
+ *     FENCE      seq                       progress, visible to the host
+ *
+ * so "operation seq of queue Q" is a point that the host can wait for
+ * (the fence page, VGPU_IOCTL_WAIT) and that another queue can wait for
+ * (a WAIT_MEM packet on Q's slot).  Sequence numbers only grow, so a
+ * point stays meaningful for the life of the context even when its queue
+ * passes to another stream: queues are never destroyed before the
+ * context is.
+ */
+#include <errno.h>
+
+#include "cuda_internal.h"
+
+/* How long one wait lasts before it is renewed; the watchdog bounds work. */
+#define CU_WAIT_SLICE_NS	(10ll * 1000000000)
+
+CUresult cu_queue_get(struct cu_ctx *ctx, unsigned int engine,
+		      struct cu_queue **out)
+{
+	struct cu_queue *q = NULL;
+	unsigned int i;
+	int ret;
+
+	pthread_mutex_lock(&ctx->lock);
+	for (i = 0; i < ctx->num_queues; i++) {
+		if (!ctx->queues[i].in_use && ctx->queues[i].engine == engine) {
+			q = &ctx->queues[i];
+			break;
+		}
+	}
+	if (!q) {
+		if (ctx->num_queues == CU_MAX_QUEUES) {
+			pthread_mutex_unlock(&ctx->lock);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		q = &ctx->queues[ctx->num_queues];
+		ret = vgpu_queue_create(ctx->dev->vdev, ctx->vctx,
+					engine == CU_ENGINE_COPY ?
+					VGPU_ENGINE_COPY : VGPU_ENGINE_COMPUTE,
+					engine == CU_ENGINE_COPY ?
+					CU_COPY_RING_SIZE : CU_COMPUTE_RING_SIZE,
+					&q->vq);
+		if (ret) {
+			pthread_mutex_unlock(&ctx->lock);
+			return ret == -ENOSPC || ret == -EMFILE ?
+			       CUDA_ERROR_OUT_OF_MEMORY : cu_from_errno(ret);
+		}
+		q->ctx = ctx;
+		q->engine = engine;
+		q->slot = ctx->num_queues;
+		q->slot_va = (uintptr_t)&ctx->sync[q->slot];
+		q->seq = 0;
+		ctx->sync[q->slot] = 0;
+		ctx->num_queues++;
+	}
+	q->in_use = true;
+	pthread_mutex_unlock(&ctx->lock);
+	*out = q;
+	return CUDA_SUCCESS;
+}
+
+void cu_queue_put(struct cu_queue *q)
+{
+	pthread_mutex_lock(&q->ctx->lock);
+	q->in_use = false;
+	pthread_mutex_unlock(&q->ctx->lock);
+}
+
+bool cu_point_done(const struct cu_point *p)
+{
+	return !p->queue || vgpu_queue_completed(p->queue->vq) >= p->seq;
+}
+
+CUresult cu_point_wait(struct cu_ctx *ctx, const struct cu_point *p)
+{
+	int ret;
+
+	if (cu_point_done(p))
+		return CUDA_SUCCESS;
+	do {
+		ret = vgpu_queue_wait(p->queue->vq, p->seq,
+				      vgpu_now_ns() + CU_WAIT_SLICE_NS);
+	} while (ret == -ETIME);
+	if (!ret)
+		return CUDA_SUCCESS;
+	if (ret == -ECANCELED || ret == -ENODEV) {
+		CUresult res = cu_ctx_check(ctx);
+
+		return res != CUDA_SUCCESS ? res : CUDA_ERROR_LAUNCH_FAILED;
+	}
+	return cu_from_errno(ret);
+}

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stream.c - the stream API.
+ */
+#include <stdlib.h>
+
+#include "cuda_internal.h"
+#include "handles.h"
+
+CUresult cu_stream_init(struct cu_ctx *ctx, struct cu_stream *s,
+			unsigned int flags, int priority, bool is_null)
+{
+	s->magic = CU_STREAM_MAGIC;
+	s->ctx = ctx;
+	s->flags = flags;
+	s->priority = priority;
+	s->is_null = is_null;
+	s->last.queue = NULL;
+	s->last.seq = 0;
+	s->copy = NULL;
+	pthread_mutex_init(&s->lock, NULL);
+	/* The compute queue now, so that a failure shows at creation. */
+	return cu_queue_get(ctx, CU_ENGINE_COMPUTE, &s->compute);
+}
+
+/* Give the queues back to the context; the caller waited for them. */
+void cu_stream_fini(struct cu_stream *s)
+{
+	if (s->compute)
+		cu_queue_put(s->compute);
+	if (s->copy)
+		cu_queue_put(s->copy);
+	s->compute = s->copy = NULL;
+	s->magic = CU_DEAD_MAGIC;
+	pthread_mutex_destroy(&s->lock);
+}
+
+CUresult cu_stream_resolve(struct cu_ctx *ctx, CUstream h,
+			   struct cu_stream **out)
+{
+	struct cu_stream *s = (struct cu_stream *)h;
+
+	/* Per-thread default streams are served by the legacy one. */
+	if (!h || h == CU_STREAM_LEGACY || h == CU_STREAM_PER_THREAD) {
+		*out = &ctx->null_stream;
+		return CUDA_SUCCESS;
+	}
+	if (!cu_handle_valid(s, CU_HANDLE_STREAM))
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (s->ctx != ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*out = s;
+	return CUDA_SUCCESS;
+}
+
+CUresult cu_stream_sync(struct cu_stream *s)
+{
+	struct cu_point p;
+	CUresult res;
+
+	pthread_mutex_lock(&s->ctx->lock);
+	p = s->last;
+	pthread_mutex_unlock(&s->ctx->lock);
+	res = cu_point_wait(s->ctx, &p);
+	cu_printf_flush(s->ctx);
+	return res;
+}
+
+static CUresult cu_stream_create(CUstream *ph, unsigned int flags,
+				 int priority)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!ph || (flags & ~(unsigned int)CU_STREAM_NON_BLOCKING))
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Priorities outside [-5, 0] are clamped, as CUDA does. */
+	if (priority < -5)
+		priority = -5;
+	if (priority > 0)
+		priority = 0;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	res = cu_stream_init(ctx, s, flags, priority, false);
+	if (res == CUDA_SUCCESS)
+		res = cu_handle_add(s, CU_HANDLE_STREAM);
+	if (res != CUDA_SUCCESS) {
+		cu_stream_fini(s);
+		free(s);
+		return res;
+	}
+	pthread_mutex_lock(&ctx->lock);
+	s->next = ctx->streams;
+	ctx->streams = s;
+	pthread_mutex_unlock(&ctx->lock);
+	*ph = (CUstream)s;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamCreate(CUstream *phStream,
+					  unsigned int Flags)
+{
+	return cu_stream_create(phStream, Flags, 0);
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream,
+						      unsigned int flags,
+						      int priority)
+{
+	return cu_stream_create(phStream, flags, priority);
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamDestroy(CUstream h)
+{
+	struct cu_stream *s = (struct cu_stream *)h, **pp;
+	struct cu_ctx *ctx;
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!h || h == CU_STREAM_LEGACY || h == CU_STREAM_PER_THREAD)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!cu_handle_remove(s, CU_HANDLE_STREAM))
+		return CUDA_ERROR_INVALID_HANDLE;
+	ctx = s->ctx;
+	pthread_mutex_lock(&ctx->lock);
+	for (pp = &ctx->streams; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	/*
+	 * CUDA lets queued work finish after the destroy; waiting here is
+	 * the simple way to keep the queues until then.
+	 */
+	cu_stream_sync(s);
+	cu_stream_fini(s);
+	free(s);
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream h)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_resolve(ctx, h, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_sync(s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	return cu_ctx_check(ctx);
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamQuery(CUstream h)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	struct cu_point p;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_resolve(ctx, h, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	pthread_mutex_lock(&ctx->lock);
+	p = s->last;
+	pthread_mutex_unlock(&ctx->lock);
+	if (!cu_point_done(&p))
+		return cu_ctx_check(ctx) != CUDA_SUCCESS ? ctx->sticky :
+		       CUDA_ERROR_NOT_READY;
+	cu_printf_flush(ctx);
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamWaitEvent(CUstream h, CUevent hEvent,
+					     unsigned int Flags)
+{
+	struct cu_event *ev = (struct cu_event *)hEvent;
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	struct cu_point p;
+	struct cu_op op;
+	CUresult res = cu_ctx_get(&ctx);
+	int ret;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_resolve(ctx, h, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_handle_valid(ev, CU_HANDLE_EVENT))
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (Flags & ~(unsigned int)CU_EVENT_WAIT_EXTERNAL)
+		return CUDA_ERROR_INVALID_VALUE;
+	p = ev->point;
+	/* Nothing to wait for: an event never recorded, or already done. */
+	if (!ev->recorded || cu_point_done(&p))
+		return CUDA_SUCCESS;
+	if (ev->ctx != s->ctx) {
+		/* Another context's queue cannot be waited for on-device. */
+		return cu_point_wait(ev->ctx, &p);
+	}
+	/*
+	 * One operation on the compute queue that waits for the event;
+	 * later operations of the stream wait for it in turn.
+	 */
+	res = cu_op_begin(s, CU_ENGINE_COMPUTE, &op);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (p.queue != op.queue) {
+		ret = vgpu_emit_wait_mem(op.queue->vq, p.queue->slot_va, p.seq,
+					 op.deadline);
+		if (ret) {
+			cu_op_abort(&op, ret);
+			return cu_from_errno(ret);
+		}
+	}
+	return cu_op_end(&op, NULL);
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamGetPriority(CUstream h, int *priority)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_resolve(ctx, h, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!priority)
+		return CUDA_ERROR_INVALID_VALUE;
+	*priority = s->priority;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamGetFlags(CUstream h, unsigned int *flags)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_resolve(ctx, h, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	*flags = s->flags;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamGetCtx(CUstream h, CUcontext *pctx)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_resolve(ctx, h, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!pctx)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pctx = (CUcontext)s->ctx;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamGetId(CUstream h,
+					 unsigned long long *streamId)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_resolve(ctx, h, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!streamId)
+		return CUDA_ERROR_INVALID_VALUE;
+	*streamId = s->is_null ? 0 : (unsigned long long)(uintptr_t)s;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * Host functions run once everything before them in the stream is done.
+ * This library has no callback thread: it waits for the stream and calls
+ * the function on the calling thread, which keeps the ordering promise
+ * at the price of blocking the caller.
+ */
+CU_EXPORT CUresult CUDAAPI cuLaunchHostFunc(CUstream h, CUhostFn fn,
+					    void *userData)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!fn)
+		return CUDA_ERROR_INVALID_VALUE;
+	res = cu_stream_resolve(ctx, h, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_sync(s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	fn(userData);
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamAddCallback(CUstream h,
+					       CUstreamCallback callback,
+					       void *userData,
+					       unsigned int flags)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!callback || flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	res = cu_stream_resolve(ctx, h, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_sync(s);
+	callback((CUstream)h, res, userData);
+	return CUDA_SUCCESS;
+}

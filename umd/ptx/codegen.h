@@ -47,6 +47,7 @@ struct cg_fn {
 	/* Branches to patch once all labels are placed. */
 	PTX_VEC(struct cg_fixup) fixups;
 	bool uses_printf, uses_assert, uses_dyn_shared;
+	bool has_indirect;		/* calls through a function pointer */
 	uint32_t code_start;		/* emit.c: index in the image's CODE */
 	struct cg_reach reach;		/* emit.c */
 	PTX_VEC(struct ptx_func *) callees;

@@ -98,10 +98,19 @@ static void walk(struct cg *g, uint32_t f, uint8_t *state, struct cg_reach *r,
 		return;
 	}
 	state[f] = 1;
-	for (i = 0; i < fn->callees.n; i++) {
+	/* An indirect call may reach any function whose address is taken. */
+	for (i = 0; i < fn->callees.n + (fn->has_indirect ? g->out.n : 0); i++) {
 		struct cg_reach sub;
+		uint32_t callee;
 
-		walk(g, fn->callees.v[i]->index, state, &sub, depth + 1);
+		if (i < fn->callees.n) {
+			callee = fn->callees.v[i]->index;
+		} else {
+			callee = i - fn->callees.n;
+			if (!g->out.v[callee]->f->addr_taken)
+				continue;
+		}
+		walk(g, callee, state, &sub, depth + 1);
 		if (sub.local > deepest)
 			deepest = sub.local;
 		if (sub.regs > acc.regs)

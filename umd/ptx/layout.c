@@ -208,6 +208,13 @@ static void layout_frames(struct cg *g)
 		for (j = 0; j < f->locals.n; j++)
 			if (f->locals.v[j]->space == PS_LOCAL)
 				end = place(f->locals.v[j], end);
+		/* Indirect calls lay out arguments as the prototype says. */
+		for (j = 0; j < f->proto_list.n; j++) {
+			struct ptx_func *pr = f->proto_list.v[j];
+
+			pr->param_size = (uint32_t)layout_list(&pr->rets,
+					layout_list(&pr->params, 0));
+		}
 		end = align_up(end, 16);
 		if (end > g->cx->opts.max_local_per_thread)
 			ptx_fail(g->cx, VGPU_PTX_ERR_LIMIT, &f->pos,
@@ -236,6 +243,7 @@ static void resolve_init_relocs(struct cg *g, struct ptx_var *v)
 					       "the address of runtime function '%s'",
 					       r->sym);
 			r->func = ref.func;
+			ref.func->addr_taken = true;
 		} else if (ref.var->space != PS_GLOBAL &&
 			   ref.var->space != PS_CONST) {
 			cg_unsupported(g, &r->pos,

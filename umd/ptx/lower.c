@@ -364,6 +364,7 @@ uint16_t cg_src(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 				cg_unsupported(g, &o->pos,
 					       "the address of runtime function '%s'",
 					       o->sym);
+			r.func->addr_taken = true;
 			return cg_lit(g, fn, VISA_FUNCPTR_BASE + r.func->index);
 		}
 		return cg_var_address(g, fn, r.var, o->off, &o->pos, t);
@@ -521,12 +522,14 @@ void cg_address(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 
 struct call_parts {
 	const struct ptx_operand *rets;		/* PO_LIST or NULL */
-	const struct ptx_operand *target;
+	const struct ptx_operand *target;	/* PO_SYM, or PO_REG: indirect */
 	const struct ptx_operand *args;		/* PO_LIST or NULL */
+	struct ptx_func *proto;			/* indirect: .callprototype */
 };
 
-static void split_call(struct cg *g, const struct ptx_insn *in,
-		       struct call_parts *c)
+/* call [(rets),] target [, (args)] [, prototype] */
+static void split_call(struct cg *g, const struct cg_fn *fn,
+		       const struct ptx_insn *in, struct call_parts *c)
 {
 	uint32_t i = 0;
 
@@ -536,15 +539,38 @@ static void split_call(struct cg *g, const struct ptx_insn *in,
 	if (i >= in->nops)
 		cg_fail(g, &in->pos, "call needs a target");
 	c->target = &in->ops[i++];
-	if (c->target->kind == PO_REG)
-		cg_unsupported(g, &c->target->pos,
-			       "indirect calls are not supported");
-	if (c->target->kind != PO_SYM)
-		cg_fail(g, &c->target->pos, "expected a function name");
+	if (c->target->kind != PO_SYM && c->target->kind != PO_REG)
+		cg_fail(g, &c->target->pos, "expected a function name or register");
 	if (i < in->nops && in->ops[i].kind == PO_LIST)
 		c->args = &in->ops[i++];
+	if (i < in->nops && in->ops[i].kind == PO_SYM && c->target->kind == PO_REG) {
+		c->proto = ptx_map_get(&fn->f->protos, in->ops[i].sym);
+		if (!c->proto)
+			cg_fail(g, &in->ops[i].pos, "'%s' is not a .callprototype",
+				in->ops[i].sym);
+		i++;
+	}
 	if (i < in->nops)
 		cg_fail(g, &in->ops[i].pos, "unexpected operand after the call arguments");
+	if (c->target->kind == PO_REG && !c->proto)
+		cg_fail(g, &c->target->pos, "an indirect call needs a .callprototype");
+	if (c->target->kind == PO_REG && c->target->reg->type == PT_PRED)
+		cg_fail(g, &c->target->pos, "a predicate cannot be a call target");
+}
+
+/* The function (or prototype) a call's arguments are laid out for. */
+static struct ptx_func *call_callee(struct cg *g, struct cg_fn *fn,
+				    const struct call_parts *c)
+{
+	struct ptx_symref r;
+
+	if (c->proto)
+		return c->proto;
+	r = cg_resolve(g, fn, c->target);
+	if (!r.is_func)
+		cg_fail(g, &c->target->pos, "'%s' is not a function",
+			c->target->sym);
+	return r.func;
 }
 
 static struct ptx_var *call_param(struct cg *g, const struct ptx_operand *o)
@@ -566,18 +592,13 @@ static void bind_call_params(struct cg *g, struct cg_fn *fn)
 	for (s = 0; s < fn->f->stmts.n; s++) {
 		const struct ptx_stmt *st = &fn->f->stmts.v[s];
 		struct call_parts c;
-		struct ptx_symref r;
 		const struct ptx_func *callee;
 		uint32_t nargs, nrets;
 
 		if (st->kind != ST_INSN || strcmp(st->insn->op, "call"))
 			continue;
-		split_call(g, st->insn, &c);
-		r = cg_resolve(g, fn, c.target);
-		if (!r.is_func)
-			cg_fail(g, &c.target->pos, "'%s' is not a function",
-				c.target->sym);
-		callee = r.func;
+		split_call(g, fn, st->insn, &c);
+		callee = call_callee(g, fn, &c);
 		nargs = c.args ? c.args->nelems : 0;
 		nrets = c.rets ? c.rets->nelems : 0;
 		if (nargs != callee->params.n || nrets != callee->rets.n)
@@ -597,7 +618,8 @@ static void bind_call_params(struct cg *g, struct cg_fn *fn)
 				cg_fail(g, &o->pos, "'%s' (%llu bytes) does not fit parameter '%s' of '%s'",
 					v->name, (unsigned long long)v->size,
 					slot->name, callee->name);
-			if (!callee->has_body) {	/* a vISA system call */
+			if (!callee->has_body && !callee->is_proto) {
+				/* a vISA system call */
 				v->builtin_arg = true;
 				v->arg_reg = (uint16_t)fn->num_regs++;
 			} else {
@@ -621,12 +643,22 @@ void cg_lower_call(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		   bool uni)
 {
 	struct call_parts c;
-	struct ptx_symref r;
+	struct ptx_symref r = { 0 };
 	struct visa_insn *vi;
 	uint32_t i;
 
-	split_call(g, in, &c);
-	r = cg_resolve(g, fn, c.target);
+	split_call(g, fn, in, &c);
+	if (c.proto) {
+		/* The target is VISA_FUNCPTR_BASE + index, checked at run time. */
+		uint16_t a = cg_src(g, fn, c.target, PT_U64);
+
+		vi = cg_insn(fn, VISA_OP_CALL, VISA_T_NONE);
+		vi->a = a;
+		vi->mod = VISA_MOD_INDIRECT | (uni ? VISA_MOD_UNIFORM : 0);
+		fn->has_indirect = true;
+		return;
+	}
+	r.func = call_callee(g, fn, &c);
 	if (r.func->has_body) {
 		vi = cg_insn(fn, VISA_OP_CALL, VISA_T_NONE);
 		vi->imm = r.func->index;

@@ -1022,6 +1022,35 @@ static void parse_loc(struct parser *p)
 	p->loc_col = col;
 }
 
+/*
+ * name: .callprototype [(.param .b32 _)] _ (.param .b64 _, ...);
+ * The type of an indirect call: it lays out arguments like a function.
+ */
+static void parse_callprototype(struct parser *p, const struct ptx_label *l)
+{
+	struct ptx_func *proto = ptx_alloc(p->cx, sizeof(*proto));
+
+	next(p);	/* .callprototype */
+	proto->name = l->name;
+	proto->pos = l->pos;
+	proto->is_proto = true;
+	proto->module = p->m->src;
+	if (is_punct(&p->tok, '('))
+		parse_param_list(p, proto, true);
+	if (p->tok.kind != TK_IDENT || strcmp(p->tok.text, "_"))
+		FAIL(p, &p->tok.pos, "expected '_' in .callprototype but found '%s'",
+		     tok_desc(&p->tok));
+	next(p);
+	if (is_punct(&p->tok, '('))
+		parse_param_list(p, proto, false);
+	expect_punct(p, ';');
+	if (ptx_map_get(&p->fn->protos, l->name) ||
+	    ptx_map_get(&p->fn->labels, l->name))
+		FAIL(p, &l->pos, "'%s' is already defined", l->name);
+	ptx_map_put(p->cx, &p->fn->protos, l->name, proto);
+	ptx_push(p->cx, &p->fn->proto_list, proto);
+}
+
 static void parse_label(struct parser *p)
 {
 	struct ptx_label *l = ptx_alloc(p->cx, sizeof(*l));
@@ -1032,7 +1061,7 @@ static void parse_label(struct parser *p)
 	next(p);	/* name */
 	next(p);	/* : */
 	if (is_dot(&p->tok, "callprototype"))
-		UNSUPPORTED(p, &l->pos, "indirect calls (.callprototype) are not supported");
+		return parse_callprototype(p, l);
 	if (ptx_map_get(&p->fn->labels, l->name))
 		FAIL(p, &l->pos, "label '%s' is already defined", l->name);
 	l->stmt = p->fn->stmts.n;

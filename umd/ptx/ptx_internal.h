@@ -289,6 +289,10 @@ struct ptx_func {
 	uint32_t maxntid[3], reqntid[3];
 	uint32_t minnctapersm, maxnreg;
 	struct ptx_func *def;	/* link.c: the definition the name binds to */
+	bool is_proto;		/* a .callprototype (indirect call type) */
+	bool addr_taken;	/* its address is used: indirect call target */
+	struct ptx_map protos;	/* .callprototype labels in the body */
+	PTX_VEC(struct ptx_func *) proto_list;
 	uint32_t index;		/* index in the image's function table */
 	uint32_t frame_size;	/* layout: local bytes of one activation */
 	uint32_t param_size;	/* layout: bytes of params (+ rets after) */

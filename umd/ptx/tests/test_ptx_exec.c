@@ -226,6 +226,29 @@ static void check_hist(struct test_gpu *g, struct tg_module *m, uint64_t in,
 	free(text);
 }
 
+static void check_indirect(struct test_gpu *g, struct tg_module *m,
+			   uint64_t in, const char *arch)
+{
+	uint64_t o = tg_alloc(g, 64 * 4);
+	int t, bad = 0, *out;
+	uint8_t p[16];
+
+	put(p, 0, &o, 8);
+	put(p, 8, &in, 8);
+	if (!t_ok(launch(g, m, "exec_indirect", 1, 64, 0, p, 16),
+		  "%s: exec_indirect runs", arch))
+		return;
+	out = tg_host(g, o);
+	for (t = 0; t < 64; t++) {
+		int x = in_host[t] % 10;
+		int want = (in_host[t] & 1 ? t * 3 : t + 3) + (t & 2 ? x * x : x + 1);
+
+		bad += out[t] != want;
+	}
+	t_ok(!bad, "%s: calls through function pointers and virtual functions (%d wrong)",
+	     arch, bad);
+}
+
 static void run_arch(const char *arch)
 {
 	char path[512], msg[512], err[256];
@@ -256,6 +279,7 @@ static void run_arch(const char *arch)
 		check_bits(&g, &m, in, arch);
 		check_diverge(&g, &m, in, arch);
 		check_hist(&g, &m, in, arch);
+		check_indirect(&g, &m, in, arch);
 		tg_unload(&m);
 	}
 	tg_fini(&g);

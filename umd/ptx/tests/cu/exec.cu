@@ -98,3 +98,27 @@ extern "C" __global__ void exec_hist(int *hist, const int *in, int n)
 	if (t == 0)
 		printf("block %d: %d %.2f\n", blockIdx.x, sh[0], 0.5);
 }
+
+// Indirect calls: a table of function pointers and a virtual function.
+typedef int (*binop)(int, int);
+__device__ __noinline__ int op_add(int a, int b) { return a + b; }
+__device__ __noinline__ int op_mul(int a, int b) { return a * b; }
+__device__ binop op_table[2] = { op_add, op_mul };
+
+struct Shape {
+	__device__ virtual int area(int x) { return x + 1; }
+};
+struct Square : Shape {
+	__device__ int area(int x) override { return x * x; }
+};
+
+extern "C" __global__ void exec_indirect(int *o, const int *in)
+{
+	int t = threadIdx.x;
+	binop f = op_table[in[t] & 1];
+	Square sq;
+	Shape sh;
+	Shape *s = (t & 2) ? (Shape *)&sq : &sh;
+
+	o[t] = f(t, 3) + s->area(in[t] % 10);
+}

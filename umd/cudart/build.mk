@@ -78,3 +78,26 @@ $(eval $(call cudart_unit_test,test_cudart_registry,registry error_state error_t
 
 -include $(wildcard $(OBJ)/umd/cudart/tests/*.d $(CUDART_SAN_OBJ)/*.d \
 	$(CUDART_SAN_OBJ)/tests/*.d)
+
+# --- guest tests ---------------------------------------------------------------
+#
+# Run inside the QEMU guest with the driver loaded; each starts the
+# firmware itself when none is attached.  test_cudart_api is a CUDA
+# program built by nvcc like any user's; test_cudart_samples runs the
+# samples (unmodified nvcc binaries) with build/lib first on the path.
+
+CUDART_GUEST_NVCC_FLAGS := -cudart shared -arch=sm_75 -O2 -Iumd/cudart/tests
+CUDART_TEST_UTIL := $(OBJ)/umd/cudart/tests/rt_test_util.o
+
+$(TST)/cudart/test_cudart_api: umd/cudart/tests/test_cudart_api.cu \
+		$(CUDART_TEST_UTIL) umd/cudart/tests/rt_test_util.h | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL) -ldl
+
+$(TST)/cudart/test_cudart_samples: $(OBJ)/umd/cudart/tests/test_cudart_samples.o \
+		$(CUDART_TEST_UTIL) | $(SAMPLES_ALL)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $^
+
+ALL_TARGETS += $(TST)/cudart/test_cudart_api $(TST)/cudart/test_cudart_samples
+GUEST_TESTS += $(TST)/cudart/test_cudart_api $(TST)/cudart/test_cudart_samples

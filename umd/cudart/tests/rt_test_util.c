@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TAP output and the firmware launcher of the runtime's guest tests.
+ * See rt_test_util.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/vgpu.h>
+
+#include "rt_test_util.h"
+
+static int tap_count, tap_failed;
+static bool tap_plan_given;
+
+void tap_plan(int count)
+{
+	printf("TAP version 13\n");
+	if (count >= 0)
+		printf("1..%d\n", count);
+	tap_plan_given = count >= 0;
+	fflush(stdout);
+}
+
+static void tap_line(bool ok, const char *directive, const char *fmt,
+		     va_list ap)
+{
+	printf("%s %d ", ok ? "ok" : "not ok", ++tap_count);
+	vprintf(fmt, ap);
+	if (directive)
+		printf(" # %s", directive);
+	printf("\n");
+	fflush(stdout);
+}
+
+bool tap_ok(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tap_line(ok, NULL, fmt, ap);
+	va_end(ap);
+	tap_failed += !ok;
+	return ok;
+}
+
+void tap_skip(const char *why, const char *fmt, ...)
+{
+	char directive[256];
+	va_list ap;
+
+	snprintf(directive, sizeof(directive), "SKIP %s", why);
+	va_start(ap, fmt);
+	tap_line(true, directive, fmt, ap);
+	va_end(ap);
+}
+
+void tap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+int tap_finish(void)
+{
+	if (!tap_plan_given)
+		printf("1..%d\n", tap_count);
+	printf("# Totals: pass:%d fail:%d\n", tap_count - tap_failed,
+	       tap_failed);
+	return tap_failed ? 1 : 0;
+}
+
+const char *rt_test_build_dir(void)
+{
+	static char dir[PATH_MAX];
+	char exe[PATH_MAX], up[PATH_MAX + 8];
+	ssize_t n;
+
+	if (dir[0])
+		return dir;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n < 0)
+		return "build";
+	exe[n] = '\0';
+	/* <root>/build/tests/cudart/<test> -> <root>/build */
+	snprintf(up, sizeof(up), "%s/../..", dirname(exe));
+	if (!realpath(up, dir))
+		memcpy(dir, "build", sizeof("build"));
+	return dir;
+}
+
+static bool fw_attached(void)
+{
+	struct vgpu_info info = { 0 };
+	int fd = open("/dev/vgpu0", O_RDWR | O_CLOEXEC);
+	bool attached;
+
+	if (fd < 0)
+		return false;
+	attached = !ioctl(fd, VGPU_IOCTL_GET_INFO, &info) &&
+		   (info.flags & VGPU_INFO_FW_ATTACHED);
+	close(fd);
+	return attached;
+}
+
+pid_t rt_test_fw_start(void)
+{
+	char path[PATH_MAX];
+	int status;
+	pid_t pid;
+
+	if (fw_attached())
+		return 0;
+	snprintf(path, sizeof(path), "%s/bin/vgpu-fw", rt_test_build_dir());
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		/* A test that dies must not leave its firmware behind. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		execl(path, "vgpu-fw", "/dev/vgpu0", (char *)NULL);
+		_exit(127);
+	}
+	/* Attaching takes a moment, more so under TCG: up to 20 s. */
+	for (int i = 0; i < 2000; i++) {
+		if (fw_attached())
+			return pid;
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return -ECHILD;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return -ETIMEDOUT;
+}
+
+void rt_test_fw_stop(pid_t pid)
+{
+	if (pid > 0 && !kill(pid, SIGTERM))
+		waitpid(pid, NULL, 0);
+}

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The runtime API on the real stack (guest test): devices, memory, host
+// memory, symbols, launches, streams, events, printf, errors and the
+// sticky error of a faulting kernel, in that order (the fault is last: it
+// poisons the context until cudaDeviceReset).
+//
+// Built by nvcc -cudart shared, like any CUDA program; run with our
+// build/lib first on the library path.  Where real CUDA's answer was
+// measured, the expected value is the one recorded on an H200
+// (tools/cuda-probe/golden/probe_errors.h200.txt), quoted as "golden".
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rt_test_util.h"
+
+#define OK(call) ((call) == cudaSuccess)
+#define IS(err, call) ((call) == (err))
+
+// --- device code ------------------------------------------------------------
+
+__constant__ int init_const[4] = { 1, 2, 3, 4 };
+__device__ int dev_var = 42;
+__device__ float dev_table[8];
+
+__global__ void read_symbols(int *out)
+{
+	int i = threadIdx.x;
+
+	if (i < 4)
+		out[i] = init_const[i];
+	if (i == 4)
+		out[4] = dev_var;
+}
+
+__global__ void fill(int *p, int value, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		p[i] = value + i;
+}
+
+__global__ void add_one(int *p, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		p[i] += 1;
+}
+
+__global__ void with_dynamic_smem(int *p)
+{
+	extern __shared__ int s[];
+
+	s[threadIdx.x] = (int)threadIdx.x * 2;
+	__syncthreads();
+	p[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+}
+
+__global__ void say(int value)
+{
+	printf("thread %d says %d\n", threadIdx.x, value);
+}
+
+__global__ void write_through(int *p)
+{
+	*p = 1;
+}
+
+static void not_a_kernel(void)
+{
+}
+
+// --- helpers ------------------------------------------------------------------
+
+static void clear_error(void)
+{
+	cudaGetLastError();
+}
+
+static bool device_ints_equal(const int *d, const int *want, int n)
+{
+	int host[64];
+
+	if (n > 64 || !OK(cudaMemcpy(host, d, n * sizeof(int),
+				     cudaMemcpyDeviceToHost)))
+		return false;
+	return memcmp(host, want, n * sizeof(int)) == 0;
+}
+
+// --- tests ------------------------------------------------------------------------
+
+static void test_library(void)
+{
+	Dl_info info;
+	bool ours = dladdr((void *)cudaGetErrorName, &info) && info.dli_fname &&
+		    strstr(info.dli_fname, "build/lib/libcudart.so.13");
+
+	tap_ok(ours, "the runtime loaded is vGPU's (%s)",
+	       ours ? info.dli_fname : "not build/lib");
+}
+
+static void test_devices(void)
+{
+	int n = 0, v = 0, rt = 0, drv = 0, least = 1, greatest = 1, dev = -1;
+	unsigned int flags = 0;
+	struct cudaDeviceProp p;
+
+	tap_ok(OK(cudaGetDeviceCount(&n)) && n >= 1, "cudaGetDeviceCount: %d",
+	       n);
+	tap_ok(OK(cudaGetDevice(&dev)) && dev == 0, "current device is 0");
+	tap_ok(IS(cudaErrorInvalidDevice, cudaGetDeviceProperties(&p, 99)) &&
+	       IS(cudaErrorInvalidDevice, cudaSetDevice(99)) &&
+	       IS(cudaErrorInvalidDevice, cudaSetDevice(-1)),
+	       "bad device ordinals: cudaErrorInvalidDevice (golden)");
+	tap_ok(IS(cudaErrorInvalidValue,
+		  cudaDeviceGetAttribute(&v, (cudaDeviceAttr)0, 0)) &&
+	       IS(cudaErrorInvalidValue,
+		  cudaDeviceGetAttribute(&v, (cudaDeviceAttr)9999, 0)),
+	       "unknown attributes: cudaErrorInvalidValue (golden)");
+	clear_error();
+	tap_ok(OK(cudaSetDevice(0)) && OK(cudaGetDeviceProperties(&p, 0)) &&
+	       OK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerBlock,
+					 0)) &&
+	       v == p.maxThreadsPerBlock && p.warpSize == 32 &&
+	       p.unifiedAddressing == 1,
+	       "properties agree with attributes (\"%s\", %d.%d)", p.name,
+	       p.major, p.minor);
+	tap_ok(OK(cudaRuntimeGetVersion(&rt)) && rt == 13000 &&
+	       OK(cudaDriverGetVersion(&drv)) && drv >= 13000,
+	       "versions: runtime %d, driver %d", rt, drv);
+	tap_ok(OK(cudaSetDeviceFlags(cudaDeviceMapHost)) &&
+	       OK(cudaGetDeviceFlags(&flags)) && (flags & cudaDeviceMapHost),
+	       "cudaSetDeviceFlags(MapHost) after init, flags %#x (golden)",
+	       flags);
+	tap_ok(IS(cudaErrorInvalidValue, cudaSetDeviceFlags(0x100)) &&
+	       IS(cudaErrorInvalidValue,
+		  cudaSetDeviceFlags(cudaDeviceScheduleSpin |
+				     cudaDeviceScheduleYield)),
+	       "unknown or contradictory device flags: cudaErrorInvalidValue");
+	tap_ok(OK(cudaDeviceGetStreamPriorityRange(&least, &greatest)) &&
+	       least >= greatest, "stream priorities %d..%d", least,
+	       greatest);
+	clear_error();
+}
+
+static void test_memory(void)
+{
+	void *p = (void *)1, *big = NULL;
+	int *d = NULL, *d2 = NULL, host[64], want[64], wild;
+	size_t free_b = 0, total = 0, pitch = 0;
+
+	tap_ok(OK(cudaMalloc(&p, 0)) && p == NULL,
+	       "cudaMalloc(0): success, NULL (golden)");
+	tap_ok(IS(cudaErrorInvalidValue, cudaMalloc(NULL, 16)),
+	       "cudaMalloc(NULL): cudaErrorInvalidValue (golden)");
+	tap_ok(IS(cudaErrorMemoryAllocation, cudaMalloc(&big, 1ull << 50)),
+	       "cudaMalloc(2^50): cudaErrorMemoryAllocation (golden)");
+	tap_ok(OK(cudaFree(NULL)) &&
+	       IS(cudaErrorInvalidValue, cudaFree((void *)0x1234000)),
+	       "cudaFree(NULL) succeeds, wild pointer cudaErrorInvalidValue "
+	       "(golden)");
+	clear_error();
+	if (!tap_ok(OK(cudaMalloc(&d, sizeof(host))) &&
+		    OK(cudaMalloc(&d2, sizeof(host))), "cudaMalloc"))
+		return;
+	for (int i = 0; i < 64; i++)
+		host[i] = i * 3 + 1;
+	tap_ok(OK(cudaMemcpy(d, host, sizeof(host), cudaMemcpyHostToDevice)) &&
+	       OK(cudaMemcpy(d2, d, sizeof(host),
+			     cudaMemcpyDeviceToDevice)) &&
+	       device_ints_equal(d2, host, 64),
+	       "H2D, D2D, D2H copies round-trip");
+	memset(want, 0, sizeof(want));
+	tap_ok(OK(cudaMemcpy(d2, want, sizeof(want), cudaMemcpyDefault)) &&
+	       device_ints_equal(d2, want, 64) &&
+	       OK(cudaMemcpy(want, d, sizeof(want), cudaMemcpyDefault)) &&
+	       memcmp(want, host, sizeof(host)) == 0,
+	       "cudaMemcpyDefault infers both directions (golden)");
+	tap_ok(IS(cudaErrorInvalidMemcpyDirection,
+		  cudaMemcpy(d, host, 16, (cudaMemcpyKind)17)),
+	       "kind 17: cudaErrorInvalidMemcpyDirection (golden)");
+	tap_ok(OK(cudaMemcpy(d, host, 0, cudaMemcpyHostToDevice)) &&
+	       OK(cudaMemcpy(d, NULL, 0, cudaMemcpyHostToDevice)),
+	       "size 0 copies succeed, even from NULL (golden)");
+	tap_ok(IS(cudaErrorInvalidValue,
+		  cudaMemcpy(NULL, host, 16, cudaMemcpyHostToDevice)),
+	       "NULL destination: cudaErrorInvalidValue (golden)");
+	tap_ok(IS(cudaErrorInvalidValue,
+		  cudaMemcpy(host, d, sizeof(host) + 4096,
+			     cudaMemcpyDeviceToHost)),
+	       "copy past the allocation's end: cudaErrorInvalidValue "
+	       "(golden)");
+	tap_ok(IS(cudaErrorInvalidValue, cudaMemcpy(&wild, (void *)0x1234000,
+						    4, cudaMemcpyDeviceToHost)),
+	       "wild device pointer: cudaErrorInvalidValue (golden)");
+	clear_error();
+	for (int i = 0; i < 64; i++)
+		want[i] = 0x5a5a5a5a;
+	tap_ok(OK(cudaMemset(d, 0x5a, sizeof(host))) &&
+	       device_ints_equal(d, want, 64), "cudaMemset fills bytes");
+	tap_ok(IS(cudaErrorInvalidValue, cudaMemset(host, 0, 16)) &&
+	       IS(cudaErrorInvalidValue,
+		  cudaMemset(d, 0, sizeof(host) + 4096)),
+	       "cudaMemset of host memory or past the end: "
+	       "cudaErrorInvalidValue (golden)");
+	clear_error();
+	tap_ok(OK(cudaMemGetInfo(&free_b, &total)) && total > 0 &&
+	       free_b <= total, "cudaMemGetInfo: %zu of %zu bytes free",
+	       free_b, total);
+
+	char *pitched = NULL, rows[4][24], back[4][24];
+
+	for (int r = 0; r < 4; r++)
+		for (int c = 0; c < 24; c++)
+			rows[r][c] = (char)(r * 24 + c);
+	memset(back, 0, sizeof(back));
+	tap_ok(OK(cudaMallocPitch((void **)&pitched, &pitch, 24, 4)) &&
+	       pitch >= 24 &&
+	       OK(cudaMemcpy2D(pitched, pitch, rows, 24, 24, 4,
+			       cudaMemcpyHostToDevice)) &&
+	       OK(cudaMemcpy2D(back, 24, pitched, pitch, 24, 4,
+			       cudaMemcpyDeviceToHost)) &&
+	       memcmp(rows, back, sizeof(rows)) == 0,
+	       "cudaMallocPitch (pitch %zu) and cudaMemcpy2D round-trip",
+	       pitch);
+	clear_error();
+	cudaFree(pitched);
+	cudaFree(d);
+	cudaFree(d2);
+}
+
+static void test_host_memory(void)
+{
+	bool flags_ok = true, bad_ok = true;
+	void *p = NULL, *dp = NULL;
+	unsigned int got = 0;
+	int stack_var;
+
+	// golden: flags 0-7 accepted, Mapped always reported, device
+	// pointer equal to the host pointer; 8-15 refused.
+	for (unsigned int f = 0; f < 16; f++) {
+		cudaError_t e = cudaHostAlloc(&p, 4096, f);
+
+		if (f >= 8) {
+			bad_ok &= e == cudaErrorInvalidValue;
+			continue;
+		}
+		flags_ok &= e == cudaSuccess &&
+			    OK(cudaHostGetFlags(&got, p)) &&
+			    got == (f | cudaHostAllocMapped) &&
+			    OK(cudaHostGetDevicePointer(&dp, p, 0)) && dp == p;
+		if (e == cudaSuccess) {
+			memset(p, 0xab, 4096);	// host-writable
+			cudaFreeHost(p);
+		}
+	}
+	clear_error();
+	tap_ok(flags_ok, "cudaHostAlloc flags 0-7: flags reported with "
+	       "Mapped, device pointer == host pointer (golden)");
+	tap_ok(bad_ok, "cudaHostAlloc flags 8-15: cudaErrorInvalidValue "
+	       "(golden)");
+	tap_ok(OK(cudaHostAlloc(&p, 0, 0)) && p == NULL &&
+	       IS(cudaErrorInvalidValue, cudaHostAlloc(NULL, 4096, 0)),
+	       "cudaHostAlloc size 0 gives NULL, NULL result pointer refused "
+	       "(golden)");
+	clear_error();
+
+	void *m = malloc(100), *pinned = NULL;
+
+	tap_ok(OK(cudaFreeHost(NULL)) &&
+	       IS(cudaErrorInvalidValue, cudaFreeHost(&stack_var)) &&
+	       IS(cudaErrorInvalidValue, cudaFreeHost(m)),
+	       "cudaFreeHost of NULL succeeds, of stack or malloc memory "
+	       "cudaErrorInvalidValue (golden)");
+	clear_error();
+	tap_ok(OK(cudaMallocHost(&pinned, 8192)) &&
+	       IS(cudaErrorInvalidValue, cudaFreeHost((char *)pinned + 16)) &&
+	       OK(cudaFreeHost(pinned)) &&
+	       IS(cudaErrorInvalidValue, cudaFreeHost(pinned)),
+	       "cudaFreeHost of an interior pointer or twice: "
+	       "cudaErrorInvalidValue (golden)");
+	clear_error();
+
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *buf = (char *)aligned_alloc(page, 4 * page);
+
+	tap_ok(OK(cudaHostRegister(buf, 2 * page, cudaHostRegisterMapped)) &&
+	       OK(cudaHostGetFlags(&got, buf)) && got == cudaHostAllocMapped &&
+	       IS(cudaErrorHostMemoryAlreadyRegistered,
+		  cudaHostRegister(buf, 2 * page, 0)) &&
+	       IS(cudaErrorHostMemoryAlreadyRegistered,
+		  cudaHostRegister(buf + page, 2 * page, 0)) &&
+	       IS(cudaErrorInvalidValue, cudaHostUnregister(buf + page)) &&
+	       OK(cudaHostUnregister(buf)) &&
+	       IS(cudaErrorHostMemoryNotRegistered, cudaHostUnregister(buf)),
+	       "cudaHostRegister: registered twice, overlapping, unregistered "
+	       "from the middle and twice (golden)");
+	clear_error();
+	tap_ok(IS(cudaErrorInvalidValue, cudaHostRegister(NULL, page, 0)) &&
+	       IS(cudaErrorInvalidValue, cudaHostRegister(buf, 0, 0)) &&
+	       IS(cudaErrorInvalidValue, cudaHostRegister(buf, page, 4)) &&
+	       IS(cudaErrorInvalidValue, cudaHostUnregister(NULL)),
+	       "cudaHostRegister bad arguments: cudaErrorInvalidValue "
+	       "(golden)");
+	clear_error();
+
+	struct cudaPointerAttributes a;
+	int *d = NULL;
+
+	cudaMalloc(&d, 4096);
+	cudaMallocHost(&pinned, 4096);
+	tap_ok(OK(cudaPointerGetAttributes(&a, d)) &&
+	       a.type == cudaMemoryTypeDevice && a.device == 0 &&
+	       a.devicePointer == d && a.hostPointer == NULL,
+	       "pointer attributes of device memory (golden)");
+	tap_ok(OK(cudaPointerGetAttributes(&a, (char *)pinned + 8)) &&
+	       a.type == cudaMemoryTypeHost && a.device == 0 &&
+	       a.devicePointer == (char *)pinned + 8 &&
+	       a.hostPointer == (char *)pinned + 8,
+	       "pointer attributes of pinned memory (golden)");
+	tap_ok(OK(cudaPointerGetAttributes(&a, m)) &&
+	       a.type == cudaMemoryTypeUnregistered && a.device == -2 &&
+	       a.devicePointer == NULL && a.hostPointer == m &&
+	       OK(cudaPointerGetAttributes(&a, &stack_var)) &&
+	       a.type == cudaMemoryTypeUnregistered,
+	       "pointer attributes of malloc and stack memory (golden)");
+	tap_ok(IS(cudaErrorInvalidValue, cudaPointerGetAttributes(NULL, d)),
+	       "cudaPointerGetAttributes(NULL): cudaErrorInvalidValue "
+	       "(golden)");
+	clear_error();
+	cudaFree(d);
+	cudaFreeHost(pinned);
+	free(buf);
+	free(m);
+}
+
+static void test_symbols(void)
+{
+	int *out = NULL, v = 0, want[5] = { 1, 2, 3, 4, 42 };
+	size_t size = 0;
+	void *addr = NULL;
+	float table[8];
+
+	cudaMalloc(&out, 5 * sizeof(int));
+	read_symbols<<<1, 5>>>(out);
+	tap_ok(OK(cudaGetLastError()) && device_ints_equal(out, want, 5),
+	       "__constant__ and __device__ variables start with their "
+	       "initializers");
+	tap_ok(OK(cudaMemcpyFromSymbol(&v, dev_var, sizeof(v))) && v == 42,
+	       "cudaMemcpyFromSymbol reads the initializer");
+	v = 7;
+	want[4] = 7;
+	want[0] = 9;
+	tap_ok(OK(cudaMemcpyToSymbol(dev_var, &v, sizeof(v))) &&
+	       OK(cudaMemcpyToSymbol(init_const, &want[0], sizeof(int))) &&
+	       (read_symbols<<<1, 5>>>(out), OK(cudaGetLastError())) &&
+	       device_ints_equal(out, want, 5),
+	       "cudaMemcpyToSymbol is seen by the next launch");
+	tap_ok(OK(cudaGetSymbolSize(&size, init_const)) && size == 16 &&
+	       OK(cudaGetSymbolAddress(&addr, dev_table)) && addr != NULL,
+	       "cudaGetSymbolSize %zu, cudaGetSymbolAddress", size);
+	for (int i = 0; i < 8; i++)
+		table[i] = (float)i / 2;
+	tap_ok(OK(cudaMemcpyToSymbolAsync(dev_table, table + 2,
+					  2 * sizeof(float), 2 * sizeof(float),
+					  cudaMemcpyHostToDevice, 0)) &&
+	       OK(cudaMemcpyFromSymbolAsync(table, dev_table, 2 * sizeof(float),
+					    2 * sizeof(float),
+					    cudaMemcpyDeviceToHost, 0)) &&
+	       OK(cudaStreamSynchronize(0)) && table[0] == 1.0f &&
+	       table[1] == 1.5f, "symbol copies with an offset, async");
+	tap_ok(IS(cudaErrorInvalidSymbol, cudaGetSymbolAddress(&addr, &v)),
+	       "cudaGetSymbolAddress of a non-symbol: cudaErrorInvalidSymbol "
+	       "(golden)");
+	tap_ok(IS(cudaErrorInvalidValue,
+		  cudaMemcpyToSymbol(init_const, table, 8, 12)),
+	       "symbol copy past its end: cudaErrorInvalidValue");
+	tap_ok(IS(cudaErrorInvalidMemcpyDirection,
+		  cudaMemcpyToSymbol(dev_var, &v, sizeof(v), 0,
+				     cudaMemcpyDeviceToHost)),
+	       "cudaMemcpyToSymbol with DeviceToHost: "
+	       "cudaErrorInvalidMemcpyDirection");
+	clear_error();
+	cudaFree(out);
+}
+
+static void test_launches(void)
+{
+	int *d = NULL, *d2 = NULL, want[64], n = 64, value = 100;
+	struct cudaFuncAttributes fa;
+	int blocks = 0;
+
+	cudaMalloc(&d, 64 * sizeof(int));
+	cudaMalloc(&d2, 64 * sizeof(int));
+	for (int i = 0; i < 64; i++)
+		want[i] = 100 + i;
+	fill<<<2, 32>>>(d, 100, 64);
+	tap_ok(OK(cudaGetLastError()) && device_ints_equal(d, want, 64),
+	       "<<<>>> launch");
+
+	void *args[] = { &d2, &value, &n };
+
+	tap_ok(OK(cudaLaunchKernel((const void *)fill, dim3(4), dim3(16), args,
+				   0, 0)) && device_ints_equal(d2, want, 64),
+	       "cudaLaunchKernel by host stub address");
+
+	// The second launch is in the first one's arguments: it is pushed,
+	// launched and popped while the first configuration waits.
+	cudaMemset(d2, 0, 64 * sizeof(int));
+	add_one<<<1, 64>>>(d2, (fill<<<1, 64>>>(d2, 10, 64), 64));
+	for (int i = 0; i < 64; i++)
+		want[i] = 11 + i;
+	tap_ok(OK(cudaGetLastError()) && device_ints_equal(d2, want, 64),
+	       "a launch inside another launch's arguments");
+
+	for (int i = 0; i < 32; i++)
+		want[i] = (31 - i) * 2;
+	with_dynamic_smem<<<1, 32, 32 * sizeof(int)>>>(d);
+	tap_ok(OK(cudaGetLastError()) && device_ints_equal(d, want, 32),
+	       "dynamic shared memory");
+
+	// golden: every bad configuration is cudaErrorInvalidValue, reported
+	// by cudaGetLastError.
+	struct { const char *what; dim3 grid, block; size_t smem; } bad[] = {
+		{ "block 1025", dim3(1), dim3(1025), 0 },
+		{ "block 0", dim3(1), dim3(0), 0 },
+		{ "grid 0", dim3(0), dim3(1), 0 },
+		{ "block z 65", dim3(1), dim3(1, 1, 65), 0 },
+		{ "grid y 65536", dim3(1, 65536), dim3(1), 0 },
+		{ "300 KiB dynamic shared memory", dim3(1), dim3(32),
+		  300 << 10 },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		clear_error();
+		with_dynamic_smem<<<bad[i].grid, bad[i].block, bad[i].smem>>>(d);
+		cudaError_t e = cudaGetLastError();
+
+		tap_ok(e == cudaErrorInvalidValue,
+		       "launch with %s: %s (golden cudaErrorInvalidValue)",
+		       bad[i].what, cudaGetErrorName(e));
+	}
+	tap_ok(OK(cudaGetLastError()), "cudaGetLastError cleared the error");
+	tap_ok(OK(cudaFuncGetAttributes(&fa, (const void *)fill)) &&
+	       fa.maxThreadsPerBlock >= 64 && fa.numRegs >= 0,
+	       "cudaFuncGetAttributes: maxThreadsPerBlock %d, %d registers, "
+	       "PTX %d", fa.maxThreadsPerBlock, fa.numRegs, fa.ptxVersion);
+	tap_ok(IS(cudaErrorInvalidResourceHandle,
+		  cudaFuncGetAttributes(&fa, (const void *)not_a_kernel)),
+	       "cudaFuncGetAttributes of a host function: "
+	       "cudaErrorInvalidResourceHandle (golden)");
+	clear_error();
+	tap_ok(OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fill,
+								256, 0)) &&
+	       blocks >= 1, "occupancy: %d blocks of 256 threads per SM",
+	       blocks);
+	tap_ok(OK(cudaFuncSetAttribute((const void *)with_dynamic_smem,
+				       cudaFuncAttributeMaxDynamicSharedMemorySize,
+				       16 << 10)),
+	       "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+	clear_error();
+	cudaFree(d);
+	cudaFree(d2);
+}
+
+static void CUDART_CB host_fn(void *arg)
+{
+	*(int *)arg += 1;
+}
+
+static void CUDART_CB stream_cb(cudaStream_t s, cudaError_t status, void *arg)
+{
+	(void)s;
+	*(int *)arg = status == cudaSuccess ? 10 : -1;
+}
+
+static void test_streams_events(void)
+{
+	cudaStream_t s1 = NULL, s2 = NULL, sp = NULL;
+	cudaEvent_t e1 = NULL, e2 = NULL, never = NULL, untimed = NULL;
+	unsigned int sflags = 0;
+	int *d = NULL, want[64], prio = 1, called = 0, cb = 0;
+	float ms = -1.0f;
+
+	cudaMalloc(&d, 64 * sizeof(int));
+	tap_ok(OK(cudaStreamCreate(&s1)) &&
+	       OK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking)) &&
+	       OK(cudaStreamGetFlags(s2, &sflags)) &&
+	       sflags == cudaStreamNonBlocking,
+	       "cudaStreamCreate, with flags");
+	int least, greatest;
+
+	cudaDeviceGetStreamPriorityRange(&least, &greatest);
+	tap_ok(OK(cudaStreamCreateWithPriority(&sp, 0, greatest)) &&
+	       OK(cudaStreamGetPriority(sp, &prio)) && prio == greatest,
+	       "cudaStreamCreateWithPriority(%d)", greatest);
+	tap_ok(OK(cudaStreamQuery(0)), "cudaStreamQuery(0) (golden)");
+	tap_ok(OK(cudaEventCreate(&e1)) && OK(cudaEventCreate(&e2)) &&
+	       OK(cudaEventCreate(&never)) &&
+	       OK(cudaEventCreateWithFlags(&untimed, cudaEventDisableTiming)),
+	       "cudaEventCreate, with flags");
+
+	// s1 fills, s2 waits for s1's event and adds one: the order holds
+	// even though s2 does not synchronize with s1 otherwise.
+	fill<<<1, 64, 0, s1>>>(d, 5, 64);
+	cudaEventRecord(e1, s1);
+	cudaStreamWaitEvent(s2, e1, 0);
+	add_one<<<1, 64, 0, s2>>>(d, 64);
+	cudaEventRecord(e2, s2);
+	tap_ok(OK(cudaEventSynchronize(e2)) && OK(cudaEventQuery(e2)) &&
+	       OK(cudaStreamQuery(s2)), "events and streams complete");
+	for (int i = 0; i < 64; i++)
+		want[i] = 6 + i;
+	tap_ok(device_ints_equal(d, want, 64),
+	       "cudaStreamWaitEvent orders work across streams");
+	tap_ok(OK(cudaEventElapsedTime(&ms, e1, e2)) && ms >= 0.0f,
+	       "cudaEventElapsedTime %.3f ms", ms);
+	tap_ok(IS(cudaErrorInvalidResourceHandle,
+		  cudaEventElapsedTime(&ms, never, e2)) &&
+	       OK(cudaEventQuery(never)) && OK(cudaEventSynchronize(never)),
+	       "an event never recorded: query and synchronize succeed, "
+	       "elapsed time cudaErrorInvalidResourceHandle (golden)");
+	cudaEventRecord(untimed, 0);
+	cudaEventSynchronize(untimed);
+	tap_ok(IS(cudaErrorInvalidResourceHandle,
+		  cudaEventElapsedTime(&ms, e1, untimed)),
+	       "elapsed time with a DisableTiming event: "
+	       "cudaErrorInvalidResourceHandle (golden)");
+	clear_error();
+	fill<<<1, 64, 0, s1>>>(d, 0, 64);
+	tap_ok(OK(cudaLaunchHostFunc(s1, host_fn, &called)) &&
+	       OK(cudaStreamAddCallback(s1, stream_cb, &cb, 0)) &&
+	       OK(cudaStreamSynchronize(s1)) && called == 1 && cb == 10,
+	       "cudaLaunchHostFunc and cudaStreamAddCallback run in order");
+	tap_ok(OK(cudaEventDestroy(never)) &&
+	       IS(cudaErrorContextIsDestroyed, cudaEventDestroy(never)),
+	       "cudaEventDestroy twice: cudaErrorContextIsDestroyed (golden)");
+	clear_error();
+	tap_ok(OK(cudaEventDestroy(e1)) && OK(cudaEventDestroy(e2)) &&
+	       OK(cudaEventDestroy(untimed)) && OK(cudaStreamDestroy(s1)) &&
+	       OK(cudaStreamDestroy(s2)) && OK(cudaStreamDestroy(sp)),
+	       "cudaEventDestroy, cudaStreamDestroy");
+	clear_error();
+	cudaFree(d);
+}
+
+// Device printf reaches stdout when the host synchronizes.
+static void test_printf(void)
+{
+	char text[1024];
+	FILE *tmp = tmpfile();
+	int saved = dup(STDOUT_FILENO);
+	size_t len = 0;
+	bool all = true;
+
+	if (!tmp || saved < 0) {
+		tap_ok(false, "device printf (no temporary file)");
+		return;
+	}
+	fflush(stdout);
+	dup2(fileno(tmp), STDOUT_FILENO);
+	say<<<1, 4>>>(77);
+	cudaError_t e = cudaDeviceSynchronize();
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(tmp);
+	len = fread(text, 1, sizeof(text) - 1, tmp);
+	text[len] = '\0';
+	fclose(tmp);
+	for (int t = 0; t < 4; t++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "thread %d says 77\n", t);
+		all &= strstr(text, line) != NULL;
+	}
+	tap_ok(e == cudaSuccess && all,
+	       "device printf is flushed by cudaDeviceSynchronize");
+}
+
+// golden: after an illegal address, synchronizing and allocating calls
+// return cudaErrorIllegalAddress; cudaGetLastError reports it once.
+static void test_sticky_fault(void)
+{
+	void *p = NULL;
+	int *d = NULL, want[4] = { 3, 4, 5, 6 };
+
+	clear_error();
+	write_through<<<1, 1>>>((int *)0x10);
+	tap_ok(OK(cudaGetLastError()), "faulting launch itself succeeds "
+	       "(golden)");
+	tap_ok(IS(cudaErrorIllegalAddress, cudaDeviceSynchronize()),
+	       "cudaDeviceSynchronize: cudaErrorIllegalAddress (golden)");
+	tap_ok(IS(cudaErrorIllegalAddress, cudaGetLastError()) &&
+	       OK(cudaGetLastError()),
+	       "cudaGetLastError reports the fault once");
+	tap_ok(IS(cudaErrorIllegalAddress, cudaMalloc(&p, 16)) &&
+	       IS(cudaErrorIllegalAddress, cudaHostAlloc(&p, 16, 0)) &&
+	       IS(cudaErrorIllegalAddress, cudaDeviceSynchronize()),
+	       "the error is sticky: cudaMalloc, cudaHostAlloc, "
+	       "cudaDeviceSynchronize (golden)");
+	tap_ok(OK(cudaDeviceReset()), "cudaDeviceReset (golden)");
+	clear_error();
+	tap_ok(OK(cudaMalloc(&d, 4 * sizeof(int))) &&
+	       (fill<<<1, 4>>>(d, 3, 4), OK(cudaGetLastError())) &&
+	       device_ints_equal(d, want, 4) && OK(cudaFree(d)),
+	       "after cudaDeviceReset the device works again, modules "
+	       "reloaded");
+}
+
+int main(void)
+{
+	pid_t fw = rt_test_fw_start();
+
+	tap_plan(-1);
+	if (fw < 0)
+		tap_diag("cannot start the firmware: %s", strerror((int)-fw));
+	test_library();
+	test_devices();
+	test_memory();
+	test_host_memory();
+	test_symbols();
+	test_launches();
+	test_streams_events();
+	test_printf();
+	test_sticky_fault();
+	rt_test_fw_stop(fw);
+	return tap_finish();
+}

@@ -18,6 +18,11 @@
  *   is dead (fault or watchdog; VGPU_IOCTL_CTX_STATUS says why) and -ENODEV
  *   when the device was lost (the firmware went away).
  *
+ * read() of 8 bytes on a client file returns the number of interrupts
+ * (fence signals and errors of the file's queues) since the previous read;
+ * poll() reports POLLIN while it is not zero.  mmap() takes the offsets the
+ * ioctls return, MAP_SHARED only; mappings are not inherited by fork().
+ *
  * The formats the device reads (queue packets, doorbell and fence pages,
  * page tables) are described in include/vgpu_hw.h.
  */

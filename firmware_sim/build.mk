@@ -59,4 +59,12 @@ $(FW_TEST_DIR)/%: $(OBJ)/firmware_sim/tests/%.o \
 ALL_TARGETS += $(FW_TEST_BINS)
 GUEST_TESTS += $(FW_TEST_BINS)
 
--include $(FW_OBJS:.o=.d) $(FW_TEST_OBJS:.o=.d)
+# The benchmark: built here, run by hand in the guest (it asserts nothing).
+FW_BENCH := $(FW_TEST_DIR)/bench_fw
+$(OBJ)/firmware_sim/tests/bench_fw.o: firmware_sim/tests/bench_fw.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(FW_TEST_CFLAGS) -MMD -MP -c $< -o $@
+ALL_TARGETS += $(FW_BENCH)
+
+-include $(FW_OBJS:.o=.d) $(FW_TEST_OBJS:.o=.d) \
+	$(OBJ)/firmware_sim/tests/bench_fw.d

@@ -248,6 +248,7 @@ int fw_device_attach(struct fw_device *dev, const char *path,
 	memset(dev, 0, sizeof(*dev));
 	snprintf(dev->path, sizeof(dev->path), "%s", path);
 	dev->stop_fd = -1;
+	dev->poll_us = opt->poll_us;
 	dev->fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (dev->fd < 0) {
 		ret = -errno;

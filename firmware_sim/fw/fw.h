@@ -99,6 +99,7 @@ struct fw_device {
 	struct fw_aperture gart;
 	struct vgpu_core *core;
 	struct fw_engine engines[FW_NUM_ENGINES];
+	unsigned int poll_us;		/* idle polling before sleeping */
 	pthread_t event_thread;
 	struct fw_ctx *ctxs;		/* event thread only */
 	struct fw_queue *queues;	/* event thread only */
@@ -107,6 +108,7 @@ struct fw_device {
 /* Options of the daemon. */
 struct fw_options {
 	unsigned int num_sms;
+	unsigned int poll_us;
 };
 
 /* device.c */

@@ -2,7 +2,8 @@
 /*
  * main.c - vgpu-fw: the firmware of the vGPU, i.e. the GPU itself.
  *
- *   vgpu-fw [--daemon] [--syslog] [--sms N] [--pidfile FILE] [DEVICE]...
+ *   vgpu-fw [--daemon] [--syslog] [--sms N] [--poll-us N] [--pidfile FILE]
+ *           [DEVICE]...
  *
  * Attaches to every /dev/vgpuN (or the devices named), serves them until
  * SIGTERM or SIGINT, then detaches (the driver reports the device lost to
@@ -39,6 +40,8 @@ static void usage(FILE *f)
 		"  --syslog         log to syslog instead of stderr\n"
 		"  --sms N          SM worker threads per device\n"
 		"                   (default: the number of CPUs)\n"
+		"  --poll-us N      poll idle doorbells this long before\n"
+		"                   sleeping (default 100)\n"
 		"  -h, --help       this text\n", FW_DEFAULT_PIDFILE);
 }
 
@@ -111,11 +114,12 @@ int main(int argc, char **argv)
 		{ "syslog", no_argument, NULL, 's' },
 		{ "sms", required_argument, NULL, 'n' },
 		{ "pidfile", required_argument, NULL, 'p' },
+		{ "poll-us", required_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	static struct fw_device devices[FW_MAX_DEVICES];
-	struct fw_options opt = { 0 };
+	struct fw_options opt = { .poll_us = 100 };
 	const char *pidfile = FW_DEFAULT_PIDFILE;
 	bool daemon = false, use_syslog = false;
 	char *paths[FW_MAX_DEVICES];
@@ -147,6 +151,18 @@ int main(int argc, char **argv)
 		case 'p':
 			pidfile = optarg;
 			break;
+		case 'u': {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 0);
+
+			if (*end || n > 1000000) {
+				fprintf(stderr, "vgpu-fw: bad --poll-us '%s'\n",
+					optarg);
+				return 2;
+			}
+			opt.poll_us = (unsigned int)n;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;

@@ -30,3 +30,8 @@ extern "C" __global__ void spin(volatile int *flag)
 	while (*flag == 0)
 		;
 }
+
+// Does nothing: launch latency.
+extern "C" __global__ void empty(void)
+{
+}

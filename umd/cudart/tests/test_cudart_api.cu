@@ -19,6 +19,11 @@
 
 #include "rt_test_util.h"
 
+/*
+ * One test case.  The condition is evaluated before the message's
+ * arguments, which often print what the condition's calls returned.
+ */
+#define TAP(cond, ...) ({ bool ok_ = (cond); tap_ok(ok_, __VA_ARGS__); })
 #define OK(call) ((call) == cudaSuccess)
 #define IS(err, call) ((call) == (err))
 
@@ -102,7 +107,7 @@ static void test_library(void)
 	bool ours = dladdr((void *)cudaGetErrorName, &info) && info.dli_fname &&
 		    strstr(info.dli_fname, "build/lib/libcudart.so.13");
 
-	tap_ok(ours, "the runtime loaded is vGPU's (%s)",
+	TAP(ours, "the runtime loaded is vGPU's (%s)",
 	       ours ? info.dli_fname : "not build/lib");
 }
 
@@ -112,39 +117,39 @@ static void test_devices(void)
 	unsigned int flags = 0;
 	struct cudaDeviceProp p;
 
-	tap_ok(OK(cudaGetDeviceCount(&n)) && n >= 1, "cudaGetDeviceCount: %d",
+	TAP(OK(cudaGetDeviceCount(&n)) && n >= 1, "cudaGetDeviceCount: %d",
 	       n);
-	tap_ok(OK(cudaGetDevice(&dev)) && dev == 0, "current device is 0");
-	tap_ok(IS(cudaErrorInvalidDevice, cudaGetDeviceProperties(&p, 99)) &&
+	TAP(OK(cudaGetDevice(&dev)) && dev == 0, "current device is 0");
+	TAP(IS(cudaErrorInvalidDevice, cudaGetDeviceProperties(&p, 99)) &&
 	       IS(cudaErrorInvalidDevice, cudaSetDevice(99)) &&
 	       IS(cudaErrorInvalidDevice, cudaSetDevice(-1)),
 	       "bad device ordinals: cudaErrorInvalidDevice (golden)");
-	tap_ok(IS(cudaErrorInvalidValue,
+	TAP(IS(cudaErrorInvalidValue,
 		  cudaDeviceGetAttribute(&v, (cudaDeviceAttr)0, 0)) &&
 	       IS(cudaErrorInvalidValue,
 		  cudaDeviceGetAttribute(&v, (cudaDeviceAttr)9999, 0)),
 	       "unknown attributes: cudaErrorInvalidValue (golden)");
 	clear_error();
-	tap_ok(OK(cudaSetDevice(0)) && OK(cudaGetDeviceProperties(&p, 0)) &&
+	TAP(OK(cudaSetDevice(0)) && OK(cudaGetDeviceProperties(&p, 0)) &&
 	       OK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerBlock,
 					 0)) &&
 	       v == p.maxThreadsPerBlock && p.warpSize == 32 &&
 	       p.unifiedAddressing == 1,
 	       "properties agree with attributes (\"%s\", %d.%d)", p.name,
 	       p.major, p.minor);
-	tap_ok(OK(cudaRuntimeGetVersion(&rt)) && rt == 13000 &&
+	TAP(OK(cudaRuntimeGetVersion(&rt)) && rt == 13000 &&
 	       OK(cudaDriverGetVersion(&drv)) && drv >= 13000,
 	       "versions: runtime %d, driver %d", rt, drv);
-	tap_ok(OK(cudaSetDeviceFlags(cudaDeviceMapHost)) &&
+	TAP(OK(cudaSetDeviceFlags(cudaDeviceMapHost)) &&
 	       OK(cudaGetDeviceFlags(&flags)) && (flags & cudaDeviceMapHost),
 	       "cudaSetDeviceFlags(MapHost) after init, flags %#x (golden)",
 	       flags);
-	tap_ok(IS(cudaErrorInvalidValue, cudaSetDeviceFlags(0x100)) &&
+	TAP(IS(cudaErrorInvalidValue, cudaSetDeviceFlags(0x100)) &&
 	       IS(cudaErrorInvalidValue,
 		  cudaSetDeviceFlags(cudaDeviceScheduleSpin |
 				     cudaDeviceScheduleYield)),
 	       "unknown or contradictory device flags: cudaErrorInvalidValue");
-	tap_ok(OK(cudaDeviceGetStreamPriorityRange(&least, &greatest)) &&
+	TAP(OK(cudaDeviceGetStreamPriorityRange(&least, &greatest)) &&
 	       least >= greatest, "stream priorities %d..%d", least,
 	       greatest);
 	clear_error();
@@ -156,62 +161,62 @@ static void test_memory(void)
 	int *d = NULL, *d2 = NULL, host[64], want[64], wild;
 	size_t free_b = 0, total = 0, pitch = 0;
 
-	tap_ok(OK(cudaMalloc(&p, 0)) && p == NULL,
+	TAP(OK(cudaMalloc(&p, 0)) && p == NULL,
 	       "cudaMalloc(0): success, NULL (golden)");
-	tap_ok(IS(cudaErrorInvalidValue, cudaMalloc(NULL, 16)),
+	TAP(IS(cudaErrorInvalidValue, cudaMalloc(NULL, 16)),
 	       "cudaMalloc(NULL): cudaErrorInvalidValue (golden)");
-	tap_ok(IS(cudaErrorMemoryAllocation, cudaMalloc(&big, 1ull << 50)),
+	TAP(IS(cudaErrorMemoryAllocation, cudaMalloc(&big, 1ull << 50)),
 	       "cudaMalloc(2^50): cudaErrorMemoryAllocation (golden)");
-	tap_ok(OK(cudaFree(NULL)) &&
+	TAP(OK(cudaFree(NULL)) &&
 	       IS(cudaErrorInvalidValue, cudaFree((void *)0x1234000)),
 	       "cudaFree(NULL) succeeds, wild pointer cudaErrorInvalidValue "
 	       "(golden)");
 	clear_error();
-	if (!tap_ok(OK(cudaMalloc(&d, sizeof(host))) &&
+	if (!TAP(OK(cudaMalloc(&d, sizeof(host))) &&
 		    OK(cudaMalloc(&d2, sizeof(host))), "cudaMalloc"))
 		return;
 	for (int i = 0; i < 64; i++)
 		host[i] = i * 3 + 1;
-	tap_ok(OK(cudaMemcpy(d, host, sizeof(host), cudaMemcpyHostToDevice)) &&
+	TAP(OK(cudaMemcpy(d, host, sizeof(host), cudaMemcpyHostToDevice)) &&
 	       OK(cudaMemcpy(d2, d, sizeof(host),
 			     cudaMemcpyDeviceToDevice)) &&
 	       device_ints_equal(d2, host, 64),
 	       "H2D, D2D, D2H copies round-trip");
 	memset(want, 0, sizeof(want));
-	tap_ok(OK(cudaMemcpy(d2, want, sizeof(want), cudaMemcpyDefault)) &&
+	TAP(OK(cudaMemcpy(d2, want, sizeof(want), cudaMemcpyDefault)) &&
 	       device_ints_equal(d2, want, 64) &&
 	       OK(cudaMemcpy(want, d, sizeof(want), cudaMemcpyDefault)) &&
 	       memcmp(want, host, sizeof(host)) == 0,
 	       "cudaMemcpyDefault infers both directions (golden)");
-	tap_ok(IS(cudaErrorInvalidMemcpyDirection,
+	TAP(IS(cudaErrorInvalidMemcpyDirection,
 		  cudaMemcpy(d, host, 16, (cudaMemcpyKind)17)),
 	       "kind 17: cudaErrorInvalidMemcpyDirection (golden)");
-	tap_ok(OK(cudaMemcpy(d, host, 0, cudaMemcpyHostToDevice)) &&
+	TAP(OK(cudaMemcpy(d, host, 0, cudaMemcpyHostToDevice)) &&
 	       OK(cudaMemcpy(d, NULL, 0, cudaMemcpyHostToDevice)),
 	       "size 0 copies succeed, even from NULL (golden)");
-	tap_ok(IS(cudaErrorInvalidValue,
+	TAP(IS(cudaErrorInvalidValue,
 		  cudaMemcpy(NULL, host, 16, cudaMemcpyHostToDevice)),
 	       "NULL destination: cudaErrorInvalidValue (golden)");
-	tap_ok(IS(cudaErrorInvalidValue,
+	TAP(IS(cudaErrorInvalidValue,
 		  cudaMemcpy(host, d, sizeof(host) + 4096,
 			     cudaMemcpyDeviceToHost)),
 	       "copy past the allocation's end: cudaErrorInvalidValue "
 	       "(golden)");
-	tap_ok(IS(cudaErrorInvalidValue, cudaMemcpy(&wild, (void *)0x1234000,
+	TAP(IS(cudaErrorInvalidValue, cudaMemcpy(&wild, (void *)0x1234000,
 						    4, cudaMemcpyDeviceToHost)),
 	       "wild device pointer: cudaErrorInvalidValue (golden)");
 	clear_error();
 	for (int i = 0; i < 64; i++)
 		want[i] = 0x5a5a5a5a;
-	tap_ok(OK(cudaMemset(d, 0x5a, sizeof(host))) &&
+	TAP(OK(cudaMemset(d, 0x5a, sizeof(host))) &&
 	       device_ints_equal(d, want, 64), "cudaMemset fills bytes");
-	tap_ok(IS(cudaErrorInvalidValue, cudaMemset(host, 0, 16)) &&
+	TAP(IS(cudaErrorInvalidValue, cudaMemset(host, 0, 16)) &&
 	       IS(cudaErrorInvalidValue,
 		  cudaMemset(d, 0, sizeof(host) + 4096)),
 	       "cudaMemset of host memory or past the end: "
 	       "cudaErrorInvalidValue (golden)");
 	clear_error();
-	tap_ok(OK(cudaMemGetInfo(&free_b, &total)) && total > 0 &&
+	TAP(OK(cudaMemGetInfo(&free_b, &total)) && total > 0 &&
 	       free_b <= total, "cudaMemGetInfo: %zu of %zu bytes free",
 	       free_b, total);
 
@@ -221,7 +226,7 @@ static void test_memory(void)
 		for (int c = 0; c < 24; c++)
 			rows[r][c] = (char)(r * 24 + c);
 	memset(back, 0, sizeof(back));
-	tap_ok(OK(cudaMallocPitch((void **)&pitched, &pitch, 24, 4)) &&
+	TAP(OK(cudaMallocPitch((void **)&pitched, &pitch, 24, 4)) &&
 	       pitch >= 24 &&
 	       OK(cudaMemcpy2D(pitched, pitch, rows, 24, 24, 4,
 			       cudaMemcpyHostToDevice)) &&
@@ -262,11 +267,11 @@ static void test_host_memory(void)
 		}
 	}
 	clear_error();
-	tap_ok(flags_ok, "cudaHostAlloc flags 0-7: flags reported with "
+	TAP(flags_ok, "cudaHostAlloc flags 0-7: flags reported with "
 	       "Mapped, device pointer == host pointer (golden)");
-	tap_ok(bad_ok, "cudaHostAlloc flags 8-15: cudaErrorInvalidValue "
+	TAP(bad_ok, "cudaHostAlloc flags 8-15: cudaErrorInvalidValue "
 	       "(golden)");
-	tap_ok(OK(cudaHostAlloc(&p, 0, 0)) && p == NULL &&
+	TAP(OK(cudaHostAlloc(&p, 0, 0)) && p == NULL &&
 	       IS(cudaErrorInvalidValue, cudaHostAlloc(NULL, 4096, 0)),
 	       "cudaHostAlloc size 0 gives NULL, NULL result pointer refused "
 	       "(golden)");
@@ -274,13 +279,13 @@ static void test_host_memory(void)
 
 	void *m = malloc(100), *pinned = NULL;
 
-	tap_ok(OK(cudaFreeHost(NULL)) &&
+	TAP(OK(cudaFreeHost(NULL)) &&
 	       IS(cudaErrorInvalidValue, cudaFreeHost(&stack_var)) &&
 	       IS(cudaErrorInvalidValue, cudaFreeHost(m)),
 	       "cudaFreeHost of NULL succeeds, of stack or malloc memory "
 	       "cudaErrorInvalidValue (golden)");
 	clear_error();
-	tap_ok(OK(cudaMallocHost(&pinned, 8192)) &&
+	TAP(OK(cudaMallocHost(&pinned, 8192)) &&
 	       IS(cudaErrorInvalidValue, cudaFreeHost((char *)pinned + 16)) &&
 	       OK(cudaFreeHost(pinned)) &&
 	       IS(cudaErrorInvalidValue, cudaFreeHost(pinned)),
@@ -291,7 +296,7 @@ static void test_host_memory(void)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	char *buf = (char *)aligned_alloc(page, 4 * page);
 
-	tap_ok(OK(cudaHostRegister(buf, 2 * page, cudaHostRegisterMapped)) &&
+	TAP(OK(cudaHostRegister(buf, 2 * page, cudaHostRegisterMapped)) &&
 	       OK(cudaHostGetFlags(&got, buf)) && got == cudaHostAllocMapped &&
 	       IS(cudaErrorHostMemoryAlreadyRegistered,
 		  cudaHostRegister(buf, 2 * page, 0)) &&
@@ -303,7 +308,7 @@ static void test_host_memory(void)
 	       "cudaHostRegister: registered twice, overlapping, unregistered "
 	       "from the middle and twice (golden)");
 	clear_error();
-	tap_ok(IS(cudaErrorInvalidValue, cudaHostRegister(NULL, page, 0)) &&
+	TAP(IS(cudaErrorInvalidValue, cudaHostRegister(NULL, page, 0)) &&
 	       IS(cudaErrorInvalidValue, cudaHostRegister(buf, 0, 0)) &&
 	       IS(cudaErrorInvalidValue, cudaHostRegister(buf, page, 4)) &&
 	       IS(cudaErrorInvalidValue, cudaHostUnregister(NULL)),
@@ -316,22 +321,22 @@ static void test_host_memory(void)
 
 	cudaMalloc(&d, 4096);
 	cudaMallocHost(&pinned, 4096);
-	tap_ok(OK(cudaPointerGetAttributes(&a, d)) &&
+	TAP(OK(cudaPointerGetAttributes(&a, d)) &&
 	       a.type == cudaMemoryTypeDevice && a.device == 0 &&
 	       a.devicePointer == d && a.hostPointer == NULL,
 	       "pointer attributes of device memory (golden)");
-	tap_ok(OK(cudaPointerGetAttributes(&a, (char *)pinned + 8)) &&
+	TAP(OK(cudaPointerGetAttributes(&a, (char *)pinned + 8)) &&
 	       a.type == cudaMemoryTypeHost && a.device == 0 &&
 	       a.devicePointer == (char *)pinned + 8 &&
 	       a.hostPointer == (char *)pinned + 8,
 	       "pointer attributes of pinned memory (golden)");
-	tap_ok(OK(cudaPointerGetAttributes(&a, m)) &&
+	TAP(OK(cudaPointerGetAttributes(&a, m)) &&
 	       a.type == cudaMemoryTypeUnregistered && a.device == -2 &&
 	       a.devicePointer == NULL && a.hostPointer == m &&
 	       OK(cudaPointerGetAttributes(&a, &stack_var)) &&
 	       a.type == cudaMemoryTypeUnregistered,
 	       "pointer attributes of malloc and stack memory (golden)");
-	tap_ok(IS(cudaErrorInvalidValue, cudaPointerGetAttributes(NULL, d)),
+	TAP(IS(cudaErrorInvalidValue, cudaPointerGetAttributes(NULL, d)),
 	       "cudaPointerGetAttributes(NULL): cudaErrorInvalidValue "
 	       "(golden)");
 	clear_error();
@@ -350,25 +355,25 @@ static void test_symbols(void)
 
 	cudaMalloc(&out, 5 * sizeof(int));
 	read_symbols<<<1, 5>>>(out);
-	tap_ok(OK(cudaGetLastError()) && device_ints_equal(out, want, 5),
+	TAP(OK(cudaGetLastError()) && device_ints_equal(out, want, 5),
 	       "__constant__ and __device__ variables start with their "
 	       "initializers");
-	tap_ok(OK(cudaMemcpyFromSymbol(&v, dev_var, sizeof(v))) && v == 42,
+	TAP(OK(cudaMemcpyFromSymbol(&v, dev_var, sizeof(v))) && v == 42,
 	       "cudaMemcpyFromSymbol reads the initializer");
 	v = 7;
 	want[4] = 7;
 	want[0] = 9;
-	tap_ok(OK(cudaMemcpyToSymbol(dev_var, &v, sizeof(v))) &&
+	TAP(OK(cudaMemcpyToSymbol(dev_var, &v, sizeof(v))) &&
 	       OK(cudaMemcpyToSymbol(init_const, &want[0], sizeof(int))) &&
 	       (read_symbols<<<1, 5>>>(out), OK(cudaGetLastError())) &&
 	       device_ints_equal(out, want, 5),
 	       "cudaMemcpyToSymbol is seen by the next launch");
-	tap_ok(OK(cudaGetSymbolSize(&size, init_const)) && size == 16 &&
+	TAP(OK(cudaGetSymbolSize(&size, init_const)) && size == 16 &&
 	       OK(cudaGetSymbolAddress(&addr, dev_table)) && addr != NULL,
 	       "cudaGetSymbolSize %zu, cudaGetSymbolAddress", size);
 	for (int i = 0; i < 8; i++)
 		table[i] = (float)i / 2;
-	tap_ok(OK(cudaMemcpyToSymbolAsync(dev_table, table + 2,
+	TAP(OK(cudaMemcpyToSymbolAsync(dev_table, table + 2,
 					  2 * sizeof(float), 2 * sizeof(float),
 					  cudaMemcpyHostToDevice, 0)) &&
 	       OK(cudaMemcpyFromSymbolAsync(table, dev_table, 2 * sizeof(float),
@@ -376,13 +381,13 @@ static void test_symbols(void)
 					    cudaMemcpyDeviceToHost, 0)) &&
 	       OK(cudaStreamSynchronize(0)) && table[0] == 1.0f &&
 	       table[1] == 1.5f, "symbol copies with an offset, async");
-	tap_ok(IS(cudaErrorInvalidSymbol, cudaGetSymbolAddress(&addr, &v)),
+	TAP(IS(cudaErrorInvalidSymbol, cudaGetSymbolAddress(&addr, &v)),
 	       "cudaGetSymbolAddress of a non-symbol: cudaErrorInvalidSymbol "
 	       "(golden)");
-	tap_ok(IS(cudaErrorInvalidValue,
+	TAP(IS(cudaErrorInvalidValue,
 		  cudaMemcpyToSymbol(init_const, table, 8, 12)),
 	       "symbol copy past its end: cudaErrorInvalidValue");
-	tap_ok(IS(cudaErrorInvalidMemcpyDirection,
+	TAP(IS(cudaErrorInvalidMemcpyDirection,
 		  cudaMemcpyToSymbol(dev_var, &v, sizeof(v), 0,
 				     cudaMemcpyDeviceToHost)),
 	       "cudaMemcpyToSymbol with DeviceToHost: "
@@ -402,12 +407,12 @@ static void test_launches(void)
 	for (int i = 0; i < 64; i++)
 		want[i] = 100 + i;
 	fill<<<2, 32>>>(d, 100, 64);
-	tap_ok(OK(cudaGetLastError()) && device_ints_equal(d, want, 64),
+	TAP(OK(cudaGetLastError()) && device_ints_equal(d, want, 64),
 	       "<<<>>> launch");
 
 	void *args[] = { &d2, &value, &n };
 
-	tap_ok(OK(cudaLaunchKernel((const void *)fill, dim3(4), dim3(16), args,
+	TAP(OK(cudaLaunchKernel((const void *)fill, dim3(4), dim3(16), args,
 				   0, 0)) && device_ints_equal(d2, want, 64),
 	       "cudaLaunchKernel by host stub address");
 
@@ -417,13 +422,13 @@ static void test_launches(void)
 	add_one<<<1, 64>>>(d2, (fill<<<1, 64>>>(d2, 10, 64), 64));
 	for (int i = 0; i < 64; i++)
 		want[i] = 11 + i;
-	tap_ok(OK(cudaGetLastError()) && device_ints_equal(d2, want, 64),
+	TAP(OK(cudaGetLastError()) && device_ints_equal(d2, want, 64),
 	       "a launch inside another launch's arguments");
 
 	for (int i = 0; i < 32; i++)
 		want[i] = (31 - i) * 2;
 	with_dynamic_smem<<<1, 32, 32 * sizeof(int)>>>(d);
-	tap_ok(OK(cudaGetLastError()) && device_ints_equal(d, want, 32),
+	TAP(OK(cudaGetLastError()) && device_ints_equal(d, want, 32),
 	       "dynamic shared memory");
 
 	// golden: every bad configuration is cudaErrorInvalidValue, reported
@@ -442,25 +447,25 @@ static void test_launches(void)
 		with_dynamic_smem<<<bad[i].grid, bad[i].block, bad[i].smem>>>(d);
 		cudaError_t e = cudaGetLastError();
 
-		tap_ok(e == cudaErrorInvalidValue,
+		TAP(e == cudaErrorInvalidValue,
 		       "launch with %s: %s (golden cudaErrorInvalidValue)",
 		       bad[i].what, cudaGetErrorName(e));
 	}
-	tap_ok(OK(cudaGetLastError()), "cudaGetLastError cleared the error");
-	tap_ok(OK(cudaFuncGetAttributes(&fa, (const void *)fill)) &&
+	TAP(OK(cudaGetLastError()), "cudaGetLastError cleared the error");
+	TAP(OK(cudaFuncGetAttributes(&fa, (const void *)fill)) &&
 	       fa.maxThreadsPerBlock >= 64 && fa.numRegs >= 0,
 	       "cudaFuncGetAttributes: maxThreadsPerBlock %d, %d registers, "
 	       "PTX %d", fa.maxThreadsPerBlock, fa.numRegs, fa.ptxVersion);
-	tap_ok(IS(cudaErrorInvalidResourceHandle,
+	TAP(IS(cudaErrorInvalidResourceHandle,
 		  cudaFuncGetAttributes(&fa, (const void *)not_a_kernel)),
 	       "cudaFuncGetAttributes of a host function: "
 	       "cudaErrorInvalidResourceHandle (golden)");
 	clear_error();
-	tap_ok(OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fill,
+	TAP(OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fill,
 								256, 0)) &&
 	       blocks >= 1, "occupancy: %d blocks of 256 threads per SM",
 	       blocks);
-	tap_ok(OK(cudaFuncSetAttribute((const void *)with_dynamic_smem,
+	TAP(OK(cudaFuncSetAttribute((const void *)with_dynamic_smem,
 				       cudaFuncAttributeMaxDynamicSharedMemorySize,
 				       16 << 10)),
 	       "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
@@ -489,7 +494,7 @@ static void test_streams_events(void)
 	float ms = -1.0f;
 
 	cudaMalloc(&d, 64 * sizeof(int));
-	tap_ok(OK(cudaStreamCreate(&s1)) &&
+	TAP(OK(cudaStreamCreate(&s1)) &&
 	       OK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking)) &&
 	       OK(cudaStreamGetFlags(s2, &sflags)) &&
 	       sflags == cudaStreamNonBlocking,
@@ -497,11 +502,11 @@ static void test_streams_events(void)
 	int least, greatest;
 
 	cudaDeviceGetStreamPriorityRange(&least, &greatest);
-	tap_ok(OK(cudaStreamCreateWithPriority(&sp, 0, greatest)) &&
+	TAP(OK(cudaStreamCreateWithPriority(&sp, 0, greatest)) &&
 	       OK(cudaStreamGetPriority(sp, &prio)) && prio == greatest,
 	       "cudaStreamCreateWithPriority(%d)", greatest);
-	tap_ok(OK(cudaStreamQuery(0)), "cudaStreamQuery(0) (golden)");
-	tap_ok(OK(cudaEventCreate(&e1)) && OK(cudaEventCreate(&e2)) &&
+	TAP(OK(cudaStreamQuery(0)), "cudaStreamQuery(0) (golden)");
+	TAP(OK(cudaEventCreate(&e1)) && OK(cudaEventCreate(&e2)) &&
 	       OK(cudaEventCreate(&never)) &&
 	       OK(cudaEventCreateWithFlags(&untimed, cudaEventDisableTiming)),
 	       "cudaEventCreate, with flags");
@@ -513,36 +518,36 @@ static void test_streams_events(void)
 	cudaStreamWaitEvent(s2, e1, 0);
 	add_one<<<1, 64, 0, s2>>>(d, 64);
 	cudaEventRecord(e2, s2);
-	tap_ok(OK(cudaEventSynchronize(e2)) && OK(cudaEventQuery(e2)) &&
+	TAP(OK(cudaEventSynchronize(e2)) && OK(cudaEventQuery(e2)) &&
 	       OK(cudaStreamQuery(s2)), "events and streams complete");
 	for (int i = 0; i < 64; i++)
 		want[i] = 6 + i;
-	tap_ok(device_ints_equal(d, want, 64),
+	TAP(device_ints_equal(d, want, 64),
 	       "cudaStreamWaitEvent orders work across streams");
-	tap_ok(OK(cudaEventElapsedTime(&ms, e1, e2)) && ms >= 0.0f,
+	TAP(OK(cudaEventElapsedTime(&ms, e1, e2)) && ms >= 0.0f,
 	       "cudaEventElapsedTime %.3f ms", ms);
-	tap_ok(IS(cudaErrorInvalidResourceHandle,
+	TAP(IS(cudaErrorInvalidResourceHandle,
 		  cudaEventElapsedTime(&ms, never, e2)) &&
 	       OK(cudaEventQuery(never)) && OK(cudaEventSynchronize(never)),
 	       "an event never recorded: query and synchronize succeed, "
 	       "elapsed time cudaErrorInvalidResourceHandle (golden)");
 	cudaEventRecord(untimed, 0);
 	cudaEventSynchronize(untimed);
-	tap_ok(IS(cudaErrorInvalidResourceHandle,
+	TAP(IS(cudaErrorInvalidResourceHandle,
 		  cudaEventElapsedTime(&ms, e1, untimed)),
 	       "elapsed time with a DisableTiming event: "
 	       "cudaErrorInvalidResourceHandle (golden)");
 	clear_error();
 	fill<<<1, 64, 0, s1>>>(d, 0, 64);
-	tap_ok(OK(cudaLaunchHostFunc(s1, host_fn, &called)) &&
+	TAP(OK(cudaLaunchHostFunc(s1, host_fn, &called)) &&
 	       OK(cudaStreamAddCallback(s1, stream_cb, &cb, 0)) &&
 	       OK(cudaStreamSynchronize(s1)) && called == 1 && cb == 10,
 	       "cudaLaunchHostFunc and cudaStreamAddCallback run in order");
-	tap_ok(OK(cudaEventDestroy(never)) &&
+	TAP(OK(cudaEventDestroy(never)) &&
 	       IS(cudaErrorContextIsDestroyed, cudaEventDestroy(never)),
 	       "cudaEventDestroy twice: cudaErrorContextIsDestroyed (golden)");
 	clear_error();
-	tap_ok(OK(cudaEventDestroy(e1)) && OK(cudaEventDestroy(e2)) &&
+	TAP(OK(cudaEventDestroy(e1)) && OK(cudaEventDestroy(e2)) &&
 	       OK(cudaEventDestroy(untimed)) && OK(cudaStreamDestroy(s1)) &&
 	       OK(cudaStreamDestroy(s2)) && OK(cudaStreamDestroy(sp)),
 	       "cudaEventDestroy, cudaStreamDestroy");
@@ -560,7 +565,7 @@ static void test_printf(void)
 	bool all = true;
 
 	if (!tmp || saved < 0) {
-		tap_ok(false, "device printf (no temporary file)");
+		TAP(false, "device printf (no temporary file)");
 		return;
 	}
 	fflush(stdout);
@@ -580,7 +585,7 @@ static void test_printf(void)
 		snprintf(line, sizeof(line), "thread %d says 77\n", t);
 		all &= strstr(text, line) != NULL;
 	}
-	tap_ok(e == cudaSuccess && all,
+	TAP(e == cudaSuccess && all,
 	       "device printf is flushed by cudaDeviceSynchronize");
 }
 
@@ -593,21 +598,21 @@ static void test_sticky_fault(void)
 
 	clear_error();
 	write_through<<<1, 1>>>((int *)0x10);
-	tap_ok(OK(cudaGetLastError()), "faulting launch itself succeeds "
+	TAP(OK(cudaGetLastError()), "faulting launch itself succeeds "
 	       "(golden)");
-	tap_ok(IS(cudaErrorIllegalAddress, cudaDeviceSynchronize()),
+	TAP(IS(cudaErrorIllegalAddress, cudaDeviceSynchronize()),
 	       "cudaDeviceSynchronize: cudaErrorIllegalAddress (golden)");
-	tap_ok(IS(cudaErrorIllegalAddress, cudaGetLastError()) &&
+	TAP(IS(cudaErrorIllegalAddress, cudaGetLastError()) &&
 	       OK(cudaGetLastError()),
 	       "cudaGetLastError reports the fault once");
-	tap_ok(IS(cudaErrorIllegalAddress, cudaMalloc(&p, 16)) &&
+	TAP(IS(cudaErrorIllegalAddress, cudaMalloc(&p, 16)) &&
 	       IS(cudaErrorIllegalAddress, cudaHostAlloc(&p, 16, 0)) &&
 	       IS(cudaErrorIllegalAddress, cudaDeviceSynchronize()),
 	       "the error is sticky: cudaMalloc, cudaHostAlloc, "
 	       "cudaDeviceSynchronize (golden)");
-	tap_ok(OK(cudaDeviceReset()), "cudaDeviceReset (golden)");
+	TAP(OK(cudaDeviceReset()), "cudaDeviceReset (golden)");
 	clear_error();
-	tap_ok(OK(cudaMalloc(&d, 4 * sizeof(int))) &&
+	TAP(OK(cudaMalloc(&d, 4 * sizeof(int))) &&
 	       (fill<<<1, 4>>>(d, 3, 4), OK(cudaGetLastError())) &&
 	       device_ints_equal(d, want, 4) && OK(cudaFree(d)),
 	       "after cudaDeviceReset the device works again, modules "

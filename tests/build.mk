@@ -43,3 +43,24 @@ $(eval $(call ctest,test_core_handasm,))
 $(OBJ)/tests/test_golden.o $(OBJ)/san/tests/test_golden.o: \
 	CTEST_EXTRA := -DGOLDEN_FILE='"$(abspath tests/golden/h100.txt)"'
 $(eval $(call ctest,test_golden,))
+
+# The CUDA corpus: nvcc -ptx at build time (sm_75 needs no GPU); the
+# modules under tests/corpus/link are separately compiled (-rdc=true)
+# and linked by the PTX compiler.
+CORPUS_CU := $(wildcard tests/corpus/*.cu)
+CORPUS_LINK_CU := $(wildcard tests/corpus/link/*.cu)
+CORPUS_PTX := $(patsubst tests/corpus/%.cu,$(TST)/corpus/%.ptx,$(CORPUS_CU)) \
+	$(patsubst tests/corpus/link/%.cu,$(TST)/corpus/%.ptx,$(CORPUS_LINK_CU))
+
+$(TST)/corpus/%.ptx: tests/corpus/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=sm_75 -o $@ $<
+$(TST)/corpus/%.ptx: tests/corpus/link/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -rdc=true -arch=sm_75 -o $@ $<
+
+$(OBJ)/tests/test_corpus.o $(OBJ)/san/tests/test_corpus.o: \
+	CTEST_EXTRA := -DCORPUS_PTX_DIR='"$(abspath $(TST)/corpus)"'
+$(eval $(call ctest,test_corpus,$(LIB)/libvgpu-ptx.a))
+$(TST)/core/test_corpus $(TST)/core/test_corpus-san: | $(CORPUS_PTX)
+ALL_TARGETS += $(CORPUS_PTX)

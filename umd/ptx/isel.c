@@ -1565,11 +1565,66 @@ static const struct {
 	{ "pmevent", sel_hint },
 };
 
+/*
+ * add/sub/min/max on .u16x2 / .s16x2 (sm_90 SIMD; __vadd2 and friends):
+ * each half separately, then packed again.
+ */
+static bool packed16(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
+{
+	static const struct { const char *name; uint16_t op; } ops[] = {
+		{ "add", VISA_OP_ADD }, { "sub", VISA_OP_SUB },
+		{ "min", VISA_OP_MIN }, { "max", VISA_OP_MAX },
+	};
+	bool is_signed = insn_has(in, "s16x2");
+	uint16_t src[2], half[2][2], res[2], d;
+	struct visa_insn *vi;
+	uint32_t i, k, h, mods = 0;
+	int op = -1;
+
+	if (!is_signed && !insn_has(in, "u16x2"))
+		return false;
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(in->op, ops[i].name))
+			op = (int)i;
+	for (i = 0; i < in->nmods; i++)
+		mods += strcmp(in->mods[i], is_signed ? "s16x2" : "u16x2") != 0;
+	if (op < 0 || mods)
+		cg_unsupported(g, &in->pos, "'%s' on packed 16-bit integers is not supported",
+			       in->op);
+	nops(g, in, 3);
+	for (k = 0; k < 2; k++) {
+		src[k] = cg_src(g, fn, &in->ops[1 + k], PT_B32);
+		for (h = 0; h < 2; h++) {
+			half[k][h] = cg_temp(g, fn);
+			vi = cg_insn(fn, VISA_OP_BFE, is_signed ? VISA_T_S32 : VISA_T_U32);
+			vi->d = half[k][h];
+			vi->a = src[k];
+			vi->b = cg_lit(g, fn, 16 * h);
+			vi->c = cg_lit(g, fn, 16);
+		}
+	}
+	for (h = 0; h < 2; h++) {
+		res[h] = cg_temp(g, fn);
+		vi = cg_insn(fn, ops[op].op, is_signed ? VISA_T_S16 : VISA_T_U16);
+		vi->d = res[h];
+		vi->a = half[0][h];
+		vi->b = half[1][h];
+	}
+	d = cg_dst(g, fn, &in->ops[0]);
+	vi = cg_insn(fn, VISA_OP_PACK, VISA_T_B16);
+	vi->d = d;
+	vi->a = res[0];
+	vi->b = res[1];
+	return true;
+}
+
 void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
 	struct mods m;
 	uint32_t i;
 
+	if (packed16(g, fn, in))
+		return;
 	scan_mods(g, in, &m);
 	for (i = 0; i < sizeof(simple_ops) / sizeof(simple_ops[0]); i++)
 		if (!strcmp(in->op, simple_ops[i].name))

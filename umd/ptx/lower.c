@@ -401,8 +401,9 @@ uint16_t cg_psrc(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o)
 	uint16_t p;
 	struct visa_insn *in;
 
-	if (o->kind == PO_IMM && o->imm <= 1) {
-		/* A constant predicate: SETP of two equal / unequal literals. */
+	if (o->kind == PO_IMM) {
+		/* A constant predicate (nvcc writes -1 for true): SETP of
+		 * two equal or unequal literals. */
 		p = cg_ptemp(g, fn);
 		in = cg_insn(fn, VISA_OP_SETP, VISA_T_U32);
 		in->mod = VISA_MOD_MKSUB(o->imm ? VISA_CMP_EQ : VISA_CMP_NE);

@@ -939,6 +939,11 @@ static void check_supported_family(struct parser *p, const struct ptx_insn *in)
 		"cp", "mbarrier", "griddepcontrol", "elect",
 		"tcgen05", "setmaxnreg", "multimem", "alloca", "stacksave",
 		"stackrestore", "brx", "getctarank", "mapa", "clusterlaunchcontrol",
+		/* SIMD video instructions */
+		"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
+		"vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2",
+		"vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4",
+		"vmin4", "vmax4", "vset4",
 	};
 	unsigned int i;
 

@@ -249,6 +249,45 @@ static void check_indirect(struct test_gpu *g, struct tg_module *m,
 	     arch, bad);
 }
 
+static uint32_t halves(uint32_t a, uint32_t b, int op)
+{
+	uint32_t r = 0;
+	int h;
+
+	for (h = 0; h < 2; h++) {
+		uint16_t x = (uint16_t)(a >> (16 * h)), y = (uint16_t)(b >> (16 * h));
+		uint16_t v = op == 0 ? (uint16_t)(x + y) : op == 1 ? (uint16_t)(x - y) :
+			     (uint16_t)(((int16_t)x > (int16_t)y ? x : y) ^ (x < y ? x : y));
+
+		r |= (uint32_t)v << (16 * h);
+	}
+	return r;
+}
+
+static void check_simd(struct test_gpu *g, struct tg_module *m, uint64_t in,
+		       const char *arch)
+{
+	uint64_t o = tg_alloc(g, 64 * 12);
+	int t, k, bad = 0;
+	uint32_t *out;
+	uint8_t p[16];
+
+	put(p, 0, &o, 8);
+	put(p, 8, &in, 8);
+	if (!t_ok(launch(g, m, "exec_simd", 1, 64, 0, p, 16),
+		  "%s: exec_simd runs", arch))
+		return;
+	out = tg_host(g, o);
+	for (t = 0; t < 64; t++) {
+		uint32_t a = (uint32_t)in_host[t] * 0x9E3779B9u;
+		uint32_t b = (uint32_t)in_host[t + 1] * 0x85EBCA6Bu;
+
+		for (k = 0; k < 3; k++)
+			bad += out[3 * t + k] != halves(a, b, k);
+	}
+	t_ok(!bad, "%s: SIMD on 16-bit halves (%d wrong)", arch, bad);
+}
+
 static void run_arch(const char *arch)
 {
 	char path[512], msg[512], err[256];
@@ -280,6 +319,7 @@ static void run_arch(const char *arch)
 		check_diverge(&g, &m, in, arch);
 		check_hist(&g, &m, in, arch);
 		check_indirect(&g, &m, in, arch);
+		check_simd(&g, &m, in, arch);
 		tg_unload(&m);
 	}
 	tg_fini(&g);

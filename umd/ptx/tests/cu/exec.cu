@@ -122,3 +122,14 @@ extern "C" __global__ void exec_indirect(int *o, const int *in)
 
 	o[t] = f(t, 3) + s->area(in[t] % 10);
 }
+
+// SIMD on 16-bit halves (sm_90 PTX uses add.u16x2 / max.s16x2 for these).
+extern "C" __global__ void exec_simd(unsigned *o, const int *in)
+{
+	int t = threadIdx.x;
+	unsigned a = (unsigned)in[t] * 0x9E3779B9u, b = (unsigned)in[t + 1] * 0x85EBCA6Bu;
+
+	o[3 * t + 0] = __vadd2(a, b);
+	o[3 * t + 1] = __vsub2(a, b);
+	o[3 * t + 2] = __vmaxs2(a, b) ^ __vminu2(a, b);
+}

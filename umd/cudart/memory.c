@@ -155,52 +155,19 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 }
 
 /*
- * 2D copies: rows of @width bytes, @height of them, each side with its own
- * pitch.  The driver's cuMemcpy2D does the strided transfer in one
- * operation; the memory types come from the kind.
+ * 2D copies: @height rows of @width bytes, each side with its own pitch.
+ * Contiguous rows are one copy; otherwise each row is a copy of its own,
+ * queued in order on the same stream (the driver does not offer
+ * cuMemcpy2D yet: see REQUESTS.md).
  */
-static void rt_2d_side(enum cudaMemcpyKind kind, bool is_dst, const void *p,
-		       size_t pitch, CUmemorytype *type, const void **host,
-		       CUdeviceptr *dptr, size_t *out_pitch)
-{
-	bool device;
-
-	switch (kind) {
-	case cudaMemcpyHostToDevice:
-		device = is_dst;
-		break;
-	case cudaMemcpyDeviceToHost:
-		device = !is_dst;
-		break;
-	case cudaMemcpyDeviceToDevice:
-		device = true;
-		break;
-	case cudaMemcpyHostToHost:
-		device = false;
-		break;
-	default:
-		*type = CU_MEMORYTYPE_UNIFIED;
-		*dptr = rt_dptr(p);
-		*out_pitch = pitch;
-		return;
-	}
-	*type = device ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
-	if (device)
-		*dptr = rt_dptr(p);
-	else
-		*host = p;
-	*out_pitch = pitch;
-}
-
 static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src,
 			       size_t spitch, size_t width, size_t height,
 			       enum cudaMemcpyKind kind, CUstream stream,
 			       bool async)
 {
-	CUDA_MEMCPY2D c = { 0 };
-	const void *dst_host = NULL;
 	int dev;
 	cudaError_t err;
+	CUresult r = CUDA_SUCCESS;
 
 	if (!rt_kind_valid(kind))
 		return cudaErrorInvalidMemcpyDirection;
@@ -209,15 +176,16 @@ static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src,
 	err = rt_enter(&dev);
 	if (err != cudaSuccess || width == 0 || height == 0)
 		return err;
-	rt_2d_side(kind, false, src, spitch, &c.srcMemoryType, &c.srcHost,
-		   &c.srcDevice, &c.srcPitch);
-	rt_2d_side(kind, true, dst, dpitch, &c.dstMemoryType, &dst_host,
-		   &c.dstDevice, &c.dstPitch);
-	c.dstHost = (void *)dst_host;
-	c.WidthInBytes = width;
-	c.Height = height;
-	return rt_error_from_cu(async ? cuMemcpy2DAsync(&c, stream)
-				      : cuMemcpy2D(&c));
+	if (!dst || !src)
+		return cudaErrorInvalidValue;
+	if (dpitch == width && spitch == width)
+		return rt_error_from_cu(rt_copy(dst, src, width * height, kind,
+						stream, async));
+	for (size_t row = 0; row < height && r == CUDA_SUCCESS; row++)
+		r = rt_copy((char *)dst + row * dpitch,
+			    (const char *)src + row * spitch, width, kind,
+			    stream, async);
+	return rt_error_from_cu(r);
 }
 
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,

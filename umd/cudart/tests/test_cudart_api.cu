@@ -158,7 +158,9 @@ static void test_devices(void)
 static void test_memory(void)
 {
 	void *p = (void *)1, *big = NULL;
-	int *d = NULL, *d2 = NULL, host[64], want[64], wild;
+	static char big_host[64 * sizeof(int) + 4096];
+	void *wild = (void *)0x7000deadbeefull;
+	int *d = NULL, *d2 = NULL, host[64], want[64];
 	size_t free_b = 0, total = 0, pitch = 0;
 
 	TAP(OK(cudaMalloc(&p, 0)) && p == NULL,
@@ -198,23 +200,34 @@ static void test_memory(void)
 		  cudaMemcpy(NULL, host, 16, cudaMemcpyHostToDevice)),
 	       "NULL destination: cudaErrorInvalidValue (golden)");
 	TAP(IS(cudaErrorInvalidValue,
-		  cudaMemcpy(host, d, sizeof(host) + 4096,
-			     cudaMemcpyDeviceToHost)),
-	       "copy past the allocation's end: cudaErrorInvalidValue "
-	       "(golden)");
-	TAP(IS(cudaErrorInvalidValue, cudaMemcpy(&wild, (void *)0x1234000,
-						    4, cudaMemcpyDeviceToHost)),
-	       "wild device pointer: cudaErrorInvalidValue (golden)");
+	       cudaMemcpy(d, big_host, sizeof(host) + 4096,
+			  cudaMemcpyHostToDevice)),
+	    "copy past the allocation's end: cudaErrorInvalidValue (golden)");
+	TAP(IS(cudaErrorInvalidValue, cudaMemcpy(wild, host, 16,
+						 cudaMemcpyHostToDevice)),
+	    "wild device pointer: cudaErrorInvalidValue (golden)");
+	TAP(IS(cudaErrorInvalidValue, cudaMemcpy(want, host, 16,
+						 cudaMemcpyHostToDevice)) &&
+	    IS(cudaErrorInvalidValue, cudaMemcpy(want, host, 16,
+						 cudaMemcpyDeviceToDevice)),
+	    "host pointers where the kind says device: cudaErrorInvalidValue "
+	    "(golden)");
+	clear_error();
+	TAP(OK(cudaMemcpy(d2, d, 16, cudaMemcpyHostToDevice)) &&
+	    OK(cudaMemcpy(want, host, 16, cudaMemcpyDeviceToHost)),
+	    "a device source for HostToDevice and a host source for "
+	    "DeviceToHost are accepted, as with unified addressing (golden)");
+	clear_error();
 	clear_error();
 	for (int i = 0; i < 64; i++)
 		want[i] = 0x5a5a5a5a;
 	TAP(OK(cudaMemset(d, 0x5a, sizeof(host))) &&
 	       device_ints_equal(d, want, 64), "cudaMemset fills bytes");
 	TAP(IS(cudaErrorInvalidValue, cudaMemset(host, 0, 16)) &&
-	       IS(cudaErrorInvalidValue,
-		  cudaMemset(d, 0, sizeof(host) + 4096)),
-	       "cudaMemset of host memory or past the end: "
-	       "cudaErrorInvalidValue (golden)");
+	    IS(cudaErrorInvalidValue, cudaMemset(wild, 0, 16)) &&
+	    IS(cudaErrorInvalidValue, cudaMemset(d, 0, sizeof(host) + 4096)),
+	    "cudaMemset of host memory, a wild pointer or past the end: "
+	    "cudaErrorInvalidValue (golden)");
 	clear_error();
 	TAP(OK(cudaMemGetInfo(&free_b, &total)) && total > 0 &&
 	       free_b <= total, "cudaMemGetInfo: %zu of %zu bytes free",
@@ -336,6 +349,12 @@ static void test_host_memory(void)
 	       OK(cudaPointerGetAttributes(&a, &stack_var)) &&
 	       a.type == cudaMemoryTypeUnregistered,
 	       "pointer attributes of malloc and stack memory (golden)");
+	memset(pinned, 0xff, 32);
+	TAP(OK(cudaMemset(pinned, 0, 16)) && OK(cudaDeviceSynchronize()) &&
+	    ((unsigned char *)pinned)[0] == 0 &&
+	    ((unsigned char *)pinned)[15] == 0 &&
+	    ((unsigned char *)pinned)[16] != 0,
+	    "cudaMemset of pinned host memory (golden)");
 	TAP(IS(cudaErrorInvalidValue, cudaPointerGetAttributes(NULL, d)),
 	       "cudaPointerGetAttributes(NULL): cudaErrorInvalidValue "
 	       "(golden)");

@@ -101,3 +101,15 @@ $(TST)/cudart/test_cudart_samples: $(OBJ)/umd/cudart/tests/test_cudart_samples.o
 
 ALL_TARGETS += $(TST)/cudart/test_cudart_api $(TST)/cudart/test_cudart_samples
 GUEST_TESTS += $(TST)/cudart/test_cudart_api $(TST)/cudart/test_cudart_samples
+
+# The library itself, loaded on the host against our libcuda.so.1.
+$(OBJ)/umd/cudart/tests/test_cudart_library.o: CUDART_TEST_CFLAGS += \
+	-DCUDART_TEST_LIB='"$(abspath $(LIB))"'
+$(TST)/cudart/test_cudart_library: \
+		$(OBJ)/umd/cudart/tests/test_cudart_library.o | $(CUDART_LINK) \
+		$(LIB)/libcuda.so.1
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $^ -ldl
+
+ALL_TARGETS += $(TST)/cudart/test_cudart_library
+NATIVE_TESTS += $(TST)/cudart/test_cudart_library

@@ -64,3 +64,6 @@ $(OBJ)/tests/test_corpus.o $(OBJ)/san/tests/test_corpus.o: \
 $(eval $(call ctest,test_corpus,$(LIB)/libvgpu-ptx.a))
 $(TST)/core/test_corpus $(TST)/core/test_corpus-san: | $(CORPUS_PTX)
 ALL_TARGETS += $(CORPUS_PTX)
+
+# Bounded fuzz test of the validator (meaningful mostly in the -san twin).
+$(eval $(call ctest,test_validator_fuzz,))

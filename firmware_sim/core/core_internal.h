@@ -27,6 +27,7 @@
 /* Bounds that keep a runaway (recursive) kernel from eating the host. */
 #define MAX_CALL_DEPTH	4096
 #define MAX_RSTACK	65536
+#define MAX_REG_ROWS	16384	/* register rows per warp, all windows: 4 MiB */
 #define TLB_ENTRIES	64
 
 /*

@@ -498,6 +498,12 @@ static int check_launch(struct vgpu_core *core, const struct vgpu_core_launch *l
 	if (!blocks || blocks > UINT32_MAX)
 		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
 				    "invalid grid size");
+	/* like "too many resources requested for launch": the register
+	 * files of a block must fit the SM */
+	if ((threads + WARP_SIZE - 1) / WARP_SIZE *
+	    l->module->funcs[k->func].num_regs * WARP_SIZE * 8 > (64u << 20))
+		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
+				    "too many registers for this block size");
 	if (l->param_size != k->param_size || (k->param_size && !l->params))
 		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
 				    "parameter buffer size mismatch");

@@ -35,6 +35,9 @@ static void set_window(struct warp *w)
 /* Make room for @rows more registers and @preds more predicates. */
 static int grow_windows(struct warp *w, uint32_t rows, uint32_t preds)
 {
+	if ((uint64_t)w->reg_top + rows > MAX_REG_ROWS ||
+	    (uint64_t)w->pred_top + preds > MAX_REG_ROWS * 4)
+		return -ENOSPC;
 	if (w->reg_top + rows > w->reg_cap) {
 		uint32_t cap = (w->reg_top + rows) * 2;
 		uint64_t *p = realloc(w->reg_arena,

@@ -66,6 +66,9 @@ cudaError_t rt_enter(int *dev);
 			return rt_return(err_);				\
 	} while (0)
 
+/* Device @dev's primary context, retained on first use. */
+cudaError_t rt_primary_context(int dev, CUcontext *ctx);
+
 /* cudaSuccess if @device is a device ordinal; initialises the driver. */
 cudaError_t rt_check_device(int device);
 

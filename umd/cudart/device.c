@@ -51,7 +51,7 @@ static cudaError_t rt_driver_ready(void)
 }
 
 /* Retain @dev's primary context if not yet done; return it in @ctx. */
-static cudaError_t rt_primary_get(int dev, CUcontext *ctx)
+cudaError_t rt_primary_context(int dev, CUcontext *ctx)
 {
 	struct rt_device_state *st = &rt_devices[dev];
 	CUresult r = CUDA_SUCCESS;
@@ -72,7 +72,7 @@ cudaError_t rt_enter(int *dev)
 	if (err != cudaSuccess)
 		return err;
 	*dev = rt_thread_device;
-	err = rt_primary_get(*dev, &ctx);
+	err = rt_primary_context(*dev, &ctx);
 	if (err != cudaSuccess)
 		return err;
 	/* Cheap (thread-local in the driver); a set only when it changed. */
@@ -291,4 +291,66 @@ cudaError_t cudaDriverGetVersion(int *driverVersion)
 	if (!driverVersion)
 		return rt_return(cudaErrorInvalidValue);
 	return rt_return_cu(cuDriverGetVersion(driverVersion));
+}
+
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+	cudaError_t err = rt_check_device(device);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if (!pciBusId || len <= 0)
+		return rt_return(cudaErrorInvalidValue);
+	return rt_return_cu(cuDeviceGetPCIBusId(pciBusId, len,
+						(CUdevice)device));
+}
+
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId)
+{
+	CUdevice dev;
+	cudaError_t err = rt_driver_ready();
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if (!device || !pciBusId)
+		return rt_return(cudaErrorInvalidValue);
+	err = rt_return_cu(cuDeviceGetByPCIBusId(&dev, pciBusId));
+	if (err == cudaSuccess)
+		*device = (int)dev;
+	return err;
+}
+
+/*
+ * The device that best matches @prop: the one with the highest compute
+ * capability not above the one asked for, or any device when none is
+ * asked for.  Only major/minor are considered, as in practice programs
+ * ask for nothing else.
+ */
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+	int best = 0, best_cc = -1;
+	cudaError_t err = rt_driver_ready();
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	if (!device || !prop)
+		return rt_return(cudaErrorInvalidValue);
+	for (int d = 0; d < rt_device_count; d++) {
+		int major, minor, cc, want = prop->major * 10 + prop->minor;
+
+		if (cuDeviceGetAttribute(&major,
+				CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+				(CUdevice)d) != CUDA_SUCCESS ||
+		    cuDeviceGetAttribute(&minor,
+				CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+				(CUdevice)d) != CUDA_SUCCESS)
+			continue;
+		cc = major * 10 + minor;
+		if ((want <= 0 || cc <= want) && cc > best_cc) {
+			best = d;
+			best_cc = cc;
+		}
+	}
+	*device = best;
+	return cudaSuccess;
 }

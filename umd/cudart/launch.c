@@ -238,6 +238,19 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr,
 					       value));
 }
 
+cudaError_t cudaFuncGetName(const char **name, const void *func)
+{
+	CUfunction fn;
+	cudaError_t err;
+
+	if (!name)
+		return rt_return(cudaErrorInvalidValue);
+	err = rt_func(func, &fn);
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return_cu(cuFuncGetName(name, fn));
+}
+
 cudaError_t cudaFuncSetCacheConfig(const void *func,
 				   enum cudaFuncCache cacheConfig)
 {

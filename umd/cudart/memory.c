@@ -54,6 +54,27 @@ cudaError_t cudaFree(void *devPtr)
 	return rt_return_cu(cuMemFree(rt_dptr(devPtr)));
 }
 
+/* Stream-ordered allocation: usable by work queued after it on @hStream. */
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream)
+{
+	CUdeviceptr d;
+	cudaError_t err;
+
+	if (!devPtr)
+		return rt_return(cudaErrorInvalidValue);
+	RT_ENTER_OR_RETURN();
+	err = rt_return_cu(cuMemAllocAsync(&d, size, hStream));
+	if (err == cudaSuccess)
+		*devPtr = (void *)(uintptr_t)d;
+	return err;
+}
+
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
+{
+	RT_ENTER_OR_RETURN();
+	return rt_return_cu(cuMemFreeAsync(rt_dptr(devPtr), hStream));
+}
+
 /*
  * Pitched allocations: each row starts at a multiple of the device's
  * pitch alignment so that row accesses stay aligned.

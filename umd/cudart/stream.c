@@ -80,6 +80,12 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
 	return rt_return_cu(cuStreamGetFlags(hStream, flags));
 }
 
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
+{
+	RT_ENTER_OR_RETURN();
+	return rt_return_cu(cuStreamGetId(hStream, streamId));
+}
+
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn,
 			       void *userData)
 {

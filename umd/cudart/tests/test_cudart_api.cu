@@ -574,6 +574,57 @@ static void test_streams_events(void)
 	cudaFree(d);
 }
 
+// The less common entry points: each round-trips through the driver.
+static void test_more_entry_points(void)
+{
+	char bus[32] = "";
+	int dev = -1, can = -1, *d = NULL, want[4] = { 1, 2, 3, 4 };
+	const char *name = NULL;
+	void *fn = NULL;
+	enum cudaDriverEntryPointQueryResult status;
+	unsigned long long id1 = 0, id2 = 0;
+	cudaStream_t s1, s2;
+	struct cudaDeviceProp prop;
+
+	TAP(OK(cudaDeviceGetPCIBusId(bus, sizeof(bus), 0)) &&
+	    OK(cudaDeviceGetByPCIBusId(&dev, bus)) && dev == 0,
+	    "PCI bus id %s maps back to device %d", bus, dev);
+	memset(&prop, 0, sizeof(prop));
+	prop.major = 99;
+	TAP(OK(cudaChooseDevice(&dev, &prop)) && dev == 0,
+	    "cudaChooseDevice");
+	TAP(OK(cudaDeviceCanAccessPeer(&can, 0, 0)) &&
+	    IS(cudaErrorInvalidDevice, cudaDeviceCanAccessPeer(&can, 0, 99)),
+	    "cudaDeviceCanAccessPeer (%d), bad peer cudaErrorInvalidDevice",
+	    can);
+	clear_error();
+	TAP(OK(cudaFuncGetName(&name, (const void *)fill)) && name &&
+	    strstr(name, "fill"), "cudaFuncGetName: %s", name ? name : "-");
+	TAP(OK(cudaGetDriverEntryPointByVersion("cuMemAlloc", &fn, 13000,
+						cudaEnableDefault, &status)) &&
+	    fn &&
+	    status == cudaDriverEntryPointSuccess,
+	    "cudaGetDriverEntryPointByVersion(cuMemAlloc)");
+	cudaGetDriverEntryPointByVersion("cuNoSuchFunction", &fn, 13000,
+					 cudaEnableDefault, &status);
+	TAP(status == cudaDriverEntryPointSymbolNotFound,
+	    "cudaGetDriverEntryPoint of an unknown name: not found");
+	clear_error();
+	cudaStreamCreate(&s1);
+	cudaStreamCreate(&s2);
+	TAP(OK(cudaStreamGetId(s1, &id1)) && OK(cudaStreamGetId(s2, &id2)) &&
+	    id1 != id2, "cudaStreamGetId: %llu, %llu", id1, id2);
+	TAP(OK(cudaMallocAsync((void **)&d, sizeof(want), s1)) &&
+	    OK(cudaMemcpyAsync(d, want, sizeof(want), cudaMemcpyHostToDevice,
+			       s1)) &&
+	    OK(cudaStreamSynchronize(s1)) && device_ints_equal(d, want, 4) &&
+	    OK(cudaFreeAsync(d, s1)) && OK(cudaStreamSynchronize(s1)),
+	    "cudaMallocAsync and cudaFreeAsync");
+	clear_error();
+	cudaStreamDestroy(s1);
+	cudaStreamDestroy(s2);
+}
+
 // Device printf reaches stdout when the host synchronizes.
 static void test_printf(void)
 {
@@ -652,6 +703,7 @@ int main(void)
 	test_symbols();
 	test_launches();
 	test_streams_events();
+	test_more_entry_points();
 	test_printf();
 	test_sticky_fault();
 	rt_test_fw_stop(fw);

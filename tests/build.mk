@@ -67,3 +67,19 @@ ALL_TARGETS += $(CORPUS_PTX)
 
 # Bounded fuzz test of the validator (meaningful mostly in the -san twin).
 $(eval $(call ctest,test_validator_fuzz,))
+
+# The benchmark (a program, not a test): build/bin/vgpu-core-bench.
+BENCH_PTX := $(TST)/bench/bench_kernels.ptx
+$(BENCH_PTX): tests/bench/bench_kernels.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=sm_75 -o $@ $<
+$(OBJ)/tests/bench/core_bench.o: tests/bench/core_bench.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(CTEST_CFLAGS) -DBENCH_PTX='"$(abspath $(BENCH_PTX))"' \
+		-MMD -MP -c $< -o $@
+-include $(OBJ)/tests/bench/core_bench.d
+$(BIN)/vgpu-core-bench: $(OBJ)/tests/bench/core_bench.o $(CTEST_LIB_OBJS) \
+		$(LIB)/libvgpu-ptx.a $(CORE_LIB) | $(BENCH_PTX)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $(filter %.o %.a,$^) $(CORE_LDLIBS)
+ALL_TARGETS += $(BIN)/vgpu-core-bench $(BENCH_PTX)

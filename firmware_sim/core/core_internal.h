@@ -284,6 +284,7 @@ int mem_write_bytes(struct warp *w, uint32_t pc, int lane, uint64_t va,
 int mem_read_string(struct warp *w, uint32_t pc, int lane, uint64_t gaddr,
 		    char *dst, uint32_t cap, uint32_t *len);
 void tlb_flush(struct sm *sm);
+const struct tlb_entry *tlb_peek(const struct sm *sm, uint64_t va);
 
 /* validate.c */
 int visa_validate(const void *image, size_t size, char *err, size_t errlen);

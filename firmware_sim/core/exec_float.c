@@ -83,6 +83,19 @@ static inline double op_f64(unsigned int op, double a, double b, double c)
 }
 
 /* .sat: clamp to [+0, 1]; NaN and -0 become +0. */
+/*
+ * f32 fma over the lanes.  Without hardware FMA, fmaf() is a library
+ * call per lane; the "fma" clone (chosen at load time on CPUs that have
+ * it) turns it into one instruction.
+ */
+__attribute__((target_clones("fma", "default")))
+static void fma_lanes(uint64_t *D, const uint64_t *A, const uint64_t *B,
+		      const uint64_t *C, uint32_t mask)
+{
+	FOR_LANES(mask, D[l] = res_f32(fmaf(f32_of(A[l]), f32_of(B[l]),
+					    f32_of(C[l]))));
+}
+
 static inline float sat01(float f)
 {
 	if (f != f || f <= 0.0f)
@@ -158,6 +171,10 @@ static int arith_f32(struct warp *w, const struct dinsn *in, uint32_t mask)
 			case VISA_OP_SUB:
 				FOR_LANES(mask, s.D[l] = res_f32(f32_of(s.A[l]) -
 								 f32_of(s.B[l])));
+				return EXEC_OK;
+			case VISA_OP_FMA:
+			case VISA_OP_MAD:
+				fma_lanes(s.D, s.A, s.B, s.C, mask);
 				return EXEC_OK;
 			}
 		}

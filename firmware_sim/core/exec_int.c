@@ -386,29 +386,6 @@ static int32_t dp(uint32_t a, uint32_t b, uint32_t mod, bool two)
 	return s;
 }
 
-static bool cmp_int(unsigned int op, uint64_t a, uint64_t b, bool sgn)
-{
-	int64_t sa = (int64_t)a, sb = (int64_t)b;
-
-	switch (op) {
-	case VISA_CMP_EQ: return a == b;
-	case VISA_CMP_NE: return a != b;
-	case VISA_CMP_LT: return sgn ? sa < sb : a < b;
-	case VISA_CMP_LE: return sgn ? sa <= sb : a <= b;
-	case VISA_CMP_GT: return sgn ? sa > sb : a > b;
-	case VISA_CMP_GE: return sgn ? sa >= sb : a >= b;
-	/* unordered variants of integer compares: as ordered (PTX: lo/ls/hi/hs
-	 * are spelled with the unsigned type) */
-	case VISA_CMP_EQU: return a == b;
-	case VISA_CMP_NEU: return a != b;
-	case VISA_CMP_LTU: return a < b;
-	case VISA_CMP_LEU: return a <= b;
-	case VISA_CMP_GTU: return a > b;
-	case VISA_CMP_GEU: return a >= b;
-	}
-	return false;
-}
-
 uint32_t combine_pred(const struct warp *w, const struct dinsn *in, uint32_t r)
 {
 	uint32_t c;
@@ -423,20 +400,48 @@ uint32_t combine_pred(const struct warp *w, const struct dinsn *in, uint32_t r)
 	}
 }
 
+/* Lane loop producing a lane mask from a comparison of type T. */
+#define CMP_LOOP(T, EXPR) do {						\
+	for (int l = 0; l < WARP_SIZE; l++) {				\
+		T a = (T)A[l], b = (T)B[l];				\
+		r |= (uint32_t)(EXPR) << l;				\
+	}								\
+} while (0)
+#define CMP_OPS(T, UT) do {						\
+	switch (op) {							\
+	case VISA_CMP_EQ: case VISA_CMP_EQU: CMP_LOOP(T, a == b); break; \
+	case VISA_CMP_NE: case VISA_CMP_NEU: CMP_LOOP(T, a != b); break; \
+	case VISA_CMP_LT: CMP_LOOP(T, a < b); break;			\
+	case VISA_CMP_LE: CMP_LOOP(T, a <= b); break;			\
+	case VISA_CMP_GT: CMP_LOOP(T, a > b); break;			\
+	case VISA_CMP_GE: CMP_LOOP(T, a >= b); break;			\
+	case VISA_CMP_LTU: CMP_LOOP(UT, a < b); break;			\
+	case VISA_CMP_LEU: CMP_LOOP(UT, a <= b); break;			\
+	case VISA_CMP_GTU: CMP_LOOP(UT, a > b); break;			\
+	case VISA_CMP_GEU: CMP_LOOP(UT, a >= b); break;			\
+	}								\
+} while (0)
+
 static int setp_int(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
 	const uint64_t *A = src_row(w, in, 0, in->a);
 	const uint64_t *B = src_row(w, in, 1, in->b);
 	unsigned int t = in->op == VISA_OP_SET ? in->type2 : in->type;
 	unsigned int op = VISA_MOD_SUB(in->mod);
-	bool sgn = type_signed(t);
 	uint32_t r = 0;
 
-	if (t == VISA_T_PRED || t == VISA_T_NONE)
+	switch (t) {
+	case VISA_T_U8: case VISA_T_B8: CMP_OPS(uint8_t, uint8_t); break;
+	case VISA_T_S8: CMP_OPS(int8_t, uint8_t); break;
+	case VISA_T_U16: case VISA_T_B16: CMP_OPS(uint16_t, uint16_t); break;
+	case VISA_T_S16: CMP_OPS(int16_t, uint16_t); break;
+	case VISA_T_U32: case VISA_T_B32: CMP_OPS(uint32_t, uint32_t); break;
+	case VISA_T_S32: CMP_OPS(int32_t, uint32_t); break;
+	case VISA_T_U64: case VISA_T_B64: CMP_OPS(uint64_t, uint64_t); break;
+	case VISA_T_S64: CMP_OPS(int64_t, uint64_t); break;
+	default:
 		return exec_bad(w, in, mask);
-	for (int l = 0; l < WARP_SIZE; l++)
-		if (cmp_int(op, extend(t, A[l]), extend(t, B[l]), sgn))
-			r |= 1u << l;
+	}
 	r = combine_pred(w, in, r);
 	if (in->op == VISA_OP_SETP) {
 		pred_write(&w->preds[in->pd], mask, r);

@@ -94,19 +94,55 @@ static int ld_st(struct warp *w, const struct dinsn *in, uint32_t mask)
 		else
 			D[i] = reg_row(w, ld_regs[i]);
 	}
+	const struct tlb_entry *pg = NULL;
+	uint64_t shared_size = w->blk->shared_size;
+	uint64_t local_size = w->blk->g->local_size;
+	uint8_t *local = w->blk->local +
+			 (size_t)w->warp_id * WARP_SIZE * local_size;
+	bool global_ok = in->type2 == VISA_SPACE_GLOBAL ||
+			 in->type2 == VISA_SPACE_GENERIC;
+	uint32_t need = st ? VGPU_CORE_PERM_WRITE : VGPU_CORE_PERM_READ;
+
 	/* st's third element is in d, which may be a literal */
 	if (st && n == 4 && (in->d & VISA_OPND_LIT))
 		return exec_bad(w, in, mask);
 
 	for (int l = 0; l < WARP_SIZE; l++) {
+		uint32_t bytes = es * (uint32_t)n;
+		uint64_t addr;
 		uint8_t *p;
 
 		if (!((mask >> l) & 1))
 			continue;
-		p = mem_resolve(w, pc, l, in->type2, base_addr(w, in, A, l),
-				es * (uint32_t)n, st ? ACC_WRITE : ACC_READ);
-		if (!p)
-			return EXEC_FAULT;
+		addr = base_addr(w, in, A, l);
+		/* Fast paths: shared and local memory within bounds, and
+		 * global lanes that hit the page of the previous lane;
+		 * everything else takes the checked path (mem_resolve). */
+		if (in->type2 == VISA_SPACE_SHARED && !(addr & (bytes - 1)) &&
+		    addr < shared_size && addr <= shared_size - bytes) {
+			p = w->blk->shared + addr;
+		} else if (in->type2 == VISA_SPACE_LOCAL &&
+			   !(addr & (bytes - 1)) && addr < local_size &&
+			   addr <= local_size - bytes) {
+			p = local + (size_t)l * local_size + addr;
+		} else if (pg && !(addr & (bytes - 1)) && addr - pg->va < pg->size &&
+		    addr - pg->va <= pg->size - bytes &&
+		    (in->type2 == VISA_SPACE_GLOBAL ||
+		     addr < VISA_GENERIC_SHARED_BASE)) {
+			p = pg->host + (addr - pg->va);
+		} else {
+			p = mem_resolve(w, pc, l, in->type2, addr, bytes,
+					st ? ACC_WRITE : ACC_READ);
+			if (!p)
+				return EXEC_FAULT;
+			if (global_ok) {
+				pg = (in->type2 == VISA_SPACE_GLOBAL ||
+				      addr < VISA_GENERIC_SHARED_BASE) ?
+				     tlb_peek(w->blk->sm, addr) : NULL;
+				if (pg && !(pg->perm & need))
+					pg = NULL;
+			}
+		}
 		for (int i = 0; i < n; i++) {
 			if (st) {
 				uint64_t v = S[i][l];

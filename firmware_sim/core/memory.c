@@ -58,6 +58,19 @@ static struct tlb_entry *tlb_lookup(struct warp *w, uint64_t va,
 	return e;
 }
 
+/* The cached page containing a global @va, or NULL (no TLB lookup). */
+const struct tlb_entry *tlb_peek(const struct sm *sm, uint64_t va)
+{
+	const struct tlb_entry *e64 = &sm->tlb[(va >> 16) % TLB_ENTRIES];
+	const struct tlb_entry *e4 = &sm->tlb[(va >> 12) % TLB_ENTRIES];
+
+	if (tlb_hit(e64, va))
+		return e64;
+	if (tlb_hit(e4, va))
+		return e4;
+	return NULL;
+}
+
 static void *fault(struct warp *w, uint32_t pc, int lane, uint32_t kind,
 		   uint64_t addr, const char *what)
 {

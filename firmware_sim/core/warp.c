@@ -378,6 +378,14 @@ static void do_sreg(struct warp *w, const struct dinsn *in, uint32_t mask)
 	}
 }
 
+/* Without -mpopcnt __builtin_popcount is a library call: SWAR instead. */
+static inline uint32_t popcount32(uint32_t x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 static bool is_float_type(unsigned int t)
 {
 	return t == VISA_T_F16 || t == VISA_T_F16X2 || t == VISA_T_BF16 ||
@@ -501,7 +509,7 @@ int warp_run(struct warp *w, uint32_t quantum)
 			}
 		}
 		insns++;
-		lanes += (uint32_t)__builtin_popcount(mask);
+		lanes += mask == FULL_MASK ? WARP_SIZE : popcount32(mask);
 		st = execute(w, in, pc, mask);
 		if (st == EXEC_OK) {
 			if (top->pc == top->rpc && !settle(w)) {

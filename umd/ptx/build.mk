@@ -64,6 +64,20 @@ $(PTX_DATA)/sm_$(1)/%.ptx: umd/ptx/tests/cu/%.cu
 endef
 $(foreach a,$(PTX_ARCHS),$(eval $(call ptx_nvcc_rule,$(a))))
 
+# The same sources with line information (-lineinfo: .loc with inlining)
+# and as a debug build (-G: DWARF sections, no optimisation).
+define ptx_nvcc_variant
+$(PTX_DATA)/$(1)/%.ptx: tests/corpus/%.cu
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) -ptx $(2) -o $$@ $$<
+$(PTX_DATA)/$(1)/%.ptx: umd/ptx/tests/cu/%.cu
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) -ptx $(2) -o $$@ $$<
+PTX_NVCC_PTX += $(patsubst %.cu,$(PTX_DATA)/$(1)/%.ptx,$(notdir $(PTX_CU)))
+endef
+$(eval $(call ptx_nvcc_variant,lineinfo,-lineinfo -arch=sm_90))
+$(eval $(call ptx_nvcc_variant,debug,-G -arch=sm_75))
+
 # Separately compiled modules for the linking test (-rdc=true).
 $(PTX_DATA)/rdc/%.ptx: umd/ptx/tests/rdc/%.cu
 	@mkdir -p $(dir $@)

@@ -199,7 +199,8 @@ void cg_sreg(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 		idx = sreg_map[o->sreg];
 		if (!idx && o->sreg != SR_LANEID)
 			cg_unsupported(g, &o->pos,
-				       "this special register is not supported");
+				       "special register %s is not supported",
+				       o->sym ? o->sym : "");
 		break;
 	}
 	in = cg_insn(fn, VISA_OP_SREG,

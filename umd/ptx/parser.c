@@ -688,6 +688,10 @@ static const struct {
 	{ "%cluster_nctarank", SR_CLUSTER_NCTARANK, false },
 	{ "%is_explicit_cluster", SR_IS_EXPLICIT_CLUSTER, false },
 	{ "%reserved_smem_offset_begin", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
+	{ "%reserved_smem_offset_end", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
+	{ "%reserved_smem_offset_cap", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
+	{ "%reserved_smem_offset_0", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
+	{ "%reserved_smem_offset_1", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
 };
 
 /* %tid.x etc.; also %envregN and %pmN (index in comp). */
@@ -701,6 +705,7 @@ static bool parse_sreg(struct parser *p, const char *name,
 			continue;
 		o->kind = PO_SREG;
 		o->sreg = sreg_names[i].sreg;
+		o->sym = name;		/* for messages */
 		if (sreg_names[i].has_comp) {
 			const char *c = p->tok.kind == TK_DOTWORD ?
 					p->tok.text : "";
@@ -720,6 +725,7 @@ static bool parse_sreg(struct parser *p, const char *name,
 
 		if (*digits && !*end && n < 32) {
 			o->kind = PO_SREG;
+			o->sym = name;
 			o->sreg = name[1] == 'e' ? SR_ENVREG : SR_PM;
 			o->comp = (uint32_t)n;
 			return true;
@@ -1013,15 +1019,25 @@ static void parse_loc(struct parser *p)
 	file = expect_u32(p, "file number");
 	line = expect_u32(p, "line number");
 	col = expect_u32(p, "column number");
-	while (is_punct(&p->tok, ',')) {	/* inlining info: skip */
+	/* Inlining information (-lineinfo): kept out of the line table. */
+	while (is_punct(&p->tok, ',')) {
 		next(p);
-		while (p->tok.kind != TK_EOF && !is_punct(&p->tok, ',') &&
-		       !is_punct(&p->tok, ';') && !is_dot(&p->tok, "loc") &&
-		       p->tok.pos.line == p->lx.line)
+		if (p->tok.kind == TK_IDENT &&
+		    !strcmp(p->tok.text, "function_name")) {
 			next(p);
+			expect_ident(p, "function name label");
+			parse_offset(p);
+		} else if (p->tok.kind == TK_IDENT &&
+			   !strcmp(p->tok.text, "inlined_at")) {
+			next(p);
+			expect_u32(p, "file number");
+			expect_u32(p, "line number");
+			expect_u32(p, "column number");
+		} else {
+			FAIL(p, &p->tok.pos, "unexpected '%s' in .loc",
+			     tok_desc(&p->tok));
+		}
 	}
-	if (is_punct(&p->tok, ';'))
-		next(p);
 	p->loc_file = file;
 	p->loc_line = line;
 	p->loc_col = col;

@@ -2,7 +2,8 @@
 /*
  * test_ptx_corpus - the compiler accepts every PTX file nvcc made at build
  * time (the kernel corpus of tests/corpus and the compiler's own cases in
- * umd/ptx/tests/cu, for sm_75 and sm_90), in both forms the driver meets:
+ * umd/ptx/tests/cu, for sm_75 and sm_90, with -lineinfo and with -G), in
+ * both forms the driver meets:
  *
  *   - as `nvcc -ptx` writes it;
  *   - as a fatbinary stores it (comments removed, leading tabs stripped),
@@ -71,11 +72,13 @@ static void test_file(const char *path)
 int main(void)
 {
 	static const char *const dirs[] = { PTX_TEST_DATA "/sm_75",
-					    PTX_TEST_DATA "/sm_90" };
+					    PTX_TEST_DATA "/sm_90",
+					    PTX_TEST_DATA "/lineinfo",
+					    PTX_TEST_DATA "/debug" };
 	unsigned int d, i, total = 0;
 
 	t_start();
-	for (d = 0; d < 2; d++) {
+	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
 		char **names;
 		unsigned int n = t_list_dir(dirs[d], ".ptx", &names);
 

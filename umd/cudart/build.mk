@@ -94,13 +94,22 @@ $(TST)/cudart/test_cudart_api: umd/cudart/tests/test_cudart_api.cu \
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL) -ldl
 
+# The same, compiled with per-thread default streams (the _ptds/_ptsz API).
+$(TST)/cudart/test_cudart_per_thread: umd/cudart/tests/test_cudart_per_thread.cu \
+		$(CUDART_TEST_UTIL) umd/cudart/tests/rt_test_util.h | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) --default-stream per-thread -o $@ $< \
+		$(CUDART_TEST_UTIL)
+
 $(TST)/cudart/test_cudart_samples: $(OBJ)/umd/cudart/tests/test_cudart_samples.o \
 		$(CUDART_TEST_UTIL) | $(SAMPLES_ALL)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $^
 
-ALL_TARGETS += $(TST)/cudart/test_cudart_api $(TST)/cudart/test_cudart_samples
-GUEST_TESTS += $(TST)/cudart/test_cudart_api $(TST)/cudart/test_cudart_samples
+CUDART_GUEST_TESTS := $(addprefix $(TST)/cudart/,test_cudart_api \
+	test_cudart_per_thread test_cudart_samples)
+ALL_TARGETS += $(CUDART_GUEST_TESTS)
+GUEST_TESTS += $(CUDART_GUEST_TESTS)
 
 # The library itself, loaded on the host against our libcuda.so.1.
 $(OBJ)/umd/cudart/tests/test_cudart_library.o: CUDART_TEST_CFLAGS += \

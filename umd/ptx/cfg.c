@@ -16,9 +16,7 @@
 #include "codegen.h"
 
 struct cfg {
-	uint32_t nb;		/* blocks; node nb is the virtual exit */
-	uint32_t *start;	/* first instruction of each block */
-	uint32_t *succ;		/* two successors per block (or UINT32_MAX) */
+	struct cg_blocks b;	/* node b.n is the virtual exit */
 	uint32_t *pred_first, *pred_next, *pred_node;	/* reverse edges */
 	uint32_t *po;		/* postorder number in the reversed graph */
 	uint32_t *ipdom;
@@ -30,11 +28,18 @@ static bool ends_block(const struct visa_insn *in)
 	       in->op == VISA_OP_EXIT || in->op == VISA_OP_TRAP;
 }
 
-static void build(struct ptx_ctx *cx, const struct cg_fn *fn, struct cfg *c,
-		  uint32_t *blk_of)
+/*
+ * Split a function's code into basic blocks.  A block ends at a branch,
+ * RET, EXIT or TRAP, and before a branch target.  Successors: the branch
+ * target and (when guarded) the next block; RET/EXIT/TRAP lead to the
+ * virtual exit node b->n; UINT32_MAX means "none".
+ */
+void cg_find_blocks(struct ptx_ctx *cx, const struct cg_fn *fn,
+		    struct cg_blocks *b)
 {
-	uint32_t n = fn->code.n, i, b, e = 0;
+	uint32_t n = fn->code.n, i, k;
 	bool *leader = ptx_alloc(cx, n + 1);
+	uint32_t *blk_of = ptx_alloc(cx, (n + 1) * sizeof(uint32_t));
 
 	leader[0] = true;
 	for (i = 0; i < n; i++) {
@@ -45,40 +50,47 @@ static void build(struct ptx_ctx *cx, const struct cg_fn *fn, struct cfg *c,
 		if (ends_block(in))
 			leader[i + 1] = true;
 	}
-	c->start = ptx_alloc(cx, (n + 1) * sizeof(uint32_t));
+	b->start = ptx_alloc(cx, (n + 1) * sizeof(uint32_t));
+	b->n = 0;
 	for (i = 0; i < n; i++) {
 		if (leader[i])
-			c->start[c->nb++] = i;
-		blk_of[i] = c->nb - 1;
+			b->start[b->n++] = i;
+		blk_of[i] = b->n - 1;
 	}
-	c->succ = ptx_alloc(cx, 2 * (c->nb + 1) * sizeof(uint32_t));
-	c->pred_first = ptx_alloc(cx, (c->nb + 1) * sizeof(uint32_t));
-	c->pred_next = ptx_alloc(cx, 2 * (c->nb + 1) * sizeof(uint32_t));
-	c->pred_node = ptx_alloc(cx, 2 * (c->nb + 1) * sizeof(uint32_t));
-	for (b = 0; b <= c->nb; b++)
-		c->pred_first[b] = UINT32_MAX;
-	for (b = 0; b < c->nb; b++) {
-		uint32_t end = b + 1 < c->nb ? c->start[b + 1] : n;
+	b->start[b->n] = n;
+	b->succ = ptx_alloc(cx, 2 * (b->n + 1) * sizeof(uint32_t));
+	for (k = 0; k < b->n; k++) {
+		uint32_t end = b->start[k + 1];
 		const struct visa_insn *last = &fn->code.v[end - 1];
 		bool guarded = last->guard != VISA_OPND_NONE;
-		uint32_t s0 = UINT32_MAX, s1 = UINT32_MAX, k;
-		uint32_t fall = end < n ? blk_of[end] : c->nb;
+		uint32_t fall = end < n ? blk_of[end] : b->n;
 
-		if (last->op == VISA_OP_BRA) {
-			s0 = blk_of[VISA_BRA_TARGET(last->imm)];
-			if (guarded)
-				s1 = fall;
-		} else if (ends_block(last)) {
-			s0 = c->nb;
-			if (guarded)
-				s1 = fall;
-		} else {
-			s0 = fall;
-		}
-		c->succ[2 * b] = s0;
-		c->succ[2 * b + 1] = s1;
+		b->succ[2 * k] = fall;
+		b->succ[2 * k + 1] = UINT32_MAX;
+		if (last->op == VISA_OP_BRA)
+			b->succ[2 * k] = blk_of[VISA_BRA_TARGET(last->imm)];
+		else if (ends_block(last))
+			b->succ[2 * k] = b->n;
+		if (guarded && ends_block(last))
+			b->succ[2 * k + 1] = fall;
+	}
+}
+
+/* The reverse edges, for walking the graph from the exit. */
+static void build(struct ptx_ctx *cx, const struct cg_fn *fn, struct cfg *c)
+{
+	uint32_t nb, b, k, e = 0;
+
+	cg_find_blocks(cx, fn, &c->b);
+	nb = c->b.n;
+	c->pred_first = ptx_alloc(cx, (nb + 1) * sizeof(uint32_t));
+	c->pred_next = ptx_alloc(cx, 2 * (nb + 1) * sizeof(uint32_t));
+	c->pred_node = ptx_alloc(cx, 2 * (nb + 1) * sizeof(uint32_t));
+	for (b = 0; b <= nb; b++)
+		c->pred_first[b] = UINT32_MAX;
+	for (b = 0; b < nb; b++) {
 		for (k = 0; k < 2; k++) {
-			uint32_t s = c->succ[2 * b + k];
+			uint32_t s = c->b.succ[2 * b + k];
 
 			if (s == UINT32_MAX)
 				continue;
@@ -93,7 +105,7 @@ static void build(struct ptx_ctx *cx, const struct cg_fn *fn, struct cfg *c,
 static uint32_t *reverse_postorder(struct ptx_ctx *cx, struct cfg *c,
 				   uint32_t *count)
 {
-	uint32_t nn = c->nb + 1, sp = 0, n = 0;
+	uint32_t nn = c->b.n + 1, sp = 0, n = 0;
 	uint32_t *stack = ptx_alloc(cx, nn * sizeof(uint32_t));
 	uint32_t *edge = ptx_alloc(cx, nn * sizeof(uint32_t));
 	uint32_t *order = ptx_alloc(cx, nn * sizeof(uint32_t));
@@ -103,9 +115,9 @@ static uint32_t *reverse_postorder(struct ptx_ctx *cx, struct cfg *c,
 	c->po = ptx_alloc(cx, nn * sizeof(uint32_t));
 	for (i = 0; i < nn; i++)
 		c->po[i] = UINT32_MAX;
-	stack[sp++] = c->nb;
-	edge[c->nb] = c->pred_first[c->nb];
-	seen[c->nb] = true;
+	stack[sp++] = c->b.n;
+	edge[c->b.n] = c->pred_first[c->b.n];
+	seen[c->b.n] = true;
 	while (sp) {
 		uint32_t x = stack[sp - 1], e = edge[x];
 
@@ -144,10 +156,10 @@ static void postdominators(struct ptx_ctx *cx, struct cfg *c)
 	uint32_t n, i, k, *order = reverse_postorder(cx, c, &n);
 	bool changed = true;
 
-	c->ipdom = ptx_alloc(cx, (c->nb + 1) * sizeof(uint32_t));
-	for (i = 0; i <= c->nb; i++)
+	c->ipdom = ptx_alloc(cx, (c->b.n + 1) * sizeof(uint32_t));
+	for (i = 0; i <= c->b.n; i++)
 		c->ipdom[i] = UINT32_MAX;
-	c->ipdom[c->nb] = c->nb;
+	c->ipdom[c->b.n] = c->b.n;
 	while (changed) {
 		changed = false;
 		/* reverse postorder, skipping the exit (last in postorder) */
@@ -155,7 +167,7 @@ static void postdominators(struct ptx_ctx *cx, struct cfg *c)
 			uint32_t b = order[i], nd = UINT32_MAX;
 
 			for (k = 0; k < 2; k++) {
-				uint32_t s = c->succ[2 * b + k];
+				uint32_t s = c->b.succ[2 * b + k];
 
 				if (s == UINT32_MAX || c->ipdom[s] == UINT32_MAX)
 					continue;
@@ -172,20 +184,19 @@ static void postdominators(struct ptx_ctx *cx, struct cfg *c)
 void cg_set_reconvergence(struct cg *g, struct cg_fn *fn)
 {
 	struct cfg c = { 0 };
-	uint32_t *blk_of = ptx_alloc(g->cx, (fn->code.n + 1) * sizeof(uint32_t));
 	uint32_t b;
 
-	build(g->cx, fn, &c, blk_of);
+	build(g->cx, fn, &c);
 	postdominators(g->cx, &c);
-	for (b = 0; b < c.nb; b++) {
-		uint32_t end = b + 1 < c.nb ? c.start[b + 1] : fn->code.n;
+	for (b = 0; b < c.b.n; b++) {
+		uint32_t end = c.b.start[b + 1];
 		struct visa_insn *last = &fn->code.v[end - 1];
 		uint32_t r = c.ipdom[b], reconv;
 
 		if (last->op != VISA_OP_BRA)
 			continue;
-		reconv = r == UINT32_MAX || r == c.nb ? VISA_RECONV_EXIT :
-			 c.start[r];
+		reconv = r == UINT32_MAX || r == c.b.n ? VISA_RECONV_EXIT :
+			 c.b.start[r];
 		last->imm = VISA_BRA_IMM(VISA_BRA_TARGET(last->imm), reconv);
 	}
 }

@@ -72,14 +72,22 @@ struct cg {
 
 /* layout.c */
 void cg_layout(struct cg *g);
-uint32_t cg_kernel_shared_size(struct cg *g, struct ptx_func *k,
-			       bool *uses_dyn);
+uint32_t cg_kernel_shared_size(struct cg *g, const struct ptx_func *k);
 
 /* lower.c */
 void cg_lower_function(struct cg *g, struct cg_fn *fn);
 
 /* regalloc.c: pack GPRs by live interval. */
 void cg_allocate_registers(struct cg *g, struct cg_fn *fn);
+
+/* cfg.c: basic blocks of a function's code (see cg_find_blocks()). */
+struct cg_blocks {
+	uint32_t n;
+	uint32_t *start;	/* n + 1 entries: start[n] = code size */
+	uint32_t *succ;		/* 2 per block; n = the exit, UINT32_MAX none */
+};
+void cg_find_blocks(struct ptx_ctx *cx, const struct cg_fn *fn,
+		    struct cg_blocks *b);
 
 /* cfg.c: fill in every conditional branch's reconvergence point. */
 void cg_set_reconvergence(struct cg *g, struct cg_fn *fn);
@@ -88,6 +96,7 @@ void cg_set_reconvergence(struct cg *g, struct cg_fn *fn);
 void cg_emit_image(struct cg *g, void **image, size_t *size);
 
 /* Helpers for the instruction selectors (lower.c). */
+uint8_t cg_visa_space(enum ptx_space s);	/* VISA_SPACE_GENERIC if none */
 struct visa_insn *cg_insn(struct cg_fn *fn, uint16_t op, uint8_t type);
 uint16_t cg_lit(struct cg *g, struct cg_fn *fn, uint64_t v);
 uint16_t cg_temp(struct cg *g, struct cg_fn *fn);

@@ -232,7 +232,7 @@ static void emit_kernels(struct cg *g, struct image *im, struct strtab *st)
 		vk.param_first = param_first;
 		vk.param_count = f->params.n;
 		vk.param_size = f->param_size;
-		vk.shared_size = cg_kernel_shared_size(g, (struct ptx_func *)f, NULL);
+		vk.shared_size = cg_kernel_shared_size(g, f);
 		if (fn->reach.dyn_shared)
 			vk.shared_size = (uint32_t)g->dyn_shared_base;
 		vk.shared_align = g->dyn_shared_align;

@@ -985,23 +985,11 @@ static void sel_cvt(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 
 static uint8_t space_of(struct cg *g, const struct mods *m, bool allow_generic)
 {
-	switch (m->space) {
-	case PS_GLOBAL:
-		return VISA_SPACE_GLOBAL;
-	case PS_SHARED:
-		return VISA_SPACE_SHARED;
-	case PS_LOCAL:
-		return VISA_SPACE_LOCAL;
-	case PS_CONST:
-		return VISA_SPACE_CONST;
-	case PS_PARAM:
-		return VISA_SPACE_PARAM;
-	default:
-		if (!allow_generic)
-			cg_fail(g, &m->in->pos, "'%s' needs a state space",
-				m->in->op);
-		return VISA_SPACE_GENERIC;
-	}
+	uint8_t sp = cg_visa_space(m->space);
+
+	if (sp == VISA_SPACE_GENERIC && !allow_generic)
+		cg_fail(g, &m->in->pos, "'%s' needs a state space", m->in->op);
+	return sp;
 }
 
 static void sel_cvta(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,

@@ -77,6 +77,28 @@ static void check_shared_limit(struct cg *g, uint64_t end,
 			 (unsigned long long)end, v->name, max);
 }
 
+/* The .shared variables declared in a function's body, from end on. */
+static uint64_t place_body_shared(struct cg *g, struct ptx_func *f,
+				  uint64_t end)
+{
+	uint32_t j;
+
+	for (j = 0; j < f->locals.n; j++) {
+		struct ptx_var *v = f->locals.v[j];
+
+		if (v->space != PS_SHARED)
+			continue;
+		if (v->unsized)
+			cg_unsupported(g, &v->pos,
+				       "unsized .shared array '%s' inside a function",
+				       v->name);
+		end = place(v, end);
+		check_shared_limit(g, end, v);
+		ptx_push(g->cx, &g->shared, v);
+	}
+	return end;
+}
+
 static void layout_shared(struct cg *g)
 {
 	uint64_t end = 0, max_end;
@@ -103,25 +125,9 @@ static void layout_shared(struct cg *g)
 			ptx_push(g->cx, &g->shared, v);
 		}
 	}
-	for (i = 0; i < g->funcs.n; i++) {
-		struct ptx_func *f = g->funcs.v[i];
-
-		if (f->is_entry)
-			continue;
-		for (j = 0; j < f->locals.n; j++) {
-			struct ptx_var *v = f->locals.v[j];
-
-			if (v->space != PS_SHARED)
-				continue;
-			if (v->unsized)
-				cg_unsupported(g, &v->pos,
-					       "unsized .shared array '%s' inside a function",
-					       v->name);
-			end = place(v, end);
-			check_shared_limit(g, end, v);
-			ptx_push(g->cx, &g->shared, v);
-		}
-	}
+	for (i = 0; i < g->funcs.n; i++)
+		if (!g->funcs.v[i]->is_entry)
+			end = place_body_shared(g, g->funcs.v[i], end);
 	g->shared_common = (uint32_t)end;
 	max_end = end;
 	for (i = 0; i < g->funcs.n; i++) {
@@ -130,19 +136,7 @@ static void layout_shared(struct cg *g)
 
 		if (!f->is_entry)
 			continue;
-		for (j = 0; j < f->locals.n; j++) {
-			struct ptx_var *v = f->locals.v[j];
-
-			if (v->space != PS_SHARED)
-				continue;
-			if (v->unsized)
-				cg_unsupported(g, &v->pos,
-					       "unsized .shared array '%s' inside a kernel",
-					       v->name);
-			kend = place(v, kend);
-			check_shared_limit(g, kend, v);
-			ptx_push(g->cx, &g->shared, v);
-		}
+		kend = place_body_shared(g, f, kend);
 		if (kend > max_end)
 			max_end = kend;
 	}
@@ -163,14 +157,12 @@ static void layout_shared(struct cg *g)
 	}
 }
 
-/* Static shared bytes a kernel needs (plus whether dynamic is named). */
-uint32_t cg_kernel_shared_size(struct cg *g, struct ptx_func *k,
-			       bool *uses_dyn)
+/* Static shared bytes a kernel needs: the common area and its own. */
+uint32_t cg_kernel_shared_size(struct cg *g, const struct ptx_func *k)
 {
 	uint64_t end = g->shared_common;
 	uint32_t j;
 
-	(void)uses_dyn;
 	for (j = 0; j < k->locals.n; j++) {
 		const struct ptx_var *v = k->locals.v[j];
 

@@ -425,7 +425,7 @@ uint16_t cg_psrc(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o)
 
 /* ---- memory addresses ---------------------------------------------------- */
 
-static uint8_t visa_space(enum ptx_space s)
+uint8_t cg_visa_space(enum ptx_space s)
 {
 	switch (s) {
 	case PS_GLOBAL:
@@ -456,7 +456,7 @@ void cg_address(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 
 	memset(out, 0, sizeof(*out));
 	out->a = VISA_OPND_NONE;
-	out->space = visa_space(sp);
+	out->space = cg_visa_space(sp);
 	if (o->kind != PO_ADDR)
 		cg_fail(g, &o->pos, "expected an address in [brackets]");
 	out->imm = (uint64_t)o->off;
@@ -514,7 +514,7 @@ void cg_address(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 			cg_fail(g, &o->pos, "'%s' has no address", v->name);
 		if (v->space == PS_SHARED && v->unsized)
 			fn->uses_dyn_shared = true;
-		out->space = visa_space(v->space);
+		out->space = cg_visa_space(v->space);
 		out->imm = v->addr + (uint64_t)o->off;
 		return;
 	}

@@ -76,68 +76,13 @@ static void gpr_uses(const struct visa_insn *in, struct gpr_use *u)
 	add(u->src, &u->nsrc, in->e);
 }
 
-static bool ends_block(const struct visa_insn *in)
-{
-	return in->op == VISA_OP_BRA || in->op == VISA_OP_RET ||
-	       in->op == VISA_OP_EXIT || in->op == VISA_OP_TRAP;
-}
-
 #define BIT(set, r)	((set)[(r) / 64] >> ((r) % 64) & 1)
 #define SETBIT(set, r)	((set)[(r) / 64] |= UINT64_C(1) << ((r) % 64))
 #define CLRBIT(set, r)	((set)[(r) / 64] &= ~(UINT64_C(1) << ((r) % 64)))
 
-struct blocks {
-	uint32_t n;
-	uint32_t *start;	/* n + 1 entries: start[n] = code size */
-	uint32_t *succ;		/* 2 per block, UINT32_MAX = none */
-};
-
-static void find_blocks(struct ptx_ctx *cx, const struct cg_fn *fn,
-			struct blocks *b)
-{
-	uint32_t n = fn->code.n, i, k;
-	bool *leader = ptx_alloc(cx, n + 1);
-	uint32_t *blk_of = ptx_alloc(cx, (n + 1) * sizeof(uint32_t));
-
-	leader[0] = true;
-	for (i = 0; i < n; i++) {
-		const struct visa_insn *in = &fn->code.v[i];
-
-		if (in->op == VISA_OP_BRA)
-			leader[VISA_BRA_TARGET(in->imm)] = true;
-		if (ends_block(in))
-			leader[i + 1] = true;
-	}
-	b->start = ptx_alloc(cx, (n + 1) * sizeof(uint32_t));
-	b->n = 0;
-	for (i = 0; i < n; i++) {
-		if (leader[i])
-			b->start[b->n++] = i;
-		blk_of[i] = b->n - 1;
-	}
-	b->start[b->n] = n;
-	b->succ = ptx_alloc(cx, 2 * b->n * sizeof(uint32_t));
-	for (k = 0; k < b->n; k++) {
-		const struct visa_insn *last = &fn->code.v[b->start[k + 1] - 1];
-		uint32_t fall = b->start[k + 1] < n ? blk_of[b->start[k + 1]] :
-			       UINT32_MAX;
-		bool guarded = last->guard != VISA_OPND_NONE;
-
-		b->succ[2 * k] = UINT32_MAX;
-		b->succ[2 * k + 1] = UINT32_MAX;
-		if (last->op == VISA_OP_BRA) {
-			b->succ[2 * k] = blk_of[VISA_BRA_TARGET(last->imm)];
-			if (guarded)
-				b->succ[2 * k + 1] = fall;
-		} else if (!ends_block(last) || guarded) {
-			b->succ[2 * k] = fall;
-		}
-	}
-}
-
 /* live_in = use ∪ (live_out − def), iterated to a fixed point. */
 static uint64_t *liveness(struct ptx_ctx *cx, const struct cg_fn *fn,
-			  const struct blocks *b, uint32_t words)
+			  const struct cg_blocks *b, uint32_t words)
 {
 	uint64_t *in = ptx_alloc(cx, (size_t)b->n * words * 8);
 	uint64_t *out = ptx_alloc(cx, (size_t)b->n * words * 8);
@@ -153,7 +98,7 @@ static uint64_t *liveness(struct ptx_ctx *cx, const struct cg_fn *fn,
 			for (s = 0; s < 2; s++) {
 				uint32_t t = b->succ[2 * k + s];
 
-				if (t == UINT32_MAX)
+				if (t >= b->n)	/* none, or the exit */
 					continue;
 				for (w = 0; w < words; w++)
 					o[w] |= in[(size_t)t * words + w];
@@ -215,14 +160,14 @@ void cg_allocate_registers(struct cg *g, struct cg_fn *fn)
 	struct ptx_ctx *cx = g->cx;
 	uint32_t nregs = fn->num_regs, words = (nregs + 63) / 64;
 	struct interval *iv;
-	struct blocks b;
+	struct cg_blocks b;
 	uint64_t *sets;
 	uint16_t *map, *by_start;
 	uint32_t *free_at, k, i, j, r, nphys = 0;
 
 	if (!nregs || !fn->code.n)
 		return;
-	find_blocks(cx, fn, &b);
+	cg_find_blocks(cx, fn, &b);
 	sets = liveness(cx, fn, &b, words);
 	iv = ptx_alloc(cx, nregs * sizeof(*iv));
 	for (k = 0; k < b.n; k++) {

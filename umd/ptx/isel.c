@@ -1327,6 +1327,28 @@ static void need_sync(struct cg *g, const struct ptx_insn *in)
 			       in->op, in->op);
 }
 
+/*
+ * The member mask of a warp-level instruction: its last operand, or for
+ * the pre-Volta forms without .sync (shfl.down, vote.any), the lanes that
+ * are active, which is what those forms synchronised.
+ */
+static uint16_t member_mask(struct cg *g, struct cg_fn *fn,
+			    const struct ptx_insn *in, uint32_t nsync_ops)
+{
+	struct visa_insn *vi;
+	uint16_t e;
+
+	if (has_sync(in)) {
+		nops(g, in, nsync_ops);
+		return cg_src(g, fn, &in->ops[nsync_ops - 1], PT_B32);
+	}
+	nops(g, in, nsync_ops - 1);
+	e = cg_temp(g, fn);
+	vi = cg_insn(fn, VISA_OP_ACTIVEMASK, VISA_T_B32);
+	vi->d = e;
+	return e;
+}
+
 static void sel_shfl(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     struct mods *m)
 {
@@ -1335,17 +1357,15 @@ static void sel_shfl(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	uint16_t a, b, c, e, d, pd = VISA_OPND_NONE;
 	struct visa_insn *vi;
 
-	need_sync(g, in);
 	finish(g, m);
 	if (mode < 0)
 		cg_fail(g, &in->pos, "'shfl' needs .idx, .up, .down or .bfly");
 	if (type1(g, m) != PT_B32)
 		cg_fail(g, &in->pos, "'shfl' takes .b32");
-	nops(g, in, 5);
+	e = member_mask(g, fn, in, 5);
 	a = cg_src(g, fn, &in->ops[1], PT_B32);
 	b = cg_src(g, fn, &in->ops[2], PT_U32);
 	c = cg_src(g, fn, &in->ops[3], PT_U32);
-	e = cg_src(g, fn, &in->ops[4], PT_B32);
 	d = cg_dst(g, fn, &in->ops[0]);
 	if (in->ops[0].pred2) {
 		if (in->ops[0].pred2->type != PT_PRED)
@@ -1373,16 +1393,14 @@ static void sel_vote(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 
 	if (mode < 0 && m->uni)		/* scan_mods took ".uni" as bra.uni's */
 		mode = VISA_VOTE_UNI;
-	need_sync(g, in);
 	finish(g, m);
 	if (mode < 0)
 		cg_fail(g, &in->pos, "'vote' needs .all, .any, .uni or .ballot");
 	if ((mode == VISA_VOTE_BALLOT) != (t == PT_B32))
 		cg_fail(g, &in->pos, "'vote.%s' takes .%s", modes[mode],
 			mode == VISA_VOTE_BALLOT ? "b32" : "pred");
-	nops(g, in, 3);
+	e = member_mask(g, fn, in, 3);
 	pa = cg_psrc(g, fn, &in->ops[1]);
-	e = cg_src(g, fn, &in->ops[2], PT_B32);
 	vi = NULL;
 	if (mode == VISA_VOTE_BALLOT) {
 		d = cg_dst(g, fn, &in->ops[0]);

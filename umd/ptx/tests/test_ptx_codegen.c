@@ -326,6 +326,28 @@ static void test_initializers_and_lines(void)
 	vgpu_ptx_free(img);
 }
 
+/* Pre-Volta shfl/vote without .sync act on the active lanes. */
+static void test_legacy_warp_ops(void)
+{
+	static const char src[] = ".version 6.0\n.target sm_60\n.address_size 64\n"
+		".visible .entry k()\n{\n.reg .b32 %r<3>;\n.reg .pred %p<3>;\n"
+		"shfl.down.b32 %r1, %r2, 1, 31;\nvote.any.pred %p1, %p2;\nret;\n}\n";
+	void *img = compile_ok("shfl and vote without .sync", src, NULL);
+	const struct visa_func *f;
+	const struct visa_insn *c;
+	int am, sh;
+
+	if (!img)
+		return;
+	f = t_func(img, "k");
+	c = t_code(img, f);
+	am = t_find_op(img, f, VISA_OP_ACTIVEMASK, 0);
+	sh = t_find_op(img, f, VISA_OP_SHFL, 0);
+	t_ok(am >= 0 && sh > am && c[sh].e == c[am].d,
+	     "shfl without .sync uses the active mask as member mask");
+	vgpu_ptx_free(img);
+}
+
 int main(void)
 {
 	t_start();
@@ -335,5 +357,6 @@ int main(void)
 	test_reconvergence();
 	test_instructions();
 	test_initializers_and_lines();
+	test_legacy_warp_ops();
 	return t_done();
 }

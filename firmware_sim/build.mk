@@ -22,6 +22,21 @@ $(FW_BIN): $(FW_OBJS) $(FW_CORE_LIB)
 
 ALL_TARGETS += $(FW_BIN)
 
+# A copy built with ASan and UBSan, run by the sanitizer twin of the guest
+# test (test_fw-san starts it instead of build/bin/vgpu-fw).
+FW_SAN_BIN := $(TST)/firmware/vgpu-fw-san
+FW_SAN_OBJS := $(patsubst %.c,$(OBJ)/san/%.o,$(FW_SRCS))
+
+$(FW_SAN_OBJS): $(OBJ)/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(FW_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FW_SAN_BIN): $(FW_SAN_OBJS) $(LIB)/san/libvgpu-core.a
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(FW_CFLAGS) -o $@ $^ $(FW_LDLIBS)
+
+ALL_TARGETS += $(FW_SAN_BIN)
+
 # --- guest tests -------------------------------------------------------------
 #
 # They drive /dev/vgpu0 with the raw uAPI while they start, kill and restart
@@ -56,8 +71,24 @@ $(FW_TEST_DIR)/%: $(OBJ)/firmware_sim/tests/%.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $^ $(FW_LDLIBS)
 
-ALL_TARGETS += $(FW_TEST_BINS)
-GUEST_TESTS += $(FW_TEST_BINS)
+# The sanitizer twins: test and firmware both built with ASan/UBSan.
+FW_TEST_SAN_OBJS := $(patsubst %.c,$(OBJ)/san/%.o,$(FW_TEST_SRCS) $(FW_TEST_UTIL_SRCS))
+FW_TEST_SAN_BINS := $(addsuffix -san,$(FW_TEST_BINS))
+
+$(FW_TEST_SAN_OBJS): $(OBJ)/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(FW_TEST_CFLAGS) \
+		-DFW_TEST_FIRMWARE='"vgpu-fw-san"' -MMD -MP -c $< -o $@
+
+$(FW_TEST_DIR)/%-san: $(OBJ)/san/firmware_sim/tests/%.o \
+		$(patsubst %.c,$(OBJ)/san/%.o,$(FW_TEST_UTIL_SRCS)) \
+		$(OBJ)/selftests/vgpu_lib.o $(LIB)/san/libvgpu-ptx.a \
+		$(LIB)/san/libvgpu-core.a | $(FW_TEST_PTX) $(FW_SAN_BIN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -o $@ $^ $(FW_LDLIBS)
+
+ALL_TARGETS += $(FW_TEST_BINS) $(FW_TEST_SAN_BINS)
+GUEST_TESTS += $(FW_TEST_BINS) $(FW_TEST_SAN_BINS)
 
 # The benchmark: built here, run by hand in the guest (it asserts nothing).
 FW_BENCH := $(FW_TEST_DIR)/bench_fw
@@ -66,5 +97,6 @@ $(OBJ)/firmware_sim/tests/bench_fw.o: firmware_sim/tests/bench_fw.c
 	$(CC) $(USER_CFLAGS) $(FW_TEST_CFLAGS) -MMD -MP -c $< -o $@
 ALL_TARGETS += $(FW_BENCH)
 
--include $(FW_OBJS:.o=.d) $(FW_TEST_OBJS:.o=.d) \
+-include $(FW_OBJS:.o=.d) $(FW_TEST_OBJS:.o=.d) $(FW_SAN_OBJS:.o=.d) \
+	$(FW_TEST_SAN_OBJS:.o=.d) \
 	$(OBJ)/firmware_sim/tests/bench_fw.d

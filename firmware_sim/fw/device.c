@@ -204,6 +204,74 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
 	}
 }
 
+/*
+ * Acknowledging records (VGPU_IOCTL_FW_ACK, when the driver has it).
+ *
+ * An unmap or a context's destruction takes memory away from the device,
+ * and the driver frees it only once the firmware acknowledged the record:
+ * the firmware must first be sure that no engine still uses a translation
+ * made before.  Handling the record updates the state every engine reads
+ * before a packet (the context's stopped flag, its flush generation), so
+ * what remains is a grace period, as in RCU: every engine that was inside
+ * a packet when the records were handled must have left it.  Engines mark
+ * "inside a packet" (busy) and count the packets they finished (epoch);
+ * the event thread takes a snapshot after handling a batch and acks once
+ * each engine was seen idle or its epoch moved.  A grid that runs on with
+ * stale translations (the unmapped memory was its own) holds the memory
+ * until it ends or is stopped.
+ */
+static void ack_start(struct fw_device *dev, uint64_t seq)
+{
+	dev->ack_seq = seq;
+	for (int i = 0; i < FW_NUM_ENGINES; i++) {
+		struct fw_engine *eng = &dev->engines[i];
+
+		dev->ack_epoch[i] = atomic_load(&eng->epoch);
+		dev->ack_done[i] = !atomic_load(&eng->busy);
+	}
+}
+
+static void ack_poll(struct fw_device *dev)
+{
+	if (!dev->ack_seq)
+		return;
+	for (int i = 0; i < FW_NUM_ENGINES; i++) {
+		struct fw_engine *eng = &dev->engines[i];
+
+		if (!dev->ack_done[i])
+			dev->ack_done[i] =
+				atomic_load(&eng->epoch) != dev->ack_epoch[i] ||
+				!atomic_load(&eng->busy);
+		if (!dev->ack_done[i])
+			return;
+	}
+#ifdef VGPU_IOCTL_FW_ACK
+	struct vgpu_fw_ack ack = { .seq = dev->ack_seq };
+
+	if (!dev->ack_unsupported && ioctl(dev->fd, VGPU_IOCTL_FW_ACK, &ack)) {
+		/* An older driver frees memory without waiting for us. */
+		if (errno == ENOTTY)
+			dev->ack_unsupported = true;
+		else
+			fw_log_warn("%s: acknowledging record %llu: %s",
+				    dev->path, (unsigned long long)ack.seq,
+				    strerror(errno));
+	}
+#endif
+	dev->ack_seq = 0;
+}
+
+/* The sequence number of a record, 0 if the driver has none. */
+static uint64_t event_seq(const struct vgpu_fw_event *ev)
+{
+#ifdef VGPU_IOCTL_FW_ACK
+	return ev->seq;
+#else
+	(void)ev;
+	return 0;
+#endif
+}
+
 static void *event_main(void *arg)
 {
 	struct fw_device *dev = arg;
@@ -217,6 +285,7 @@ static void *event_main(void *arg)
 		ssize_t n;
 
 		enforce_stops(dev);
+		ack_poll(dev);
 		if (poll(pfd, 2, FW_EVENT_TICK_MS) < 0 && errno != EINTR)
 			break;
 		if (pfd[1].revents)
@@ -229,8 +298,14 @@ static void *event_main(void *arg)
 				continue;
 			break;
 		}
-		for (ssize_t i = 0; i < n / (ssize_t)sizeof(evs[0]); i++)
+		n /= (ssize_t)sizeof(evs[0]);
+		for (ssize_t i = 0; i < n; i++)
 			handle_event(dev, &evs[i]);
+		/* A newer grace period covers the pending one too. */
+		if (n && event_seq(&evs[n - 1])) {
+			ack_start(dev, event_seq(&evs[n - 1]));
+			ack_poll(dev);
+		}
 	}
 	fw_log_err("%s: firmware channel failed: %s; shutting down", dev->path,
 		   strerror(errno));

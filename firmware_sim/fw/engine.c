@@ -150,7 +150,13 @@ static void *engine_main(void *arg)
 		bool progress = false, stalled = false;
 
 		for (struct fw_queue *q = eng->queues; q; q = q->eng_next) {
-			enum fw_pkt_result res = fw_queue_run_one(eng, q);
+			enum fw_pkt_result res;
+
+			/* Decisions made from here on see the newest state. */
+			atomic_store(&eng->busy, true);
+			res = fw_queue_run_one(eng, q);
+			atomic_fetch_add(&eng->epoch, 1);
+			atomic_store(&eng->busy, false);
 
 			q->stalled = res == FW_PKT_STALL;
 			stalled |= q->stalled;

@@ -86,6 +86,9 @@ struct fw_engine {
 	bool quit;
 	struct fw_queue *queues;	/* engine-private list */
 	uint8_t *pkt;			/* copy of the packet being run */
+	/* For grace periods (device.c): packets finished, and "in one now". */
+	atomic_ullong epoch;
+	atomic_bool busy;
 	/* GR only: the context whose grid runs now (under @lock). */
 	struct fw_ctx *running;
 };
@@ -103,6 +106,11 @@ struct fw_device {
 	pthread_t event_thread;
 	struct fw_ctx *ctxs;		/* event thread only */
 	struct fw_queue *queues;	/* event thread only */
+	/* Acknowledgement waiting for the engines (event thread only). */
+	uint64_t ack_seq;		/* 0: none pending */
+	bool ack_unsupported;		/* the driver predates FW_ACK */
+	bool ack_done[FW_NUM_ENGINES];
+	unsigned long long ack_epoch[FW_NUM_ENGINES];
 };
 
 /* Options of the daemon. */

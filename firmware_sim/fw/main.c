@@ -107,6 +107,66 @@ static int write_pidfile(const char *path)
 	return fclose(f);
 }
 
+/*
+ * Attach to the @ndev devices, report to a waiting parent (daemon mode),
+ * serve until SIGTERM/SIGINT, detach.  Returns the exit status.
+ */
+static int serve(char **paths, int ndev, const struct fw_options *opt,
+		 const char *pidfile)
+{
+	static struct fw_device devices[FW_MAX_DEVICES];
+	int attached, notify_fd = -1, sig;
+	char verdict = 0;
+	sigset_t sigs;
+
+	if (pidfile && daemonize(&notify_fd)) {
+		fw_log_err("cannot daemonize: %s", strerror(errno));
+		return 1;
+	}
+
+	/* Signals are taken by sigwait() below, never by a worker thread. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (fw_aperture_install_handler()) {
+		fw_log_err("cannot install the SIGBUS handler");
+		verdict = 1;
+	}
+
+	for (attached = 0; !verdict && attached < ndev; attached++)
+		if (fw_device_attach(&devices[attached], paths[attached], opt))
+			break;
+	if (!verdict && (attached < ndev || (pidfile && write_pidfile(pidfile)))) {
+		if (attached == ndev)
+			fw_log_err("cannot write %s: %s", pidfile,
+				   strerror(errno));
+		while (attached--)
+			fw_device_detach(&devices[attached]);
+		verdict = 1;
+	}
+	if (notify_fd >= 0) {
+		if (write(notify_fd, &verdict, 1) != 1)
+			verdict = 1;
+		close(notify_fd);
+	}
+	if (verdict)
+		return 1;
+
+	do {
+		if (sigwait(&sigs, &sig))
+			sig = SIGTERM;
+	} while (sig == SIGHUP);	/* nothing to reload */
+	fw_log_info("signal %d: detaching", sig);
+	while (attached--)
+		fw_device_detach(&devices[attached]);
+	if (pidfile)
+		unlink(pidfile);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -118,14 +178,11 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	static struct fw_device devices[FW_MAX_DEVICES];
 	struct fw_options opt = { .poll_us = 100 };
 	const char *pidfile = FW_DEFAULT_PIDFILE;
 	bool daemon = false, use_syslog = false;
 	char *paths[FW_MAX_DEVICES];
-	int c, ndev, attached = 0, notify_fd = -1, sig;
-	char verdict = 0;
-	sigset_t sigs;
+	int c, ndev, ret;
 	long cpus;
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
@@ -181,52 +238,8 @@ int main(int argc, char **argv)
 		fw_log_err("no vgpu device found (is vgpu.ko loaded?)");
 		return 1;
 	}
-	if (daemon && daemonize(&notify_fd)) {
-		fw_log_err("cannot daemonize: %s", strerror(errno));
-		return 1;
-	}
-
-	/* Signals are taken by sigwait() below, never by a worker thread. */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	if (fw_aperture_install_handler()) {
-		fw_log_err("cannot install the SIGBUS handler");
-		return 1;
-	}
-
-	for (attached = 0; attached < ndev; attached++)
-		if (fw_device_attach(&devices[attached], paths[attached], &opt))
-			break;
-	if (attached < ndev || (daemon && write_pidfile(pidfile))) {
-		if (attached == ndev)
-			fw_log_err("cannot write %s: %s", pidfile,
-				   strerror(errno));
-		while (attached--)
-			fw_device_detach(&devices[attached]);
-		verdict = 1;
-	}
-	if (notify_fd >= 0) {
-		if (write(notify_fd, &verdict, 1) != 1)
-			verdict = 1;
-		close(notify_fd);
-	}
-	if (verdict)
-		return 1;
-
-	do {
-		if (sigwait(&sigs, &sig))
-			sig = SIGTERM;
-	} while (sig == SIGHUP);	/* nothing to reload */
-	fw_log_info("signal %d: detaching", sig);
-	while (attached--)
-		fw_device_detach(&devices[attached]);
-	if (daemon)
-		unlink(pidfile);
+	ret = serve(paths, ndev, &opt, daemon ? pidfile : NULL);
 	for (int i = 0; i < ndev; i++)
 		free(paths[i]);
-	return 0;
+	return ret;
 }

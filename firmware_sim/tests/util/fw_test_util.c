@@ -22,6 +22,11 @@
 #include "vgpu_launch.h"
 #include "vgpu_visa.h"
 
+/* The firmware a test runs, relative to the test's directory. */
+#ifndef FW_TEST_FIRMWARE
+#define FW_TEST_FIRMWARE "../../bin/vgpu-fw"
+#endif
+
 const char *fw_path(void)
 {
 	static char path[PATH_MAX];
@@ -35,7 +40,7 @@ const char *fw_path(void)
 		return "vgpu-fw";
 	exe[n] = '\0';
 	/* build/tests/firmware/<test> -> build/bin/vgpu-fw */
-	snprintf(path, sizeof(path), "%s/../../bin/vgpu-fw", dirname(exe));
+	snprintf(path, sizeof(path), "%s/%s", dirname(exe), FW_TEST_FIRMWARE);
 	return path;
 }
 
@@ -396,7 +401,8 @@ int fw_emit_launch(struct fw_client *c, const struct fw_module *m,
 	v1->printf_fifo_va = a->printf_fifo_va;
 	v1->printf_fifo_size = a->printf_fifo_size;
 	v1->param_size = a->param_size;
-	memcpy(v1 + 1, a->params, a->param_size);
+	if (a->param_size)
+		memcpy(v1 + 1, a->params, a->param_size);
 	vgpu_tq_emit(&c->gr, buf, size);
 	return 0;
 }

@@ -101,6 +101,7 @@ struct warp {
 	uint32_t func;
 
 	uint32_t live;		/* lanes that exist and have not exited */
+	uint32_t tid[3][WARP_SIZE];	/* threadIdx of each lane */
 	uint32_t warp_id;
 	enum warp_state state;
 	struct block *blk;

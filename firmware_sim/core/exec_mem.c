@@ -107,6 +107,24 @@ static int ld_st(struct warp *w, const struct dinsn *in, uint32_t mask)
 	if (st && n == 4 && (in->d & VISA_OPND_LIT))
 		return exec_bad(w, in, mask);
 
+	/* A load from one address for all lanes (kernel parameters, named
+	 * variables): resolve once, broadcast. */
+	if (!st && !A && in->type2 != VISA_SPACE_LOCAL) {
+		int first = __builtin_ctz(mask);
+		const uint8_t *p = mem_resolve(w, pc, first, in->type2,
+					       base_addr(w, in, A, first),
+					       es * (uint32_t)n, ACC_READ);
+
+		if (!p)
+			return EXEC_FAULT;
+		for (int i = 0; i < n; i++) {
+			uint64_t v = load_elem(p + i * es, in->type);
+
+			FOR_LANES(mask, D[i][l] = v);
+		}
+		return EXEC_OK;
+	}
+
 	for (int l = 0; l < WARP_SIZE; l++) {
 		uint32_t bytes = es * (uint32_t)n;
 		uint64_t addr;

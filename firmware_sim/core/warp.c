@@ -18,12 +18,22 @@ const struct vgpu_module *warp_module(const struct warp *w)
 
 void warp_thread_idx(const struct warp *w, int lane, uint32_t tid[3])
 {
-	const uint32_t *bd = w->blk->g->l->block;
-	uint32_t flat = w->warp_id * WARP_SIZE + (uint32_t)lane;
+	for (int i = 0; i < 3; i++)
+		tid[i] = w->tid[i][lane];
+}
 
-	tid[0] = flat % bd[0];
-	tid[1] = (flat / bd[0]) % bd[1];
-	tid[2] = flat / (bd[0] * bd[1]);
+/* threadIdx of every lane, computed once per warp (no divisions later). */
+static void compute_tids(struct warp *w)
+{
+	const uint32_t *bd = w->blk->g->l->block;
+
+	for (int lane = 0; lane < WARP_SIZE; lane++) {
+		uint32_t flat = w->warp_id * WARP_SIZE + (uint32_t)lane;
+
+		w->tid[0][lane] = flat % bd[0];
+		w->tid[1][lane] = (flat / bd[0]) % bd[1];
+		w->tid[2][lane] = flat / (bd[0] * bd[1]);
+	}
 }
 
 static void set_window(struct warp *w)
@@ -89,6 +99,7 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 	w->blk = b;
 	w->warp_id = warp_id;
 	w->live = n >= WARP_SIZE ? FULL_MASK : (1u << n) - 1;
+	compute_tids(w);
 	w->state = WARP_RUNNABLE;
 	w->func = g->k->func;
 	w->fp = 0;
@@ -297,15 +308,13 @@ static uint64_t sreg_value(struct warp *w, uint32_t id, int lane)
 {
 	const struct block *b = w->blk;
 	const struct vgpu_core_launch *l = b->g->l;
-	uint32_t tid[3];
 	uint32_t bit = 1u << lane;
 
 	switch (id) {
 	case VISA_SREG_TID_X:
 	case VISA_SREG_TID_Y:
 	case VISA_SREG_TID_Z:
-		warp_thread_idx(w, lane, tid);
-		return tid[id - VISA_SREG_TID_X];
+		return w->tid[id - VISA_SREG_TID_X][lane];
 	case VISA_SREG_NTID_X:
 	case VISA_SREG_NTID_Y:
 	case VISA_SREG_NTID_Z:
@@ -368,6 +377,12 @@ static void do_sreg(struct warp *w, const struct dinsn *in, uint32_t mask)
 	bool wide = in->type == VISA_T_U64 || in->type == VISA_T_S64 ||
 		    in->type == VISA_T_B64;
 
+	if (in->imm <= VISA_SREG_TID_Z) {	/* the common case, vectorized */
+		const uint32_t *t = w->tid[in->imm];
+
+		FOR_LANES(mask, d[l] = t[l]);
+		return;
+	}
 	/* %clock and friends read the warp's instruction count. */
 	for (int l = 0; l < WARP_SIZE; l++) {
 		if ((mask >> l) & 1) {
@@ -487,7 +502,7 @@ static int execute(struct warp *w, const struct dinsn *in, uint32_t pc,
 int warp_run(struct warp *w, uint32_t quantum)
 {
 	const struct dinsn *code = w->blk->g->mod->code;
-	uint64_t insns = 0, lanes = 0;
+	uint64_t lanes = 0;
 	int ret = RUN_YIELD;
 
 	while (quantum--) {
@@ -508,7 +523,7 @@ int warp_run(struct warp *w, uint32_t quantum)
 				continue;
 			}
 		}
-		insns++;
+		w->insns++;	/* live: %clock reads it */
 		lanes += mask == FULL_MASK ? WARP_SIZE : popcount32(mask);
 		st = execute(w, in, pc, mask);
 		if (st == EXEC_OK) {
@@ -534,7 +549,6 @@ int warp_run(struct warp *w, uint32_t quantum)
 		if (st == EXEC_YIELD)
 			break;
 	}
-	w->insns += insns;
 	w->lane_insns += lanes;
 	return ret;
 }

@@ -56,3 +56,69 @@ $(LIB)/libcuda.so: $(CUDA_DRV)
 	ln -sf libcuda.so.1 $@
 
 ALL_TARGETS += $(LIBVGPU_LIB) $(CUDA_DRV) $(LIB)/libcuda.so
+
+# --- guest tests ---------------------------------------------------------------
+#
+# API tests of libcuda.so.1, run in the guest by tools/check (each starts
+# the firmware itself: tests/fw_launcher.c).  Kernels come from
+# tests/kernels/*.cu through nvcc, as PTX and as a fatbinary.  Each test
+# also exists built against a sanitizer (ASan + UBSan) copy of libcuda.
+
+CUDA_TST := $(TST)/cuda
+CUDA_TEST_DATA := $(TST)/cuda-data
+CUDA_TEST_NAMES := $(patsubst umd/cuda/tests/%.c,%,\
+	$(wildcard umd/cuda/tests/test_*.c))
+CUDA_TEST_KERNELS := $(CUDA_TEST_DATA)/drv_kernels.ptx \
+	$(CUDA_TEST_DATA)/drv_kernels.fatbin
+# gnu11 and -isystem: what the kselftest harness needs to build warning-free.
+CUDA_TEST_CFLAGS := -std=gnu11 -I$(CUDA_HOME)/include -isystem $(B)/ext/kselftest \
+	-Iumd/cuda/tests -DCUDA_TEST_DATA='"$(abspath $(CUDA_TEST_DATA))"'
+
+$(CUDA_TEST_DATA)/%.ptx: umd/cuda/tests/kernels/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=compute_75 -o $@ $<
+$(CUDA_TEST_DATA)/%.fatbin: umd/cuda/tests/kernels/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -fatbin -arch=sm_75 -o $@ $<
+
+# The sanitizer copy of the library, for the -san tests.
+CUDA_DRV_SAN := $(LIB)/san/libcuda.so.1
+CUDA_DRV_SAN_SRCS := $(CUDA_DRV_SRCS) $(LIBVGPU_SRCS) $(CUDA_DRV_DEPS_SRCS)
+CUDA_DRV_SAN_OBJS := $(patsubst %.c,$(OBJ)/san-pic/%.o,$(CUDA_DRV_SAN_SRCS))
+
+$(CUDA_DRV_SAN_OBJS): $(OBJ)/san-pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(CUDA_DRV_CFLAGS) -Iumd/cache \
+		-MMD -MP -c $< -o $@
+
+-include $(CUDA_DRV_SAN_OBJS:.o=.d)
+
+$(CUDA_DRV_SAN): $(CUDA_DRV_SAN_OBJS) umd/cuda/exports.map
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_CFLAGS) -shared -o $@ -Wl,-soname,libcuda.so.1 \
+		-Wl,--version-script=umd/cuda/exports.map \
+		$(CUDA_DRV_SAN_OBJS) $(CUDA_DRV_LDLIBS)
+
+CUDA_TEST_UTIL := umd/cuda/tests/fw_launcher.c
+
+define cuda_test_rule
+$(CUDA_TST)/$(1): umd/cuda/tests/$(1).c $(CUDA_TEST_UTIL) \
+		umd/cuda/tests/cuda_test.h umd/cuda/tests/fw_launcher.h \
+		$(CUDA_DRV) | $(CUDA_TEST_KERNELS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) $$(CUDA_TEST_CFLAGS) -o $$@ \
+		umd/cuda/tests/$(1).c $$(CUDA_TEST_UTIL) \
+		-L$$(LIB) -Wl,-rpath,$$(abspath $$(LIB)) -lcuda -lpthread
+$(CUDA_TST)/$(1)-san: umd/cuda/tests/$(1).c $(CUDA_TEST_UTIL) \
+		umd/cuda/tests/cuda_test.h umd/cuda/tests/fw_launcher.h \
+		$(CUDA_DRV_SAN) | $(CUDA_TEST_KERNELS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) $$(SAN_CFLAGS) $$(CUDA_TEST_CFLAGS) -o $$@ \
+		umd/cuda/tests/$(1).c $$(CUDA_TEST_UTIL) \
+		-L$$(LIB)/san -Wl,-rpath,$$(abspath $$(LIB)/san) -lcuda -lpthread
+ALL_TARGETS += $(CUDA_TST)/$(1) $(CUDA_TST)/$(1)-san
+GUEST_TESTS += $(CUDA_TST)/$(1) $(CUDA_TST)/$(1)-san
+endef
+$(foreach t,$(CUDA_TEST_NAMES),$(eval $(call cuda_test_rule,$(t))))
+
+ALL_TARGETS += $(CUDA_DRV_SAN)

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_cu_faults.c - sticky errors after device faults, recovery by
+ * resetting the primary context, and processes that share the device:
+ * one faults while the other keeps working.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cuda_test.h"
+
+static CUresult vec_add_check(CUmodule m, int n)
+{
+	CUfunction f;
+	CUdeviceptr a, b, c;
+	float *h = malloc(n * sizeof(float));
+	void *params[] = { &a, &b, &c, &n };
+	CUresult res;
+
+	if ((res = cuModuleGetFunction(&f, m, "vec_add")) ||
+	    (res = cuMemAlloc(&a, n * 4)) || (res = cuMemAlloc(&b, n * 4)) ||
+	    (res = cuMemAlloc(&c, n * 4)) ||
+	    (res = cuMemsetD32(a, 0x3f800000, n)) ||
+	    (res = cuMemsetD32(b, 0x3f800000, n)) ||
+	    (res = cuLaunchKernel(f, (n + 255) / 256, 1, 1, 256, 1, 1, 0, NULL,
+				  params, NULL)) ||
+	    (res = cuMemcpyDtoH(h, c, n * 4)))
+		goto out;
+	for (int i = 0; i < n; i++)
+		if (h[i] != 2.0f)
+			res = CUDA_ERROR_UNKNOWN;
+	cuMemFree(a);
+	cuMemFree(b);
+	cuMemFree(c);
+out:
+	free(h);
+	return res;
+}
+
+TEST(illegal_address_is_sticky_until_reset)
+{
+	CUcontext ctx;
+	CUmodule m;
+	CUfunction wild;
+	CUdeviceptr d, p;
+	void *params[] = { &d };
+	void *h;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&wild, m, "write_wild"));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&d, 4096));
+	/* Measured: the launch itself succeeds; the fault shows later. */
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(wild, 1, 1, 1, 1, 1, 1, 0, NULL,
+					       params, NULL));
+	ASSERT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+	ASSERT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, cuMemAlloc(&p, 16));
+	ASSERT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, cuMemHostAlloc(&h, 16, 0));
+	ASSERT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+	/* A fresh primary context works again. */
+	ASSERT_EQ(CUDA_SUCCESS, cuDevicePrimaryCtxReset(0));
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, vec_add_check(m, 1000));
+}
+
+TEST(assert_reports_assert)
+{
+	CUcontext ctx;
+	CUmodule m;
+	CUfunction f;
+	int v = 1;
+	void *params[] = { &v };
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&f, m, "fails_assert"));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL,
+					       params, NULL));
+	ASSERT_EQ(CUDA_ERROR_ASSERT, cuCtxSynchronize());
+}
+
+/* A created context faults; another context of the process is unharmed. */
+TEST(fault_stays_in_its_context)
+{
+	CUcontext good, bad;
+	CUmodule mg, mb;
+	CUfunction wild;
+	CUdeviceptr d;
+	void *params[] = { &d };
+
+	ASSERT_EQ(CUDA_SUCCESS, cuInit(0));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxCreate(&good, NULL, 0, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&mg, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxCreate(&bad, NULL, 0, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&mb, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&wild, mb, "write_wild"));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&d, 4096));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(wild, 1, 1, 1, 1, 1, 1, 0, NULL,
+					       params, NULL));
+	ASSERT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(good));
+	ASSERT_EQ(CUDA_SUCCESS, vec_add_check(mg, 5000));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxDestroy(bad));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxDestroy(good));
+}
+
+/*
+ * Two processes at once: a child runs correct work in a loop while the
+ * parent launches a faulting kernel; the child must see no error.
+ */
+TEST(two_processes_one_faults)
+{
+	int to_child[2], from_child[2], status;
+	char go = 0, done = 0;
+	CUcontext ctx;
+	CUmodule m;
+	CUfunction wild;
+	CUdeviceptr d;
+	void *params[] = { &d };
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(from_child));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		CUresult res = CUDA_SUCCESS;
+		CUmodule cm;
+
+		if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) ||
+		    cuCtxSetCurrent(ctx) || cuModuleLoad(&cm, DRV_PTX))
+			_exit(2);
+		res = vec_add_check(cm, 2000);
+		if (write(from_child[1], &go, 1) != 1)	/* ready */
+			_exit(3);
+		if (read(to_child[0], &go, 1) != 1)	/* parent faulted */
+			_exit(3);
+		for (int i = 0; i < 3 && res == CUDA_SUCCESS; i++)
+			res = vec_add_check(cm, 3000);
+		_exit(res == CUDA_SUCCESS ? 0 : 10 + (int)res % 100);
+	}
+	ASSERT_EQ(1, read(from_child[0], &done, 1));
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&wild, m, "write_wild"));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&d, 4096));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(wild, 1, 1, 1, 1, 1, 1, 0, NULL,
+					       params, NULL));
+	ASSERT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+	ASSERT_EQ(1, write(to_child[1], &go, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+CUDA_TEST_MAIN

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_cu_streams_events.c - streams, events, timing, cross-stream
+ * ordering and the legacy default stream.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_test.h"
+
+/*
+ * How long spin() keeps the device busy: long enough that work queued
+ * behind it would visibly overtake it, far below the 5 s watchdog.
+ */
+#define SPIN_NS		(200ull * 1000 * 1000)
+
+TEST(stream_lifecycle)
+{
+	CUcontext ctx, owner;
+	CUstream s, s2;
+	unsigned int flags;
+	int prio;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuStreamCreate(&s, 0x10));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamGetFlags(s, &flags));
+	ASSERT_EQ(CU_STREAM_NON_BLOCKING, flags);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamGetCtx(s, &owner));
+	ASSERT_EQ(ctx, owner);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreateWithPriority(&s2, 0, -3));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamGetPriority(s2, &prio));
+	ASSERT_EQ(-3, prio);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamQuery(s));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamQuery(NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(s2));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
+	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE, cuStreamDestroy(s));
+	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE, cuStreamQuery(s));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s2));
+}
+
+TEST(events_and_timing)
+{
+	CUcontext ctx;
+	CUmodule m;
+	CUfunction spin;
+	CUevent a, b, untimed, never;
+	unsigned long long ns = SPIN_NS;
+	void *params[] = { &ns };
+	float ms = -1;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&spin, m, "spin"));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventCreate(&a, CU_EVENT_DEFAULT));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventCreate(&b, CU_EVENT_BLOCKING_SYNC));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventCreate(&untimed,
+					      CU_EVENT_DISABLE_TIMING));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventCreate(&never, 0));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuEventCreate(&never, 0x100));
+	/* Measured: an event never recorded. */
+	ASSERT_EQ(CUDA_SUCCESS, cuEventQuery(never));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventSynchronize(never));
+	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE, cuEventElapsedTime(&ms, never, a));
+
+	ASSERT_EQ(CUDA_SUCCESS, cuEventRecord(a, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(spin, 1, 1, 1, 32, 1, 1, 0, NULL,
+					       params, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventRecord(b, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventRecord(untimed, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventSynchronize(b));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventQuery(b));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventElapsedTime(&ms, a, b));
+	ASSERT_GT(ms, 0.0f);
+	ASSERT_LT(ms, 60000.0f);
+	/* Measured: timing with an untimed event; one never recorded. */
+	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE,
+		  cuEventElapsedTime(&ms, a, untimed));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventDestroy(a));
+	/* Measured: destroying twice. */
+	ASSERT_EQ(CUDA_ERROR_CONTEXT_IS_DESTROYED, cuEventDestroy(a));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventDestroy(b));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventDestroy(untimed));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventDestroy(never));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m));
+}
+
+/*
+ * A kernel on stream 1 writes a buffer; stream 2 waits for an event
+ * recorded after it, then copies the buffer.  Without the wait the copy
+ * engine (idle, on another queue) would copy before the kernel is done.
+ */
+TEST(cross_stream_event_wait)
+{
+	const int n = 1 << 16;
+	CUcontext ctx;
+	CUmodule m;
+	CUfunction spin, add;
+	CUstream s1, s2;
+	CUevent ev;
+	CUdeviceptr a, b, c, out;
+	unsigned long long ns = SPIN_NS;
+	void *sp[] = { &ns };
+	void *ap[] = { &a, &b, &c, (void *)&n };
+	float *host = malloc(n * sizeof(float));
+	int nn = n;
+
+	ap[3] = &nn;
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&spin, m, "spin"));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&add, m, "vec_add"));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&a, n * sizeof(float)));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&b, n * sizeof(float)));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&c, n * sizeof(float)));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&out, n * sizeof(float)));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32(a, 0x3f800000, n));	/* 1.0f */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32(b, 0x40000000, n));	/* 2.0f */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32(c, 0, n));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(spin, 1, 1, 1, 32, 1, 1, 0, s1,
+					       sp, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(add, n / 256, 1, 1, 256, 1, 1, 0,
+					       s1, ap, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventRecord(ev, s1));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamWaitEvent(s2, ev, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoDAsync(out, c, n * sizeof(float),
+						  s2));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(s2));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(host, out, n * sizeof(float)));
+	for (int i = 0; i < n; i++)
+		ASSERT_EQ(3.0f, host[i]);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s1));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s2));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventDestroy(ev));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m));
+	free(host);
+}
+
+/* The legacy stream waits for blocking streams, and they for it. */
+TEST(legacy_default_stream_ordering)
+{
+	const int n = 4096;
+	CUcontext ctx;
+	CUmodule m;
+	CUfunction spin;
+	CUstream s;
+	CUdeviceptr d;
+	unsigned long long ns = SPIN_NS;
+	void *sp[] = { &ns };
+	unsigned int *host = malloc(n * 4);
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&spin, m, "spin"));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_DEFAULT));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&d, n * 4));
+	/* Blocking stream: slow kernel, then a memset. */
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(spin, 1, 1, 1, 32, 1, 1, 0, s,
+					       sp, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32Async(d, 1, n, s));
+	/* Stream 0 must run after them: its memset wins. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32Async(d, 2, n, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(host, d, n * 4));
+	for (int i = 0; i < n; i++)
+		ASSERT_EQ(2u, host[i]);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(d));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m));
+	free(host);
+}
+
+static void host_fn(void *arg)
+{
+	*(int *)arg = 1;
+}
+
+TEST(host_functions)
+{
+	CUcontext ctx;
+	CUstream s;
+	int called = 0;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchHostFunc(s, host_fn, &called));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(s));
+	ASSERT_EQ(1, called);
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuLaunchHostFunc(s, NULL, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
+}
+
+CUDA_TEST_MAIN

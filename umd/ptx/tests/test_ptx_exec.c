@@ -288,6 +288,30 @@ static void check_simd(struct test_gpu *g, struct tg_module *m, uint64_t in,
 	t_ok(!bad, "%s: SIMD on 16-bit halves (%d wrong)", arch, bad);
 }
 
+static void check_async(struct test_gpu *g, struct tg_module *m,
+			uint64_t in, const char *arch)
+{
+	uint64_t o = tg_alloc(g, 64 * 4);
+	int t, bad = 0, *out;
+	uint8_t p[16];
+
+	put(p, 0, &o, 8);
+	put(p, 8, &in, 8);
+	if (!t_ok(launch(g, m, "exec_async", 1, 64, 0, p, 16),
+		  "%s: exec_async runs", arch))
+		return;
+	out = tg_host(g, o);
+	for (t = 0; t < 64; t++) {
+		int u = (t + 1) & 63;
+		int want = in_host[4 * (63 - t)] + in_host[4 * t + 3] +
+			   ((u & 1) ? in_host[3 * u] : 0);	/* even: 4 bytes zero-filled */
+
+		bad += out[t] != want;
+	}
+	t_ok(!bad, "%s: asynchronous copies to shared memory, zero fill (%d wrong)",
+	     arch, bad);
+}
+
 static void run_arch(const char *arch)
 {
 	char path[512], msg[512], err[256];
@@ -320,6 +344,7 @@ static void run_arch(const char *arch)
 		check_hist(&g, &m, in, arch);
 		check_indirect(&g, &m, in, arch);
 		check_simd(&g, &m, in, arch);
+		check_async(&g, &m, in, arch);
 		tg_unload(&m);
 	}
 	tg_fini(&g);

@@ -3,6 +3,7 @@
 // care (calls and frames, carry chains, register splitting, divergence).
 #include <cstdio>
 #include <cuda_fp16.h>
+#include <cuda_pipeline.h>
 
 struct S { int a[3]; double d; };
 
@@ -132,4 +133,21 @@ extern "C" __global__ void exec_simd(unsigned *o, const int *in)
 	o[3 * t + 0] = __vadd2(a, b);
 	o[3 * t + 1] = __vsub2(a, b);
 	o[3 * t + 2] = __vmaxs2(a, b) ^ __vminu2(a, b);
+}
+
+// Asynchronous copies to shared memory (cp.async in sm_90 PTX), including
+// the zero-filling form.
+extern "C" __global__ void exec_async(int *o, const int4 *in)
+{
+	__shared__ int4 tile[64];
+	__shared__ int words[64];
+	int t = threadIdx.x;
+
+	__pipeline_memcpy_async(&tile[t], &in[t], sizeof(int4));
+	__pipeline_memcpy_async(&words[t], (const int *)in + 3 * t, sizeof(int),
+				(t & 1) ? 0 : sizeof(int));
+	__pipeline_commit();
+	__pipeline_wait_prior(0);
+	__syncthreads();
+	o[t] = tile[63 - t].x + tile[t].w + words[(t + 1) & 63];
 }

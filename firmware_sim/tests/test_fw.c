@@ -520,6 +520,16 @@ TEST_F_TIMEOUT(fw, client_death_mid_work, 180)
 	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
 	ASSERT_EQ(0, vector_add(&b, 1000));
 	fw_client_close(&b);
+
+	/*
+	 * Once every client is gone, the driver gets all its memory back
+	 * (after the firmware acknowledged, where the driver waits for that).
+	 */
+	fw_client_close(&self->c);
+	for (int i = 0; i < 100 && (vgpu_sysfs_num("contexts") ||
+				    vgpu_sysfs_num("vram_used_bytes")); i++)
+		usleep(100000);
+	ASSERT_TRUE(vgpu_accounting_idle());
 }
 
 /* Run vgpu-fw with @args; its exit status, or -1. */

@@ -22,18 +22,27 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device,
 						  (CUdevice)peerDevice));
 }
 
-cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+/* Enter the current device and find @peerDevice's primary context. */
+static cudaError_t rt_peer_enter(int peerDevice, CUcontext *peer)
 {
-	CUcontext peer;
 	int dev;
 	cudaError_t err = rt_check_device(peerDevice);
 
-	if (err == cudaSuccess && flags)
-		err = cudaErrorInvalidValue;	/* reserved, must be 0 */
 	if (err == cudaSuccess)
-		err = rt_primary_context(peerDevice, &peer);
+		err = rt_primary_context(peerDevice, peer);
 	if (err == cudaSuccess)
 		err = rt_enter(&dev);
+	return err;
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+	CUcontext peer;
+	cudaError_t err;
+
+	if (flags)	/* reserved, must be 0 */
+		return rt_return(cudaErrorInvalidValue);
+	err = rt_peer_enter(peerDevice, &peer);
 	if (err != cudaSuccess)
 		return rt_return(err);
 	return rt_return_cu(cuCtxEnablePeerAccess(peer, 0));
@@ -42,13 +51,8 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 {
 	CUcontext peer;
-	int dev;
-	cudaError_t err = rt_check_device(peerDevice);
+	cudaError_t err = rt_peer_enter(peerDevice, &peer);
 
-	if (err == cudaSuccess)
-		err = rt_primary_context(peerDevice, &peer);
-	if (err == cudaSuccess)
-		err = rt_enter(&dev);
 	if (err != cudaSuccess)
 		return rt_return(err);
 	return rt_return_cu(cuCtxDisablePeerAccess(peer));

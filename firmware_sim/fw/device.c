@@ -116,8 +116,10 @@ static void ctx_stop(struct fw_device *dev, uint32_t id)
 
 	if (!ctx)
 		return;
+	/* A context we faulted ourselves is stopped already and was logged. */
 	if (!atomic_exchange(&ctx->stopped, true))
-		fw_log_info("%s: context %u stopped (fault or watchdog timeout)",
+		fw_log_warn("%s: context %u stopped by the driver (watchdog "
+			    "timeout, or lost in a firmware restart)",
 			    dev->path, id);
 	enforce_stops(dev);
 }

@@ -339,7 +339,7 @@ enum visa_type {
 #define VISA_MOD_VOLATILE	0x04000000u	/* ld/st.volatile (informative) */
 #define VISA_MOD_SIGNED_A	0x08000000u	/* dp4a/dp2a: a is signed */
 #define VISA_MOD_SIGNED_B	0x10000000u	/* dp4a/dp2a: b is signed */
-#define VISA_MOD_HI		0x20000000u	/* dp2a.hi, shf wrap etc. */
+#define VISA_MOD_HI		0x20000000u	/* dp2a.hi */
 
 /* Rounding (VISA_MOD_RND_MASK). Integer variants round float to integral. */
 enum visa_rnd {
@@ -572,10 +572,13 @@ struct visa_insn {
  * branches (no guard) ignore imm[63:32].
  *
  * Warp-synchronous instructions (SHFL, VOTE, MATCH, REDUX, WARPSYNC,
- * BAR) act on the lanes of the executing path.  Lanes named in a
- * membermask that are on another, not yet finished path cannot be waited
- * for (the engine runs one path at a time): SHFL from such a lane reads
- * the value its register holds now; see Documentation/visa.rst.
+ * BAR) act on the lanes of the executing path.  WARPSYNC also waits for
+ * membermask lanes on the sibling path of the same branch: the path parks
+ * at its WARPSYNC, the sibling runs to a WARPSYNC of its own, and both are
+ * released (Volta-style __syncwarp() on both sides of a branch).  Other
+ * lanes of a membermask that are not on the executing path are not waited
+ * for; SHFL from such a lane reads the value its register holds now.  See
+ * Documentation/visa.rst.
  *
  * Calls.  CALL gives the callee fresh registers and a local frame that
  * starts right after the caller's frame: the callee's LOCAL offset k is

@@ -684,6 +684,20 @@ static void test_divergence(void)
 	} else {
 		tap_ok(&t, 0, "warp_sync_ops runs");
 	}
+	bad = 0;
+	memset(o4, 0xff, 64 * 4);
+	if (!launch(&m, "syncwarp_exchange", 1, 1, 64, 1, 0, &dout, 8, &f)) {
+		for (int i = 0; i < 64; i++) {
+			int lane = i & 31;
+			int want = lane < 16 ? (lane + 16) * 5 + 1 : (lane - 16) * 3;
+
+			bad += out[i] != want;
+		}
+		tap_ok(&t, bad == 0, "__syncwarp() on both sides of a branch "
+		       "exchanges data between the halves (%d wrong)", bad);
+	} else {
+		tap_ok(&t, 0, "syncwarp_exchange runs");
+	}
 	tg_unload(&m);
 }
 

@@ -78,7 +78,9 @@ struct rentry {
 	uint32_t pc;
 	uint32_t rpc;		/* VISA_RECONV_EXIT for "never by pc" */
 	uint32_t mask;
-	uint32_t is_call;	/* marker of a call: frame below to restore */
+	uint16_t is_call;	/* marker of a call: frame below to restore */
+	uint16_t sync_wait;	/* parked at the WARPSYNC at pc, waiting
+				 * for a sibling path (see exec_warp.c) */
 };
 
 /* A saved caller activation. */

@@ -163,6 +163,53 @@ static int redux(struct warp *w, const struct dinsn *in, uint32_t mask,
 	return EXEC_OK;
 }
 
+/*
+ * bar.warp.sync (__syncwarp).  Lanes of the membermask that are on the
+ * executing path are in step already.  Lanes on a sibling path (the other
+ * side of the same branch, not yet run) are waited for as on Volta: this
+ * path parks at its WARPSYNC and the sibling runs until it reaches a
+ * WARPSYNC of its own; there both are released.  Lanes that cannot be
+ * waited for (exited, or parked at a reconvergence point) are not.
+ */
+static int warpsync(struct warp *w, const struct dinsn *in, uint32_t mask)
+{
+	const uint64_t *E = src_row(w, in, 3, in->e);
+	struct rentry *top = &w->rs[w->rs_n - 1];
+	uint32_t members = (uint32_t)E[__builtin_ctz(mask)] & w->live;
+	uint32_t missing = members & ~mask, waiting = 0;
+	uint32_t pc = pc_of(w, in);
+
+	atomic_thread_fence(memory_order_seq_cst);
+	top->sync_wait = 0;
+	if (!missing)
+		return EXEC_OK;
+	/* Sibling paths already parked at a WARPSYNC: release them. */
+	for (uint32_t i = w->rs_n - 1; i-- > 0 && !w->rs[i].is_call;) {
+		if (w->rs[i].sync_wait && (w->rs[i].mask & missing)) {
+			w->rs[i].sync_wait = 0;
+			w->rs[i].pc++;
+			waiting |= w->rs[i].mask;
+		}
+	}
+	missing &= ~waiting;
+	/* A sibling below with missing lanes: run it first, wait here. */
+	if (missing && w->rs_n >= 2) {
+		struct rentry *sib = &w->rs[w->rs_n - 2];
+
+		if (!sib->is_call && !sib->sync_wait && sib->rpc == top->rpc &&
+		    sib->pc != sib->rpc && (sib->mask & missing)) {
+			struct rentry me = *top;
+
+			me.pc = pc;
+			me.sync_wait = 1;
+			*top = *sib;
+			*sib = me;
+			return EXEC_CONTROL;
+		}
+	}
+	return EXEC_OK;
+}
+
 int exec_warp_op(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
 	uint32_t members = mask;
@@ -191,9 +238,7 @@ int exec_warp_op(struct warp *w, const struct dinsn *in, uint32_t mask)
 		return EXEC_OK;
 	}
 	case VISA_OP_WARPSYNC:
-		/* The lanes of this path are already in step; order memory. */
-		atomic_thread_fence(memory_order_seq_cst);
-		return EXEC_OK;
+		return warpsync(w, in, mask);
 	}
 	return exec_bad(w, in, mask);
 }

@@ -85,7 +85,7 @@ static int rs_push(struct warp *w, uint32_t pc, uint32_t rpc, uint32_t mask,
 		w->rs = p;
 		w->rs_cap = cap;
 	}
-	w->rs[w->rs_n++] = (struct rentry){ pc, rpc, mask, is_call };
+	w->rs[w->rs_n++] = (struct rentry){ pc, rpc, mask, (uint16_t)is_call, 0 };
 	return 0;
 }
 

@@ -82,3 +82,25 @@ extern "C" __global__ void warp_sync_ops(const int *in, unsigned *out)
 	out[i * 4 + 2] = r2;
 	out[i * 4 + 3] = r3;
 }
+
+// __syncwarp() on both sides of a branch (Volta-style): each half of the
+// warp writes shared memory, meets the other half at its own __syncwarp,
+// then reads what the other half wrote.
+extern "C" __global__ void syncwarp_exchange(int *out)
+{
+	__shared__ int s[64];
+	int lane = threadIdx.x & 31;
+	int *ws = s + (threadIdx.x / 32) * 32;
+	int y;
+
+	if (lane < 16) {
+		ws[lane] = lane * 3;
+		__syncwarp();
+		y = ws[lane + 16];
+	} else {
+		ws[lane] = lane * 5 + 1;
+		__syncwarp();
+		y = ws[lane - 16];
+	}
+	out[threadIdx.x] = y;
+}

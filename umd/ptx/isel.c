@@ -256,11 +256,10 @@ static void sel_addsub(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in
 		       struct mods *m)
 {
 	bool sub = in->op[0] == 's';
-	bool carry_in = in->op[3] == 'c' || (sub && in->op[3] == 'c');
+	bool carry_in = !strcmp(in->op, "addc") || !strcmp(in->op, "subc");
 	enum ptx_type t = type1(g, m);
 	struct visa_insn *vi;
 
-	carry_in = !strcmp(in->op, "addc") || !strcmp(in->op, "subc");
 	finish(g, m);
 	if (!m->cc && !carry_in) {
 		if (is_int(t))

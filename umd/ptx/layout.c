@@ -226,8 +226,7 @@ static void resolve_init_relocs(struct cg *g, struct ptx_var *v)
 
 	for (k = 0; k < v->relocs.n; k++) {
 		struct ptx_init_reloc *r = &v->relocs.v[k];
-		struct ptx_symref ref = link_resolve(g->cx, g->prog, m, r->sym,
-						     &r->pos);
+		struct ptx_symref ref = link_resolve(g->cx, m, r->sym, &r->pos);
 
 		if (ref.is_func) {
 			if (!ref.func->has_body)

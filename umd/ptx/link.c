@@ -185,13 +185,12 @@ void ptx_link(struct ptx_ctx *cx, struct ptx_program *prog)
 }
 
 /*
- * A name used by an instruction of module m: the definition it stands for.
+ * A name used by an instruction of module m: the definition it stands for
+ * (ptx_link() has bound every declaration of m to its definition).
  * Fails at pos when the name is unknown or bound to nothing.
  */
-struct ptx_symref link_resolve(struct ptx_ctx *cx,
-			       const struct ptx_program *prog,
-			       const struct ptx_module *m, const char *name,
-			       const struct ptx_pos *pos)
+struct ptx_symref link_resolve(struct ptx_ctx *cx, const struct ptx_module *m,
+			       const char *name, const struct ptx_pos *pos)
 {
 	const struct ptx_symref *r = ptx_map_get(&m->syms, name);
 	struct ptx_symref out = { 0 };
@@ -212,6 +211,5 @@ struct ptx_symref link_resolve(struct ptx_ctx *cx,
 			ptx_fail(cx, VGPU_PTX_ERR_LINK, pos,
 				 "unresolved external variable '%s'", name);
 	}
-	(void)prog;
 	return out;
 }

@@ -17,10 +17,8 @@ struct ptx_program {
 void ptx_link(struct ptx_ctx *cx, struct ptx_program *prog);
 
 /* The definition a name used in module m stands for (fails if none). */
-struct ptx_symref link_resolve(struct ptx_ctx *cx,
-			       const struct ptx_program *prog,
-			       const struct ptx_module *m, const char *name,
-			       const struct ptx_pos *pos);
+struct ptx_symref link_resolve(struct ptx_ctx *cx, const struct ptx_module *m,
+			       const char *name, const struct ptx_pos *pos);
 
 /* vprintf, __assertfail, malloc, free: provided by the device runtime. */
 bool link_is_builtin(const char *name);

@@ -4,13 +4,11 @@
  * operands, addresses, calls and branches.  The per-opcode rules are in
  * isel.c; both use the helpers here.
  *
- * Registers.  Every PTX register of a function gets its own vISA register
- * (GPR for values, predicate register for .pred): PTX from nvcc is close
- * to SSA form with a small number of registers per function, and the
- * interpreter's register file is a flat array per warp, so a 1:1 mapping
- * costs no moves.  A few scratch registers after them serve instructions
- * that expand into several vISA instructions; they never live across PTX
- * instructions.
+ * Registers.  Every PTX register of a function first gets its own vISA
+ * register (GPR for values, predicate register for .pred), so lowering
+ * never needs a move to join values; regalloc.c packs the GPRs afterwards.
+ * A few scratch registers after them serve instructions that expand into
+ * several vISA instructions; they never live across PTX instructions.
  *
  * Literals.  Any source operand may be a literal (vgpu_visa.h); each
  * function has a pool of distinct 64-bit values.
@@ -218,7 +216,7 @@ struct ptx_symref cg_resolve(struct cg *g, struct cg_fn *fn,
 		r.var = o->var;
 		return r;
 	}
-	return link_resolve(g->cx, g->prog, fn->m, o->sym, &o->pos);
+	return link_resolve(g->cx, fn->m, o->sym, &o->pos);
 }
 
 static uint32_t f32_bits(float f)

@@ -810,12 +810,12 @@ static void parse_address(struct parser *p, struct ptx_operand *o)
 	expect_punct(p, ']');
 }
 
-static void parse_group(struct parser *p, struct ptx_operand *o, char open,
-			char close, enum ptx_opnd_kind kind)
+/* { a, b } or ( a, b ): the opening bracket is the current token. */
+static void parse_group(struct parser *p, struct ptx_operand *o, char close,
+			enum ptx_opnd_kind kind)
 {
 	PTX_VEC(struct ptx_operand) elems = { 0 };
 
-	(void)open;
 	next(p);
 	o->kind = kind;
 	if (!is_punct(&p->tok, close)) {
@@ -849,11 +849,11 @@ static void parse_operand(struct parser *p, struct ptx_operand *o)
 		return;
 	}
 	if (is_punct(&p->tok, '{')) {
-		parse_group(p, o, '{', '}', PO_VEC);
+		parse_group(p, o, '}', PO_VEC);
 		return;
 	}
 	if (is_punct(&p->tok, '(')) {
-		parse_group(p, o, '(', ')', PO_LIST);
+		parse_group(p, o, ')', PO_LIST);
 		return;
 	}
 	if (is_punct(&p->tok, '!')) {

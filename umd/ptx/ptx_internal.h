@@ -6,10 +6,12 @@
  *
  *   lexer.c    text -> tokens
  *   parser.c   tokens -> modules of variables and functions (this IR)
- *   link.c     resolves names across modules, lays out memory segments
- *   lower.c    each PTX instruction -> vISA instructions (with isel_*.c)
- *   regalloc.c virtual registers -> vISA registers
- *   emit.c     writes the image
+ *   link.c     binds names across modules
+ *   layout.c   addresses of variables, frames and parameters
+ *   lower.c    each PTX instruction -> vISA instructions (with isel.c)
+ *   cfg.c      reconvergence points of divergent branches
+ *   regalloc.c packs registers by live interval
+ *   emit.c     writes the image (compiler.c runs the passes)
  *
  * All memory of one compilation comes from one arena, freed at the end, and
  * an error anywhere unwinds straight back to vgpu_ptx_compile() through

@@ -19,7 +19,7 @@ SAMPLES_COMMON := samples/common/sample_check.h
 SAMPLES_SIMPLE := deviceQuery vectorAdd matrixMul simplePrintf
 
 define samples_simple_rule
-$(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON) | $(CUDART_LINK)
+$(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON)
 	@mkdir -p $$(dir $$@)
 	$$(NVCC) $$(SAMPLES_NVCC_FLAGS) -o $$@ $$<
 endef
@@ -36,7 +36,7 @@ $(SAMPLES_SEP_OBJS): $(SAMPLES_OBJ)/%.o: samples/%.cu \
 	@mkdir -p $(dir $@)
 	$(NVCC) $(SAMPLES_NVCC_FLAGS) -rdc=true -c -o $@ $<
 
-$(SAMPLES_BIN)/separateCompilation: $(SAMPLES_SEP_OBJS) | $(CUDART_LINK)
+$(SAMPLES_BIN)/separateCompilation: $(SAMPLES_SEP_OBJS)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(SAMPLES_NVCC_FLAGS) -rdc=true -o $@ $^
 
@@ -45,7 +45,7 @@ $(SAMPLES_BIN)/separateCompilation: $(SAMPLES_SEP_OBJS) | $(CUDART_LINK)
 SAMPLES_CMAKE_DIR := $(SAMPLES_OBJ)/cmakeSaxpy
 
 $(SAMPLES_BIN)/cmakeSaxpy: samples/cmakeSaxpy/CMakeLists.txt \
-		samples/cmakeSaxpy/saxpy.cu $(SAMPLES_COMMON) | $(CUDART_LINK)
+		samples/cmakeSaxpy/saxpy.cu $(SAMPLES_COMMON)
 	@mkdir -p $(dir $@)
 	cmake -S samples/cmakeSaxpy -B $(SAMPLES_CMAKE_DIR) \
 		-DCMAKE_CUDA_COMPILER=$(shell command -v $(NVCC)) \

@@ -4,10 +4,13 @@
 # API (libcuda.so.1), and its tests.  Paths are relative to the repo root.
 #
 # The library is compiled against the toolkit's own headers so that every
-# type and enum value is NVIDIA's.  It is linked against the toolkit's stub
-# libcuda.so, which has exactly the symbols of cuda.h: the result records
-# only "NEEDED libcuda.so.1", and the loader binds it to ours (build/lib
-# first on the library path) at run time.
+# type and enum value is NVIDIA's.  It is linked against our libcuda.so.1
+# ($(CUDA_DRV), from umd/cuda/build.mk), so that a cu* function the driver
+# does not export is a link error here rather than a failure at run time;
+# the result records only "NEEDED libcuda.so.1", bound by the loader to
+# whatever libcuda.so.1 comes first on the library path.  Without the
+# driver fragment, the toolkit's stub libcuda.so (exactly the symbols of
+# cuda.h) stands in.
 
 CUDART_SO := $(LIB)/libcudart.so.13
 CUDART_LINK := $(LIB)/libcudart.so
@@ -15,7 +18,11 @@ CUDART_SRCS := $(wildcard umd/cudart/*.c)
 CUDART_OBJS := $(patsubst %.c,$(OBJ)/%.pic.o,$(CUDART_SRCS))
 CUDART_MAP := umd/cudart/libcudart.map
 CUDART_CFLAGS := $(USER_CFLAGS) -fPIC -I$(CUDA_HOME)/include
-CUDART_LIBCUDA := -L$(CUDA_HOME)/lib64/stubs -lcuda
+ifneq ($(CUDA_DRV),)
+CUDART_LIBCUDA := $(CUDA_DRV)
+else
+CUDART_LIBCUDA := $(CUDA_HOME)/lib64/stubs/libcuda.so
+endif
 
 $(CUDART_OBJS): $(OBJ)/%.pic.o: %.c
 	@mkdir -p $(dir $@)
@@ -23,11 +30,11 @@ $(CUDART_OBJS): $(OBJ)/%.pic.o: %.c
 
 -include $(CUDART_OBJS:.o=.d)
 
-$(CUDART_SO): $(CUDART_OBJS) $(CUDART_MAP)
+$(CUDART_SO): $(CUDART_OBJS) $(CUDART_MAP) $(CUDART_LIBCUDA)
 	@mkdir -p $(dir $@)
 	$(CC) -shared -o $@ $(CUDART_OBJS) -Wl,-soname,libcudart.so.13 \
 		-Wl,--version-script=$(CUDART_MAP) -Wl,--no-undefined \
-		-Wl,-z,defs $(CUDART_LIBCUDA) -lpthread
+		$(CUDART_LIBCUDA) -lpthread
 
 $(CUDART_LINK): $(CUDART_SO)
 	ln -sf libcudart.so.13 $@

@@ -27,6 +27,11 @@ void vgpu_ctx_put(struct vgpu_ctx *ctx)
 	kref_put(&ctx->ref, vgpu_ctx_release);
 }
 
+static void vgpu_ctx_release_deferred(struct vgpu_deferred *d)
+{
+	vgpu_ctx_put(container_of(d, struct vgpu_ctx, destroyed));
+}
+
 static void vgpu_event_init(struct vgpu_event *e, u32 type)
 {
 	INIT_LIST_HEAD(&e->node);
@@ -135,12 +140,16 @@ int vgpu_ctx_destroy(struct vgpu_file *vf, struct vgpu_ctx *ctx)
 	if (!list_empty(&ctx->create_ev.node)) {
 		/* The firmware never heard of it: it needs no farewell. */
 		vgpu_fw_cancel(dev, &ctx->create_ev);
-	} else {
-		vgpu_fw_post(dev, ctx->destroy_ev);
-		ctx->destroy_ev = NULL;
+		mutex_unlock(&dev->lock);
+		vgpu_ctx_put(ctx);
+		return 0;
 	}
+	vgpu_fw_post(dev, ctx->destroy_ev);
+	ctx->destroy_ev = NULL;
+	/* Page tables and mappings stay until the firmware let go. */
+	ctx->destroyed.release = vgpu_ctx_release_deferred;
+	vgpu_fw_defer(dev, &ctx->destroyed);
 	mutex_unlock(&dev->lock);
-	vgpu_ctx_put(ctx);
 	return 0;
 }
 

@@ -59,6 +59,18 @@ struct vgpu_event {
 };
 
 /**
+ * struct vgpu_deferred - something to release once the firmware acknowledged
+ * @node: entry in vgpu_dev.deferred.
+ * @seq: release once the firmware acknowledged this record sequence.
+ * @release: what to do then.
+ */
+struct vgpu_deferred {
+	struct list_head node;
+	u64 seq;
+	void (*release)(struct vgpu_deferred *d);
+};
+
+/**
  * struct vgpu_vram - device memory
  * @lock: protects everything below.
  * @bitmap: one bit per 4 KiB of VRAM, set when allocated.
@@ -110,6 +122,9 @@ struct vgpu_gart {
  *	GART pages before they are freed (under vram.lock and gart.lock).
  * @fw_lost: a firmware detached and none attached since.
  * @events: records waiting for the firmware's read().
+ * @post_seq: sequence number of the last record posted.
+ * @deferred: struct vgpu_deferred waiting for the firmware's ack, in @seq
+ *	order.
  * @fw_wq: the firmware waits here for events.
  * @state_lock: protects fence and error state of queues and contexts.
  * @bo_lock: protects bos.
@@ -134,6 +149,8 @@ struct vgpu_dev {
 	struct address_space *fw_mapping;
 	bool fw_lost;
 	struct list_head events;
+	u64 post_seq;
+	struct list_head deferred;
 	wait_queue_head_t fw_wq;
 
 	spinlock_t state_lock; /* see above */
@@ -219,8 +236,10 @@ struct vgpu_bo {
  * @bo: the memory object (holds a reference).
  * @offset: offset in @bo.
  * @flags: VGPU_MAP_* flags.
+ * @unmapped: after UNMAP, waits for the firmware's TLB flush ack.
  */
 struct vgpu_mapping {
+	struct vgpu_deferred unmapped;
 	u64 va;
 	u64 size;
 	struct vgpu_bo *bo;
@@ -247,6 +266,8 @@ struct vgpu_mapping {
  * @flush_ev: TLB_FLUSH record.
  * @destroy_ev: CTX_DESTROY record, allocated up front so that destroy
  *	cannot fail.
+ * @destroyed: after destroy, waits for the firmware's ack of CTX_DESTROY
+ *	before the page tables and mappings go.
  */
 struct vgpu_ctx {
 	struct kref ref;
@@ -265,6 +286,7 @@ struct vgpu_ctx {
 	struct vgpu_event stop_ev;
 	struct vgpu_event flush_ev;
 	struct vgpu_event *destroy_ev;
+	struct vgpu_deferred destroyed;
 };
 
 /**
@@ -379,6 +401,8 @@ void vgpu_watchdog_work(struct work_struct *work);
 int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_signal(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data);
+void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d);
 void vgpu_fw_detach(struct vgpu_file *vf);
 void vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e);
 void vgpu_fw_cancel(struct vgpu_dev *dev, struct vgpu_event *e);

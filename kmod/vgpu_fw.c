@@ -17,6 +17,15 @@
  * later is told about all surviving contexts and queues, so the device
  * serves new work again.
  *
+ * Taking memory away from the device is a two-step affair, as on real GPUs
+ * where the driver waits for a TLB invalidation to complete: UNMAP and
+ * CTX_DESTROY post a record, and the memory stays allocated (struct
+ * vgpu_deferred) until the firmware acknowledges with VGPU_IOCTL_FW_ACK
+ * that it handled the record.  So a kernel still running with a stale
+ * translation can neither reach memory given to someone else nor crash the
+ * firmware with a SIGBUS.  Without a firmware, or when it detaches, there
+ * is no one to wait for and the memory goes at once.
+ *
  * Records live in a list of struct vgpu_event.  Most are embedded in their
  * object and re-posted at most once while pending, so a flood of kicks or
  * unmaps costs no memory; destroy records are allocated when the object is
@@ -36,7 +45,9 @@
  * @dev: the device; dev->lock held.
  * @e: the record; a record already pending is not queued twice.
  *
- * Without a firmware the record is dropped (freed if it is one-shot).
+ * Without a firmware the record is dropped (freed if it is one-shot).  A
+ * record posted again while pending keeps its place and takes the new
+ * sequence number.
  */
 void vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e)
 {
@@ -46,10 +57,61 @@ void vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e)
 			kfree(e);
 		return;
 	}
+	e->ev.seq = ++dev->post_seq;
 	if (!list_empty(&e->node))
 		return;
 	list_add_tail(&e->node, &dev->events);
 	wake_up_interruptible(&dev->fw_wq);
+}
+
+/**
+ * vgpu_fw_defer() - release something once the firmware acknowledged
+ * @dev: the device; dev->lock held.
+ * @d: what to release; the record announcing it was just posted.
+ *
+ * Without a firmware @d is released at once.
+ */
+void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d)
+{
+	lockdep_assert_held(&dev->lock);
+	if (!dev->fw_file) {
+		d->release(d);
+		return;
+	}
+	d->seq = dev->post_seq;
+	list_add_tail(&d->node, &dev->deferred);
+}
+
+/* Release deferred items acknowledged up to @seq; dev->lock held. */
+static void vgpu_fw_release_deferred(struct vgpu_dev *dev, u64 seq)
+{
+	struct vgpu_deferred *d, *tmp;
+
+	list_for_each_entry_safe(d, tmp, &dev->deferred, node) {
+		if (d->seq > seq)
+			break;
+		list_del(&d->node);
+		d->release(d);
+	}
+}
+
+int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_fw_ack *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	int ret = 0;
+
+	if (!READ_ONCE(vf->is_fw))
+		return -EPERM;
+	if (args->flags || args->pad)
+		return -EINVAL;
+	mutex_lock(&dev->lock);
+	if (args->seq > dev->post_seq)
+		ret = -EINVAL;
+	else
+		vgpu_fw_release_deferred(dev, args->seq);
+	mutex_unlock(&dev->lock);
+	return ret;
 }
 
 /**
@@ -160,6 +222,8 @@ void vgpu_fw_detach(struct vgpu_file *vf)
 	dev->fw_lost = true;
 	vgpu_fw_set_mapping(dev, NULL);
 	vgpu_fw_flush_events(dev);
+	/* Its mappings are gone: nothing can use what it never acknowledged. */
+	vgpu_fw_release_deferred(dev, U64_MAX);
 	xa_for_each(&dev->ctxs, id, ctx)
 		vgpu_ctx_kill(ctx, NULL, VGPU_CTX_STATE_LOST);
 	mutex_unlock(&dev->lock);

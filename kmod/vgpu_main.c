@@ -105,6 +105,7 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(FW_ATTACH, vgpu_ioctl_fw_attach, false),
 	VGPU_IOCTL(FW_SIGNAL, vgpu_ioctl_fw_signal, false),
 	VGPU_IOCTL(FW_FAULT, vgpu_ioctl_fw_fault, false),
+	VGPU_IOCTL(FW_ACK, vgpu_ioctl_fw_ack, false),
 };
 
 /* Large enough for every argument struct. */
@@ -124,6 +125,7 @@ union vgpu_ioctl_args {
 	struct vgpu_fw_attach fw_attach;
 	struct vgpu_fw_signal fw_signal;
 	struct vgpu_fw_fault fw_fault;
+	struct vgpu_fw_ack fw_ack;
 };
 
 static const struct vgpu_ioctl_desc *vgpu_ioctl_find(unsigned int cmd)
@@ -336,6 +338,7 @@ static struct vgpu_dev *vgpu_dev_create(unsigned int index)
 	xa_init_flags(&dev->ctxs, XA_FLAGS_ALLOC1);
 	xa_init_flags(&dev->queues, XA_FLAGS_ALLOC1);
 	INIT_LIST_HEAD(&dev->events);
+	INIT_LIST_HEAD(&dev->deferred);
 	init_waitqueue_head(&dev->fw_wq);
 	spin_lock_init(&dev->state_lock);
 	mutex_init(&dev->bo_lock);

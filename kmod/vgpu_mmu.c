@@ -258,6 +258,14 @@ out_ctx:
 	return ret;
 }
 
+static void vgpu_mapping_release(struct vgpu_deferred *d)
+{
+	struct vgpu_mapping *m = container_of(d, struct vgpu_mapping, unmapped);
+
+	vgpu_bo_put(m->bo);
+	kfree(m);
+}
+
 int vgpu_ioctl_unmap(struct vgpu_file *vf, void *data)
 {
 	struct vgpu_unmap *args = data;
@@ -280,14 +288,16 @@ int vgpu_ioctl_unmap(struct vgpu_file *vf, void *data)
 	}
 	mtree_erase(&ctx->mappings, m->va);
 	vgpu_mmu_clear(ctx, m, m->size);
-	/* Cached translations must go before the memory can be reused. */
+	/*
+	 * Cached translations must go before the memory can be reused: the
+	 * mapping keeps its object until the firmware acknowledged the flush.
+	 */
+	m->unmapped.release = vgpu_mapping_release;
 	mutex_lock(&dev->lock);
 	vgpu_fw_post(dev, &ctx->flush_ev);
+	vgpu_fw_defer(dev, &m->unmapped);
 	mutex_unlock(&dev->lock);
 	mutex_unlock(&ctx->lock);
-
-	vgpu_bo_put(m->bo);
-	kfree(m);
 	vgpu_ctx_put(ctx);
 	return 0;
 }

@@ -45,6 +45,8 @@ LAYOUT(struct vgpu_fw_attach, 40);
 LAYOUT(struct vgpu_fw_signal, 16);
 LAYOUT(struct vgpu_fw_fault, 136);
 LAYOUT(struct vgpu_fw_event, 48);
+AT(struct vgpu_fw_event, seq, 40);
+LAYOUT(struct vgpu_fw_ack, 16);
 
 LAYOUT(struct vgpu_doorbell, 128);
 AT(struct vgpu_doorbell, rptr, 64);

@@ -255,13 +255,22 @@ TEST_F(fw, event_stream)
 	ASSERT_EQ(0, next_event(self->fw, &ev, 1000));
 	EXPECT_EQ(VGPU_FW_EV_QUEUE_DESTROY, ev.type);
 	EXPECT_EQ(q.id, ev.queue_id);
+	vgpu_tq_unmap(&q);	/* the last reference to the queue */
 	h.handle = c.handle;
 	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_DESTROY, &h));
 	ASSERT_EQ(0, next_event(self->fw, &ev, 1000));
 	EXPECT_EQ(VGPU_FW_EV_CTX_DESTROY, ev.type);
 	EXPECT_EQ(c.ctx_id, ev.ctx_id);
 	EXPECT_TRUE(events_empty(self->fw));
-	vgpu_tq_unmap(&q);
+	/* Its page tables go when the firmware says it let go. */
+	{
+		struct vgpu_fw_ack ack = { .seq = ev.seq };
+		long long used = vgpu_sysfs_num("vram_used_bytes");
+
+		EXPECT_EQ(0, vgpu_sysfs_num("contexts"));
+		EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_ACK, &ack));
+		EXPECT_LE(4096 * 4, used - vgpu_sysfs_num("vram_used_bytes"));
+	}
 }
 
 TEST_F(fw, unread_create_and_destroy_cancel_out)
@@ -378,10 +387,30 @@ TEST_F(fw, apertures_and_page_tables)
 				   VGPU_SMALL_INDEX(VA0 + BIG + 4096) * 8) / 8]);
 		EXPECT_EQ(0, wait_event_type(self->fw, VGPU_FW_EV_TLB_FLUSH,
 					     &ev));
-		/* Freed (once unmapped by the app too): out of the GART. */
+		/*
+		 * Freed and unmapped by the application: the pages stay in
+		 * the GART until the firmware acknowledged the flush.
+		 */
 		ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
-		EXPECT_FALSE(read_faults(gart + frame * 512));
 		munmap(host, 8192);
+		EXPECT_EQ(2, vgpu_sysfs_num("gart_entries_used"));
+		EXPECT_FALSE(read_faults(gart + frame * 512));
+		{
+			struct vgpu_fw_ack ack = { .seq = ev.seq + 1000 };
+
+			EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw,
+						      VGPU_IOCTL_FW_ACK, &ack));
+			ack.seq = ev.seq;
+			ack.flags = 1;
+			EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw,
+						      VGPU_IOCTL_FW_ACK, &ack));
+			ack.flags = 0;
+			EXPECT_EQ(-EPERM, vgpu_ioctl(self->fd,
+						     VGPU_IOCTL_FW_ACK, &ack));
+			EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_ACK,
+						&ack));
+		}
+		EXPECT_EQ(0, vgpu_sysfs_num("gart_entries_used"));
 		EXPECT_TRUE(read_faults(gart + frame * 512));
 	}
 	munmap(vram, self->a.vram_size);
@@ -709,6 +738,9 @@ TEST_F(e2e, fences_through_the_ring)
 		ASSERT_EQ(0, vgpu_tq_wait(&q, last, 5000));
 	}
 	EXPECT_EQ(last, q.fence->completed);
+	/* The firmware moves rptr right after signalling the last fence. */
+	for (int i = 0; i < 100 && q.db->rptr != q.wptr; i++)
+		usleep(10000);
 	EXPECT_EQ(q.wptr, q.db->rptr);
 	vgpu_tq_unmap(&q);
 }

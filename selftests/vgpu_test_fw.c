@@ -7,7 +7,7 @@
  *
  *   - attach with VGPU_IOCTL_FW_ATTACH, map VRAM and the GART aperture;
  *   - read the event stream: contexts (page directory), queues (map ring
- *     and doorbell), stops, destroys;
+ *     and doorbell), stops, destroys; acknowledge what it handled;
  *   - poll every doorbell, execute packets in order, advance rptr;
  *   - translate GPU VAs by walking the page tables in VRAM, as the MMU
  *     would, and report a fault for unmapped or read-only addresses;
@@ -316,14 +316,25 @@ static void tfw_event(struct tfw *fw, const struct vgpu_fw_event *ev)
 	}
 }
 
+/*
+ * Handle every pending record, then acknowledge them: nothing cached here
+ * outlives a record, so the driver may free what they took away.
+ */
 static void tfw_read_events(struct tfw *fw)
 {
+	struct vgpu_fw_ack ack = { 0 };
 	struct vgpu_fw_event ev[16];
 	ssize_t n;
 
-	while ((n = read(fw->fd, ev, sizeof(ev))) > 0)
-		for (ssize_t i = 0; i < n / (ssize_t)sizeof(ev[0]); i++)
+	while ((n = read(fw->fd, ev, sizeof(ev))) > 0) {
+		for (ssize_t i = 0; i < n / (ssize_t)sizeof(ev[0]); i++) {
 			tfw_event(fw, &ev[i]);
+			if (ev[i].seq > ack.seq)
+				ack.seq = ev[i].seq;
+		}
+	}
+	if (ack.seq)
+		vgpu_ioctl(fw->fd, VGPU_IOCTL_FW_ACK, &ack);
 }
 
 static void tfw_set_sleeping(struct tfw *fw, uint32_t v)

@@ -415,10 +415,12 @@ enum vgpu_fw_event_type {
  * @arg1: QUEUE_CREATE: mmap offset of the ring in the firmware file.
  * @arg2: QUEUE_CREATE: mmap offset of the doorbell page in the firmware
  *	file.
- * @arg3: reserved, zero.
+ * @seq: sequence number of the record, for VGPU_IOCTL_FW_ACK.
  *
  * Records are delivered in order; CREATE of an object always comes before
- * anything else about it.  A read() returns whole records only.
+ * anything else about it.  A read() returns whole records only.  Records of
+ * one kind about one object coalesce while unread (keeping the newest @seq),
+ * so @seq grows but may skip values.
  */
 struct vgpu_fw_event {
 	__u32 type;
@@ -428,7 +430,28 @@ struct vgpu_fw_event {
 	__u64 arg0;
 	__u64 arg1;
 	__u64 arg2;
-	__u64 arg3;
+	__u64 seq;
+};
+
+/**
+ * struct vgpu_fw_ack - the firmware is done with what records took away
+ *	(VGPU_IOCTL_FW_ACK)
+ * @seq: the highest vgpu_fw_event.seq read so far.
+ * @flags: zero.
+ * @pad: zero.
+ *
+ * TLB_FLUSH and CTX_DESTROY take memory away from the device.  The driver
+ * keeps that memory (VRAM, GART entries, page tables) allocated until the
+ * firmware acknowledges, with this ioctl, that it has handled every record
+ * up to @seq: it dropped the cached translations, stopped the destroyed
+ * context's work, and will not touch that memory again.  Until then a
+ * stale translation cannot reach memory given to someone else.  -EINVAL if
+ * @seq was never sent.
+ */
+struct vgpu_fw_ack {
+	__u64 seq;
+	__u32 flags;
+	__u32 pad;
 };
 
 #define VGPU_IOCTL_GET_INFO \
@@ -467,5 +490,7 @@ struct vgpu_fw_event {
 	_IOW(VGPU_IOCTL_BASE, 0x41, struct vgpu_fw_signal)
 #define VGPU_IOCTL_FW_FAULT \
 	_IOW(VGPU_IOCTL_BASE, 0x42, struct vgpu_fw_fault)
+#define VGPU_IOCTL_FW_ACK \
+	_IOW(VGPU_IOCTL_BASE, 0x43, struct vgpu_fw_ack)
 
 #endif /* _UAPI_LINUX_VGPU_H */

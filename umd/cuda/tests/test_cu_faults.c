@@ -157,4 +157,39 @@ TEST(two_processes_one_faults)
 	ASSERT_EQ(0, WEXITSTATUS(status));
 }
 
+/*
+ * The firmware dies under a running kernel: the context reports the
+ * device unavailable, and once a firmware is back, a fresh context works.
+ * It kills the run's firmware, so it must stay the last test.
+ */
+TEST(firmware_lost_and_back)
+{
+	CUcontext ctx;
+	CUmodule m;
+	CUfunction spin;
+	CUdeviceptr p;
+	unsigned long long ns = 2000ull * 1000 * 1000;
+	void *params[] = { &ns };
+	pid_t fw;
+
+	if (cuda_test_fw <= 0)
+		SKIP(return, "the firmware was not started by this test");
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&spin, m, "spin"));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(spin, 1, 1, 1, 32, 1, 1, 0, NULL,
+					       params, NULL));
+	fw_launcher_kill(cuda_test_fw);
+	ASSERT_EQ(CUDA_ERROR_DEVICE_UNAVAILABLE, cuCtxSynchronize());
+	ASSERT_EQ(CUDA_ERROR_DEVICE_UNAVAILABLE, cuMemAlloc(&p, 16));
+	/* A new firmware; this child's exit stops it (PDEATHSIG). */
+	fw = fw_launcher_start();
+	ASSERT_GT(fw, 0);
+	ASSERT_EQ(CUDA_SUCCESS, cuDevicePrimaryCtxReset(0));
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, vec_add_check(m, 1000));
+	fw_launcher_stop(fw);
+}
+
 CUDA_TEST_MAIN

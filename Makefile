@@ -50,6 +50,17 @@ all:
 
 include $(sort $(wildcard */build.mk */*/build.mk))
 
+# Files extracted from Debian's linux-source package (the kselftest harness,
+# checkpatch) and the packages the build needs come from tools/setup.  As an
+# included makefile, the stamp is brought up to date before anything else is
+# built, so a plain `make` on a fresh machine works too.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+-include $(B)/ext/setup.stamp
+endif
+$(B)/ext/setup.stamp: tools/setup
+	tools/setup
+	@touch $@
+
 all: $(ALL_TARGETS) modules $(TST)/native.list $(TST)/guest.list \
 	$(TST)/samples.list
 

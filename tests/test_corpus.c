@@ -698,6 +698,29 @@ static void test_divergence(void)
 	} else {
 		tap_ok(&t, 0, "syncwarp_exchange runs");
 	}
+	bad = 0;
+	if (!launch(&m, "shfl_both_sides", 1, 1, 64, 1, 0, q.b, q.n, &f)) {
+		for (int i = 0; i < 64; i++) {
+			int x = in[i], px = in[i ^ 1], w0 = i & ~31;
+			/* the partner lane provides its own side's value */
+			int pv = (px & 1) ? px * 2 : px * 3 + 1;
+			int v = (x & 1) ? pv : pv + 1000;
+			uint32_t b = 0;
+
+			for (int j = 0; j < 32; j++) {
+				int y = in[w0 + j];
+
+				b |= (uint32_t)((y & 1) ? y > 50 : y > 20) << j;
+			}
+			if (!(x & 1))
+				b ^= 0xf0f0f0f0u;
+			bad += out[i * 2] != v || (uint32_t)out[i * 2 + 1] != b;
+		}
+		tap_ok(&t, bad == 0, "full-mask shfl and ballot on both sides of "
+		       "a branch (%d wrong)", bad);
+	} else {
+		tap_ok(&t, 0, "shfl_both_sides runs");
+	}
 	tg_unload(&m);
 }
 

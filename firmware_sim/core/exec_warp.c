@@ -3,37 +3,72 @@
  * exec_warp.c - warp-level instructions: shfl, vote, match, redux,
  * activemask, warpsync.
  *
- * They act on the lanes of the executing path that are also in the
- * membermask.  A lane of another path named by the membermask cannot be
- * waited for (one path runs at a time, see "Reconvergence" in vgpu_visa.h):
- * SHFL reading from it gets the value its register holds now, which is
- * what a real GPU gives for an inactive source lane too (the PTX ISA calls
- * it undefined).
+ * They act on the lanes of the membermask.  Lanes of the executing path
+ * are in step already.  Lanes on the *sibling* path of the same branch
+ * (the other side, not yet run) are waited for as on Volta: the executing
+ * path parks at its instruction (its stack entry and the sibling's swap),
+ * the sibling runs until it reaches a matching warp instruction of its
+ * own, and then the instructions of both sides execute together, each lane
+ * with the operands of its own instruction.  Lanes that cannot be waited
+ * for (exited, or parked at a reconvergence point) do not take part; SHFL
+ * from such a lane reads the value its register holds now, as a real GPU
+ * gives for an inactive source lane too (the PTX ISA calls it undefined).
  */
 #include "core_internal.h"
 
-static int shfl(struct warp *w, const struct dinsn *in, uint32_t mask)
-{
-	const uint64_t *A = src_row(w, in, 0, in->a);
-	const uint64_t *B = src_row(w, in, 1, in->b);
-	const uint64_t *C = src_row(w, in, 2, in->c);
-	uint64_t *D = reg_row(w, in->d);
-	uint64_t val[WARP_SIZE];
-	uint32_t valid = 0;
+/* Which instruction each taking-part lane executes. */
+struct group {
+	const struct dinsn *in[WARP_SIZE];
+	uint32_t all;		/* lanes taking part */
+};
 
-	/* Read all sources before writing: d may be the same register as a. */
-	memcpy(val, A, sizeof(val));
+static void group_add(struct group *g, const struct dinsn *in, uint32_t lanes)
+{
+	for (int l = 0; l < WARP_SIZE; l++)
+		if ((lanes >> l) & 1)
+			g->in[l] = in;
+	g->all |= lanes;
+}
+
+static inline uint64_t opnd(struct warp *w, const struct dinsn *in, int slot,
+			    uint16_t r, int l)
+{
+	return src_row(w, in, slot, r)[l];
+}
+
+static void set_pred(struct warp *w, uint16_t p, int l, bool v)
+{
+	if (p != VISA_OPND_NONE)
+		pred_write(&w->preds[p], 1u << l, v ? 1u << l : 0);
+}
+
+static void shfl(struct warp *w, const struct group *g)
+{
+	uint64_t val[WARP_SIZE] = { 0 };
+	uint32_t out[WARP_SIZE] = { 0 }, valid = 0;
+
+	/* Every source is read before any destination is written. */
 	for (int l = 0; l < WARP_SIZE; l++) {
-		uint32_t c = (uint32_t)C[l];
-		int64_t b = (int64_t)(int32_t)(uint32_t)B[l];
-		int clamp = (int)(c & 0x1f), seg = (int)((c >> 8) & 0x1f);
-		int max_lane = (l & seg) | (clamp & ~seg);
-		int min_lane = l & seg;
-		int64_t j;
+		const struct dinsn *in = (g->all >> l) & 1 ? g->in[l] : g->in[
+			__builtin_ctz(g->all)];
+
+		val[l] = opnd(w, in, 0, in->a, l);
+	}
+	for (int l = 0; l < WARP_SIZE; l++) {
+		const struct dinsn *in = g->in[l];
+		uint32_t c;
+		int64_t b, j;
+		int clamp, seg, max_lane, min_lane;
 		bool ok;
 
-		if (!((mask >> l) & 1))
+		if (!((g->all >> l) & 1))
 			continue;
+		c = (uint32_t)opnd(w, in, 2, in->c, l);
+		b = (int64_t)(int32_t)(uint32_t)opnd(w, in, 1, in->b, l);
+		clamp = (int)(c & 0x1f);
+		seg = (int)((c >> 8) & 0x1f);
+		max_lane = (l & seg) | (clamp & ~seg);
+		min_lane = l & seg;
 		switch (VISA_MOD_SUB(in->mod)) {
 		case VISA_SHFL_UP:
 			j = l - b;
@@ -54,89 +89,97 @@ static int shfl(struct warp *w, const struct dinsn *in, uint32_t mask)
 		}
 		if (!ok || j < 0 || j >= WARP_SIZE)
 			j = l;
-		D[l] = (uint32_t)val[j];
+		out[l] = (uint32_t)val[j];
 		if (ok)
 			valid |= 1u << l;
 	}
-	if (in->pd != VISA_OPND_NONE)
-		pred_write(&w->preds[in->pd], mask, valid);
-	return EXEC_OK;
+	for (int l = 0; l < WARP_SIZE; l++) {
+		if (!((g->all >> l) & 1))
+			continue;
+		reg_row(w, g->in[l]->d)[l] = out[l];
+		set_pred(w, g->in[l]->pd, l, (valid >> l) & 1);
+	}
 }
 
-static int vote(struct warp *w, const struct dinsn *in, uint32_t mask,
-		uint32_t members)
+static void vote(struct warp *w, const struct group *g)
 {
-	uint32_t p = w->preds[in->pa] & members;
-	uint32_t r;
-
-	switch (VISA_MOD_SUB(in->mod)) {
-	case VISA_VOTE_ALL:
-		r = p == members ? FULL_MASK : 0;
-		break;
-	case VISA_VOTE_ANY:
-		r = p ? FULL_MASK : 0;
-		break;
-	case VISA_VOTE_UNI:
-		r = (p == 0 || p == members) ? FULL_MASK : 0;
-		break;
-	default: {
-		uint64_t *D = reg_row(w, in->d);
-
-		FOR_LANES(mask, D[l] = p);
-		return EXEC_OK;
-	}
-	}
-	pred_write(&w->preds[in->pd], mask, r);
-	return EXEC_OK;
-}
-
-static int match(struct warp *w, const struct dinsn *in, uint32_t mask,
-		 uint32_t members)
-{
-	const uint64_t *A = src_row(w, in, 0, in->a);
-	uint64_t *D = reg_row(w, in->d);
-	bool wide = in->type == VISA_T_B64 || in->type == VISA_T_U64 ||
-		    in->type == VISA_T_S64;
-	uint64_t v[WARP_SIZE];
-	uint32_t eq[WARP_SIZE];
-	bool all = true;
-	int first = __builtin_ctz(members);
+	uint32_t p = 0, members = g->all;
+	bool all, any, uni;
 
 	for (int l = 0; l < WARP_SIZE; l++)
-		v[l] = wide ? A[l] : (uint32_t)A[l];
+		if (((members >> l) & 1) && ((w->preds[g->in[l]->pa] >> l) & 1))
+			p |= 1u << l;
+	all = p == members;
+	any = p != 0;
+	uni = p == 0 || p == members;
 	for (int l = 0; l < WARP_SIZE; l++) {
-		eq[l] = 0;
-		for (int j = 0; j < WARP_SIZE; j++)
-			if (((members >> j) & 1) && v[j] == v[l])
-				eq[l] |= 1u << j;
-		if (((members >> l) & 1) && v[l] != v[first])
-			all = false;
+		const struct dinsn *in = g->in[l];
+
+		if (!((members >> l) & 1))
+			continue;
+		switch (VISA_MOD_SUB(in->mod)) {
+		case VISA_VOTE_ALL: set_pred(w, in->pd, l, all); break;
+		case VISA_VOTE_ANY: set_pred(w, in->pd, l, any); break;
+		case VISA_VOTE_UNI: set_pred(w, in->pd, l, uni); break;
+		default: reg_row(w, in->d)[l] = p; break;
+		}
 	}
-	if (VISA_MOD_SUB(in->mod) == VISA_MATCH_ANY) {
-		FOR_LANES(mask, D[l] = eq[l]);
-	} else {
-		FOR_LANES(mask, D[l] = all ? members : 0);
-		if (in->pd != VISA_OPND_NONE)
-			pred_write(&w->preds[in->pd], mask, all ? FULL_MASK : 0);
-	}
-	return EXEC_OK;
 }
 
-static int redux(struct warp *w, const struct dinsn *in, uint32_t mask,
-		 uint32_t members)
+static void match(struct warp *w, const struct group *g)
 {
-	const uint64_t *A = src_row(w, in, 0, in->a);
-	uint64_t *D = reg_row(w, in->d);
-	bool sgn = in->type == VISA_T_S32;
-	unsigned int op = VISA_MOD_SUB(in->mod);
+	uint64_t v[WARP_SIZE] = { 0 };
+	uint32_t members = g->all;
+	int first = __builtin_ctz(members);
+	bool all = true;
+
+	for (int l = 0; l < WARP_SIZE; l++) {
+		const struct dinsn *in = g->in[l];
+		bool wide;
+
+		if (!((members >> l) & 1))
+			continue;
+		wide = in->type == VISA_T_B64 || in->type == VISA_T_U64 ||
+		       in->type == VISA_T_S64;
+		v[l] = opnd(w, in, 0, in->a, l);
+		if (!wide)
+			v[l] = (uint32_t)v[l];
+	}
+	for (int l = 0; l < WARP_SIZE; l++)
+		if (((members >> l) & 1) && v[l] != v[first])
+			all = false;
+	for (int l = 0; l < WARP_SIZE; l++) {
+		const struct dinsn *in = g->in[l];
+		uint32_t eq = 0;
+
+		if (!((members >> l) & 1))
+			continue;
+		for (int j = 0; j < WARP_SIZE; j++)
+			if (((members >> j) & 1) && v[j] == v[l])
+				eq |= 1u << j;
+		if (VISA_MOD_SUB(in->mod) == VISA_MATCH_ANY) {
+			reg_row(w, in->d)[l] = eq;
+		} else {
+			reg_row(w, in->d)[l] = all ? members : 0;
+			set_pred(w, in->pd, l, all);
+		}
+	}
+}
+
+static int redux(struct warp *w, const struct group *g)
+{
+	const struct dinsn *in0 = g->in[__builtin_ctz(g->all)];
+	bool sgn = in0->type == VISA_T_S32;
+	unsigned int op = VISA_MOD_SUB(in0->mod);
 	uint32_t acc = 0;
 	bool first = true;
 
 	for (int l = 0; l < WARP_SIZE; l++) {
-		uint32_t x = (uint32_t)A[l];
+		uint32_t x;
 
-		if (!((members >> l) & 1))
+		if (!((g->all >> l) & 1))
 			continue;
+		x = (uint32_t)opnd(w, g->in[l], 0, g->in[l]->a, l);
 		if (first) {
 			acc = x;
 			first = false;
@@ -156,43 +199,62 @@ static int redux(struct warp *w, const struct dinsn *in, uint32_t mask,
 				    (x > acc ? x : acc);
 			break;
 		default:
-			return exec_bad(w, in, mask);
+			return exec_bad(w, in0, g->all);
 		}
 	}
-	FOR_LANES(mask, D[l] = sgn ? (uint64_t)(int64_t)(int32_t)acc : acc);
+	for (int l = 0; l < WARP_SIZE; l++)
+		if ((g->all >> l) & 1)
+			reg_row(w, g->in[l]->d)[l] =
+				sgn ? (uint64_t)(int64_t)(int32_t)acc : acc;
 	return EXEC_OK;
 }
 
-/*
- * bar.warp.sync (__syncwarp).  Lanes of the membermask that are on the
- * executing path are in step already.  Lanes on a sibling path (the other
- * side of the same branch, not yet run) are waited for as on Volta: this
- * path parks at its WARPSYNC and the sibling runs until it reaches a
- * WARPSYNC of its own; there both are released.  Lanes that cannot be
- * waited for (exited, or parked at a reconvergence point) are not.
- */
-static int warpsync(struct warp *w, const struct dinsn *in, uint32_t mask)
+/* The lanes of entry @e that execute its instruction (guard applied). */
+static uint32_t entry_lanes(const struct warp *w, const struct rentry *e,
+			    const struct dinsn *in)
 {
-	const uint64_t *E = src_row(w, in, 3, in->e);
-	struct rentry *top = &w->rs[w->rs_n - 1];
-	uint32_t members = (uint32_t)E[__builtin_ctz(mask)] & w->live;
-	uint32_t missing = members & ~mask, waiting = 0;
-	uint32_t pc = pc_of(w, in);
+	uint32_t p;
 
-	atomic_thread_fence(memory_order_seq_cst);
+	if (in->guard == VISA_OPND_NONE)
+		return e->mask;
+	p = w->preds[VISA_GUARD_INDEX(in->guard)];
+	return e->mask & ((in->guard & VISA_GUARD_NEG) ? ~p : p);
+}
+
+/*
+ * Gather the lanes of the membermask: the executing ones, and those of
+ * sibling paths parked at a matching instruction (which are released:
+ * their instruction executes now, with these).  If lanes are still
+ * missing and the sibling path below has some of them, park this path at
+ * its instruction and run the sibling first: returns true.
+ */
+static bool gather(struct warp *w, const struct dinsn *in, uint32_t mask,
+		   uint32_t members, struct group *g)
+{
+	const struct dinsn *code = warp_module(w)->code;
+	struct rentry *top = &w->rs[w->rs_n - 1];
+	uint32_t missing = members & ~mask;
+
 	top->sync_wait = 0;
-	if (!missing)
-		return EXEC_OK;
-	/* Sibling paths already parked at a WARPSYNC: release them. */
-	for (uint32_t i = w->rs_n - 1; i-- > 0 && !w->rs[i].is_call;) {
-		if (w->rs[i].sync_wait && (w->rs[i].mask & missing)) {
-			w->rs[i].sync_wait = 0;
-			w->rs[i].pc++;
-			waiting |= w->rs[i].mask;
-		}
+	group_add(g, in, mask);
+	for (uint32_t i = w->rs_n - 1; missing && i-- > 0 && !w->rs[i].is_call;) {
+		struct rentry *e = &w->rs[i];
+		const struct dinsn *pin = &code[e->pc];
+		uint32_t lanes;
+
+		if (!e->sync_wait || !(e->mask & missing))
+			continue;
+		/* A different warp instruction (undefined in PTX) is left
+		 * parked: it executes on its own when its path resumes. */
+		if (pin->op != in->op || VISA_MOD_SUB(pin->mod) !=
+		    VISA_MOD_SUB(in->mod))
+			continue;
+		e->sync_wait = 0;
+		e->pc++;	/* its instruction executes now, with ours */
+		lanes = entry_lanes(w, e, pin);
+		group_add(g, pin, lanes);
+		missing &= ~lanes;
 	}
-	missing &= ~waiting;
-	/* A sibling below with missing lanes: run it first, wait here. */
 	if (missing && w->rs_n >= 2) {
 		struct rentry *sib = &w->rs[w->rs_n - 2];
 
@@ -200,45 +262,53 @@ static int warpsync(struct warp *w, const struct dinsn *in, uint32_t mask)
 		    sib->pc != sib->rpc && (sib->mask & missing)) {
 			struct rentry me = *top;
 
-			me.pc = pc;
+			if (g->all != mask)
+				return false;	/* already joined others */
+			me.pc = pc_of(w, in);
 			me.sync_wait = 1;
 			*top = *sib;
 			*sib = me;
-			return EXEC_CONTROL;
+			return true;
 		}
 	}
-	return EXEC_OK;
+	return false;
 }
 
 int exec_warp_op(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
+	struct group g = { .all = 0 };
 	uint32_t members = mask;
 
-	if (in->e != VISA_OPND_NONE) {
-		const uint64_t *E = src_row(w, in, 3, in->e);
-
-		/* the membermask is uniform: take the first lane's */
-		members = mask & (uint32_t)E[__builtin_ctz(mask)];
-		if (!members)
-			members = mask;
-	}
-	switch (in->op) {
-	case VISA_OP_SHFL:
-		return shfl(w, in, mask);
-	case VISA_OP_VOTE:
-		return vote(w, in, mask, members);
-	case VISA_OP_MATCH:
-		return match(w, in, mask, members);
-	case VISA_OP_REDUX:
-		return redux(w, in, mask, members);
-	case VISA_OP_ACTIVEMASK: {
+	if (in->op == VISA_OP_ACTIVEMASK) {
 		uint64_t *D = reg_row(w, in->d);
 
 		FOR_LANES(mask, D[l] = mask);
 		return EXEC_OK;
 	}
+	if (in->e != VISA_OPND_NONE) {
+		/* the membermask is uniform: take the first lane's */
+		members = (uint32_t)src_row(w, in, 3, in->e)[__builtin_ctz(mask)] &
+			  w->live;
+		members |= mask;
+	}
+	if (gather(w, in, mask, members, &g))
+		return EXEC_CONTROL;	/* parked; the sibling runs */
+	switch (in->op) {
+	case VISA_OP_SHFL:
+		shfl(w, &g);
+		return EXEC_OK;
+	case VISA_OP_VOTE:
+		vote(w, &g);
+		return EXEC_OK;
+	case VISA_OP_MATCH:
+		match(w, &g);
+		return EXEC_OK;
+	case VISA_OP_REDUX:
+		return redux(w, &g);
 	case VISA_OP_WARPSYNC:
-		return warpsync(w, in, mask);
+		/* everyone that can arrive has: order memory */
+		atomic_thread_fence(memory_order_seq_cst);
+		return EXEC_OK;
 	}
 	return exec_bad(w, in, mask);
 }

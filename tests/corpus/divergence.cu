@@ -104,3 +104,21 @@ extern "C" __global__ void syncwarp_exchange(int *out)
 	}
 	out[threadIdx.x] = y;
 }
+
+// Shuffles and ballots on both sides of a branch with the full mask: on
+// Volta and later each lane takes part through its own instruction.
+extern "C" __global__ void shfl_both_sides(const int *in, int *out)
+{
+	int x = in[threadIdx.x], v;
+	unsigned b;
+
+	if (x & 1) {
+		v = __shfl_xor_sync(0xffffffffu, x * 2, 1);
+		b = __ballot_sync(0xffffffffu, x > 50);
+	} else {
+		v = __shfl_xor_sync(0xffffffffu, x * 3 + 1, 1) + 1000;
+		b = __ballot_sync(0xffffffffu, x > 20) ^ 0xf0f0f0f0u;
+	}
+	out[threadIdx.x * 2] = v;
+	out[threadIdx.x * 2 + 1] = (int)b;
+}

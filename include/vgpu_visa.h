@@ -571,14 +571,16 @@ struct visa_insn {
  * including loops with break/continue and early return.  Unconditional
  * branches (no guard) ignore imm[63:32].
  *
- * Warp-synchronous instructions (SHFL, VOTE, MATCH, REDUX, WARPSYNC,
- * BAR) act on the lanes of the executing path.  WARPSYNC also waits for
- * membermask lanes on the sibling path of the same branch: the path parks
- * at its WARPSYNC, the sibling runs to a WARPSYNC of its own, and both are
- * released (Volta-style __syncwarp() on both sides of a branch).  Other
- * lanes of a membermask that are not on the executing path are not waited
- * for; SHFL from such a lane reads the value its register holds now.  See
- * Documentation/visa.rst.
+ * Warp-synchronous instructions (SHFL, VOTE, MATCH, REDUX, WARPSYNC)
+ * act on the lanes of their membermask: those of the executing path, and
+ * those on the sibling path of the same branch (the other side, not yet
+ * run).  For the latter the executing path parks at its instruction, the
+ * sibling runs to a matching instruction of its own, and both execute
+ * together, each lane with its own operands (Volta-style __syncwarp(),
+ * shuffles and votes on both sides of a branch).  Other membermask lanes
+ * (exited, or waiting at a reconvergence point) are not waited for; SHFL
+ * from such a lane reads the value its register holds now.  BAR counts
+ * whole warps.  See Documentation/visa.rst.
  *
  * Calls.  CALL gives the callee fresh registers and a local frame that
  * starts right after the caller's frame: the callee's LOCAL offset k is

@@ -122,3 +122,12 @@ endef
 $(foreach t,$(CUDA_TEST_NAMES),$(eval $(call cuda_test_rule,$(t))))
 
 ALL_TARGETS += $(CUDA_DRV_SAN)
+
+# The benchmark (not a test: prints latency and bandwidth).
+$(CUDA_TST)/bench_cu: umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) \
+		$(CUDA_DRV) $(LIBVGPU_LIB) | $(CUDA_TEST_KERNELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(CUDA_TEST_CFLAGS) -Iumd -o $@ \
+		umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) $(LIBVGPU_LIB) \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lpthread
+ALL_TARGETS += $(CUDA_TST)/bench_cu

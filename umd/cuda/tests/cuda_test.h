@@ -11,17 +11,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <cuda.h>
-
 #include "kselftest_harness.h"
+#include "cuda_test_min.h"	/* DRV_PTX, DRV_FATBIN: the kernels */
 #include "fw_launcher.h"
-
-/* Where the build put the kernels (PTX and fatbin) of kernels/. */
-#ifndef CUDA_TEST_DATA
-#error "CUDA_TEST_DATA must name the test data directory"
-#endif
-#define DRV_PTX		CUDA_TEST_DATA "/drv_kernels.ptx"
-#define DRV_FATBIN	CUDA_TEST_DATA "/drv_kernels.fatbin"
 
 /* cuInit, the primary context of device 0 made current. */
 #define CU_SETUP(ctxp)							\

@@ -174,7 +174,19 @@ static const char seed_small[] =
 	"ld.global.u32 %r3, [%rd3];\nst.shared.u32 [s+4], %r3;\nbar.sync 0;\n"
 	"shfl.sync.down.b32 %r4|%p2, %r3, 1, 31, -1;\n"
 	"atom.global.add.u32 %r5, [%rd3], %r4;\nst.local.u32 [d], %r5;\n"
-	"$L__end:\nret;\n}\n";
+	"$L__end:\nret;\n}\n"
+	".file 1 \"a.cu\"\n"
+	".func (.param .b32 r) f(.param .b32 x)\n{\n.reg .b32 %r<3>;\n"
+	".loc 1 5 2, function_name $L__info, inlined_at 1 9 3\n"
+	"ld.param.b32 %r1, [x];\nmax.s16x2 %r2, %r1, %r1;\nst.param.b32 [r], %r2;\nret;\n}\n"
+	".visible .entry k2(.param .u64 a)\n{\n.reg .b64 %rd<4>;\n.reg .b32 %r<4>;\n"
+	".shared .align 16 .b8 sh[256];\nld.param.u64 %rd1, [a];\nmov.u32 %r1, sh;\n"
+	"cp.async.cg.shared.global [%r1], [%rd1], 16, 16;\ncp.async.commit_group;\n"
+	"cp.async.wait_group 0;\nmov.u64 %rd2, f;\n{\n.param .b32 p0;\n"
+	"st.param.b32 [p0], 3;\n.param .b32 rv;\n"
+	"proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+	"call (rv), %rd2, (p0), proto;\nld.param.b32 %r2, [rv];\n}\n"
+	"vote.sync.ballot.b32 %r3, 1, -1;\nret;\n}\n";
 
 int main(void)
 {
@@ -191,6 +203,15 @@ int main(void)
 		rng_state = 1;
 	t_start();
 	t_diag("seed 0x%llx, %.1f s", (unsigned long long)rng_state, total);
+	{
+		char msg[512];
+		void *img = NULL;
+		size_t size;
+
+		t_ok(!t_compile("small.ptx", seed_small, &img, &size, msg, sizeof(msg)),
+		     "the hand-written seed compiles unmutated %s", msg);
+		vgpu_ptx_free(img);
+	}
 	bad = fuzz_one("small.ptx", seed_small, total / (n + 1), &runs);
 	t_ok(bad == 0, "%lu mutations of a small module", runs);
 	all += runs;

@@ -129,6 +129,11 @@ out:
 	return err;
 }
 
+uint32_t vgpu_ptx_compiler_version(void)
+{
+	return VGPU_PTX_COMPILER_VERSION;
+}
+
 void vgpu_ptx_free(void *image)
 {
 	free(image);

@@ -717,7 +717,10 @@ static void add_line(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	struct cg_line l = { .insn = first };
 	const struct ptx_module *m = fn->m;
 
-	if (in->line_info && !(g->cx->opts.flags & VGPU_PTX_F_NO_LINE_INFO)) {
+	if (g->cx->opts.flags & VGPU_PTX_F_NO_LINE_INFO)
+		return;
+	/* The CUDA source line from .loc, else the PTX line itself. */
+	if (in->line_info) {
 		l.file = in->file_info < m->files.n && m->files.v[in->file_info] ?
 			 m->files.v[in->file_info] : "";
 		l.line = in->line_info;

@@ -47,12 +47,12 @@ struct vgpu_ptx_options {
 	uint32_t flags;			/* VGPU_PTX_F_*, unknown bits rejected */
 };
 
-/* Keep .loc line information in the image (on by default: set to omit). */
+/* Omit the line table (fault reports then name no source line). */
 #define VGPU_PTX_F_NO_LINE_INFO	(1u << 0)
 
 /** Why a compilation failed, and where. */
 struct vgpu_ptx_diag {
-	char file[128];		/* source name (or the .file of a .loc) */
+	char file[128];		/* name of the PTX module (vgpu_ptx_source) */
 	uint32_t line;		/* 1-based; 0 when no position applies */
 	uint32_t column;	/* 1-based; 0 when no position applies */
 	char message[256];	/* what is wrong, one line, no trailing '\n' */
@@ -82,6 +82,15 @@ struct vgpu_ptx_diag {
 int vgpu_ptx_compile(const struct vgpu_ptx_source *srcs, unsigned int nsrcs,
 		     const struct vgpu_ptx_options *opts,
 		     void **image, size_t *size, struct vgpu_ptx_diag *diag);
+
+/*
+ * Version of the code generator: changes whenever the same PTX may compile
+ * to a different image, so that compute caches can tell stale entries.
+ */
+#define VGPU_PTX_COMPILER_VERSION	1
+
+/** vgpu_ptx_compiler_version() - VGPU_PTX_COMPILER_VERSION of the library. */
+uint32_t vgpu_ptx_compiler_version(void);
 
 /** vgpu_ptx_free() - release an image returned by vgpu_ptx_compile(). */
 void vgpu_ptx_free(void *image);

@@ -348,6 +348,36 @@ static void test_legacy_warp_ops(void)
 	vgpu_ptx_free(img);
 }
 
+static void test_options(void)
+{
+	static const char src[] = H
+		".visible .entry k() .maxntid 512\n{\n.local .align 4 .b8 d[64];\nret;\n}\n";
+	struct vgpu_ptx_source s = { "opt.ptx", src, sizeof(src) - 1 };
+	struct vgpu_ptx_options o = { .flags = VGPU_PTX_F_NO_LINE_INFO };
+	struct vgpu_ptx_diag d;
+	void *img = NULL;
+	size_t size;
+	uint32_t nl = 1;
+
+	t_ok(!vgpu_ptx_compile(&s, 1, &o, &img, &size, &d) &&
+	     (t_section(img, VISA_SEC_LINES, &nl), nl == 0),
+	     "VGPU_PTX_F_NO_LINE_INFO leaves the line table empty");
+	vgpu_ptx_free(img);
+	img = NULL;
+	o.flags = 0;
+	o.max_threads_per_block = 256;
+	t_ok(vgpu_ptx_compile(&s, 1, &o, &img, &size, &d) == VGPU_PTX_ERR_LIMIT &&
+	     strstr(d.message, "more than 256 threads"),
+	     "max_threads_per_block is enforced (%s)", d.message);
+	o.max_threads_per_block = 0;
+	o.max_local_per_thread = 32;
+	t_ok(vgpu_ptx_compile(&s, 1, &o, &img, &size, &d) == VGPU_PTX_ERR_LIMIT &&
+	     strstr(d.message, "exceeds the 32-byte limit"),
+	     "max_local_per_thread is enforced (%s)", d.message);
+	t_ok(vgpu_ptx_compiler_version() == VGPU_PTX_COMPILER_VERSION,
+	     "the library reports its compiler version");
+}
+
 int main(void)
 {
 	t_start();
@@ -358,5 +388,6 @@ int main(void)
 	test_instructions();
 	test_initializers_and_lines();
 	test_legacy_warp_ops();
+	test_options();
 	return t_done();
 }

@@ -523,6 +523,28 @@ static void test_printf(void)
 	tap_ok(&t, out && !strcmp(out, "tid=0 s=abc\ntid=1 s=abc\n") &&
 	       !dropped, "device printf through the FIFO");
 	free(out);
+
+	/* A FIFO with room for 3 records (56 bytes each): the rest are
+	 * dropped and counted, nothing is written past its end. */
+	{
+		struct visa_printf_fifo *fifo = tg_host(&gpu, gpu.printf_fifo);
+		uint64_t cap = fifo->capacity;
+		uint8_t *after = (uint8_t *)(fifo + 1) + 200;
+		int lines = 0;
+
+		fifo->capacity = 200;
+		memset(after, 0x5a, 64);
+		if (run1d(&m, "pr", 1, 10, NULL, 0, &f))
+			tap_diag("fault: %s", f.message);
+		out = tg_printf_output(&gpu, &dropped);
+		for (char *c = out; c && *c; c++)
+			lines += *c == '\n';
+		tap_ok(&t, lines == 3 && dropped == 7 && after[0] == 0x5a &&
+		       after[63] == 0x5a, "printf respects the FIFO size: %d "
+		       "printed, %u dropped", lines, dropped);
+		free(out);
+		fifo->capacity = cap;
+	}
 	tg_unload(&m);
 }
 
@@ -562,6 +584,8 @@ static void test_faults(void)
 	params[0] = 0x10;
 	params[1] = ok;
 	r = run1d(&m, "bad", 2, 64, params, 16, &f);
+	if (r != 1)
+		tap_diag("launch returned %d: kind %u %s", r, f.kind, f.message);
 	tap_ok(&t, r == 1 && f.kind == VISA_FAULT_UNMAPPED &&
 	       f.address == 0x10 && f.thread[0] == 37 && f.pc == st_pc &&
 	       f.line == 42 && !strcmp(f.file, "bad.ptx"),
@@ -711,7 +735,7 @@ static void test_validator(void)
 
 int main(void)
 {
-	tap_plan(25);
+	tap_plan(26);
 	if (tg_init(&gpu, 4)) {
 		printf("Bail out! cannot create the core\n");
 		return 1;

@@ -30,28 +30,6 @@ static uint32_t rnd(void)
 	return (uint32_t)(rng >> 16);
 }
 
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *p;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	p = malloc((size_t)n + 1);
-	if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-		free(p);
-		p = NULL;
-	}
-	if (p)
-		p[n] = 0;
-	fclose(f);
-	return p;
-}
-
 /* Compile and load corpus modules (several are linked together). */
 static int load(struct tg_module *m, const char *a, const char *b)
 {
@@ -69,7 +47,7 @@ static int load(struct tg_module *m, const char *a, const char *b)
 		snprintf(path[i], sizeof(path[i]), "%s/%s.ptx", CORPUS_PTX_DIR,
 			 names[i]);
 		src[i].name = path[i];
-		src[i].text = read_text(path[i]);
+		src[i].text = tg_read_text(path[i]);
 		src[i].len = src[i].text ? strlen(src[i].text) : 0;
 		if (!src[i].text) {
 			tap_ok(&t, 0, "%s: cannot read %s", a, path[i]);

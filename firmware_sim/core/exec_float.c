@@ -16,6 +16,7 @@
 
 #include "core_internal.h"
 #include "fp_formats.h"
+#include "visa_types.h"
 
 static int host_mode(unsigned int rnd)
 {
@@ -514,52 +515,19 @@ static int testp(struct warp *w, const struct dinsn *in, uint32_t mask)
 	return EXEC_OK;
 }
 
-static bool is_int_type(unsigned int t)
-{
-	return t >= VISA_T_U8 && t <= VISA_T_B64;
-}
-
-static unsigned int int_bits(unsigned int t)
-{
-	switch (t) {
-	case VISA_T_U8: case VISA_T_S8: case VISA_T_B8: return 8;
-	case VISA_T_U16: case VISA_T_S16: case VISA_T_B16: return 16;
-	case VISA_T_U32: case VISA_T_S32: case VISA_T_B32: return 32;
-	}
-	return 64;
-}
-
-static bool int_signed(unsigned int t)
-{
-	return t == VISA_T_S8 || t == VISA_T_S16 || t == VISA_T_S32 ||
-	       t == VISA_T_S64;
-}
-
-static uint64_t ext_int(unsigned int t, uint64_t v)
-{
-	unsigned int bits = int_bits(t);
-
-	if (bits == 64)
-		return v;
-	v &= (1ull << bits) - 1;
-	if (int_signed(t) && (v >> (bits - 1)))
-		v |= ~0ull << bits;
-	return v;
-}
-
 /* Float to integer: round as asked, saturate, NaN -> 0 (PTX cvt rules). */
 static uint64_t float_to_int(double x, unsigned int t, unsigned int rnd,
 			     unsigned int src)
 {
-	unsigned int bits = int_bits(t);
-	bool sgn = int_signed(t);
+	unsigned int bits = type_bits(t);
+	bool sgn = type_signed(t);
 	double lo, hi;
 
 	/* NaN: 0 from f32 into 32 bits, otherwise the sign-bit pattern
 	 * (recorded on an H100) */
 	if (x != x)
 		return src == VISA_T_F64 || bits == 64 ?
-			ext_int(t, 1ull << (bits - 1)) : 0;
+			extend(t, 1ull << (bits - 1)) : 0;
 	switch (rnd) {
 	case VISA_RND_RMI: x = floor(x); break;
 	case VISA_RND_RPI: x = ceil(x); break;
@@ -569,21 +537,21 @@ static uint64_t float_to_int(double x, unsigned int t, unsigned int rnd,
 	lo = sgn ? -ldexp(1.0, (int)bits - 1) : 0;
 	hi = sgn ? ldexp(1.0, (int)bits - 1) : ldexp(1.0, (int)bits);
 	if (x < lo)
-		return ext_int(t, sgn ? 1ull << (bits - 1) : 0);
+		return extend(t, sgn ? 1ull << (bits - 1) : 0);
 	if (x >= hi)
-		return ext_int(t, sgn ? (1ull << (bits - 1)) - 1 : ~0ull);
-	return ext_int(t, sgn ? (uint64_t)(int64_t)x : (uint64_t)x);
+		return extend(t, sgn ? (1ull << (bits - 1)) - 1 : ~0ull);
+	return extend(t, sgn ? (uint64_t)(int64_t)x : (uint64_t)x);
 }
 
 /* Integer to integer with optional saturation to the destination range. */
 static uint64_t int_to_int(uint64_t v, unsigned int dt, unsigned int st,
 			   bool sat)
 {
-	uint64_t s = ext_int(st, v);
-	unsigned int db = int_bits(dt);
+	uint64_t s = extend(st, v);
+	unsigned int db = type_bits(dt);
 
 	if (sat && db < 64) {
-		bool ss = int_signed(st), ds = int_signed(dt);
+		bool ss = type_signed(st), ds = type_signed(dt);
 		int64_t smin = ds ? -(int64_t)(1ull << (db - 1)) : 0;
 		int64_t smax = ds ? (int64_t)((1ull << (db - 1)) - 1) :
 				    (int64_t)((1ull << db) - 1);
@@ -596,14 +564,14 @@ static uint64_t int_to_int(uint64_t v, unsigned int dt, unsigned int st,
 		} else if (s > (uint64_t)smax) {
 			s = (uint64_t)smax;
 		}
-	} else if (sat && db == 64 && int_signed(st) != int_signed(dt)) {
+	} else if (sat && db == 64 && type_signed(st) != type_signed(dt)) {
 		/* s64 <-> u64 */
-		if (int_signed(st) && (int64_t)s < 0)
+		if (type_signed(st) && (int64_t)s < 0)
 			s = 0;
-		else if (!int_signed(st) && s > (uint64_t)INT64_MAX)
+		else if (!type_signed(st) && s > (uint64_t)INT64_MAX)
 			s = (uint64_t)INT64_MAX;
 	}
-	return ext_int(dt, s);
+	return extend(dt, s);
 }
 
 static uint64_t store_float(unsigned int t, double x, unsigned int rnd,
@@ -633,7 +601,7 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 	bool ftz = in->mod & VISA_MOD_FTZ, sat = in->mod & VISA_MOD_SAT;
 
 	get_srcs(w, in, &s);
-	if (is_int_type(dt) && is_int_type(st)) {
+	if (type_is_int(dt) && type_is_int(st)) {
 		FOR_LANES(mask, s.D[l] = int_to_int(s.A[l], dt, st, sat));
 		return EXEC_OK;
 	}
@@ -642,8 +610,8 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 
 		if (!((mask >> l) & 1))
 			continue;
-		if (is_int_type(st)) {
-			uint64_t v = ext_int(st, s.A[l]);
+		if (type_is_int(st)) {
+			uint64_t v = extend(st, s.A[l]);
 
 			/* int -> float: one rounding, in the asked mode */
 			if (dt == VISA_T_F64 || dt == VISA_T_F32) {
@@ -652,10 +620,10 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 
 				fesetround(host_mode(rnd));
 				if (dt == VISA_T_F64)
-					r = int_signed(st) ? (double)(int64_t)v :
+					r = type_signed(st) ? (double)(int64_t)v :
 							     (double)v;
 				else
-					r = int_signed(st) ? (float)(int64_t)v :
+					r = type_signed(st) ? (float)(int64_t)v :
 							     (float)v;
 				fesetround(old);
 				s.D[l] = dt == VISA_T_F64 ? bits_f64(r) :
@@ -664,14 +632,14 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 					s.D[l] = store_float(dt, r, 0, ftz, true);
 				continue;
 			}
-			x = int_signed(st) ? (double)(int64_t)v : (double)v;
+			x = type_signed(st) ? (double)(int64_t)v : (double)v;
 			s.D[l] = store_float(dt, x, rnd, ftz, sat);
 			continue;
 		}
 		x = load_float(st, s.A[l]);
 		if (ftz && st == VISA_T_F32)
 			x = ftz32((float)x);
-		if (is_int_type(dt)) {
+		if (type_is_int(dt)) {
 			s.D[l] = float_to_int(x, dt, rnd, st);
 			continue;
 		}

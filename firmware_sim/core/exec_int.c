@@ -11,6 +11,7 @@
  * NVIDIA H100 (tests/golden/).
  */
 #include "core_internal.h"
+#include "visa_types.h"
 
 /* Lane loop over two (three) sources of type T, computing in CT. */
 #define L1(T, CT, EXPR) FOR_LANES(mask, {				\
@@ -56,39 +57,6 @@
 /* "a < 0" that compiles without warnings for unsigned types too. */
 #define NEGATIVE(a)	(IS_SIGNED(__typeof__(a)) && \
 			 ((uint64_t)(int64_t)(a) >> 63))
-
-static unsigned int type_bits(unsigned int t)
-{
-	switch (t) {
-	case VISA_T_U8: case VISA_T_S8: case VISA_T_B8:
-		return 8;
-	case VISA_T_U16: case VISA_T_S16: case VISA_T_B16: case VISA_T_F16:
-	case VISA_T_BF16:
-		return 16;
-	case VISA_T_U64: case VISA_T_S64: case VISA_T_B64: case VISA_T_F64:
-		return 64;
-	}
-	return 32;
-}
-
-static bool type_signed(unsigned int t)
-{
-	return t == VISA_T_S8 || t == VISA_T_S16 || t == VISA_T_S32 ||
-	       t == VISA_T_S64;
-}
-
-/* Sign- or zero-extend the low @bits of v as type @t says. */
-static inline uint64_t extend(unsigned int t, uint64_t v)
-{
-	unsigned int bits = type_bits(t);
-
-	if (bits == 64)
-		return v;
-	v &= (1ull << bits) - 1;
-	if (type_signed(t) && (v >> (bits - 1)))
-		v |= ~0ull << bits;
-	return v;
-}
 
 /* Division (and remainder) by zero give all ones on an H100, whatever
  * the signs; INT_MIN / -1 wraps. */

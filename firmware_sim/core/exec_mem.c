@@ -9,19 +9,11 @@
  */
 #include "core_internal.h"
 #include "fp_formats.h"
+#include "visa_types.h"
 
 static uint32_t type_size(unsigned int t)
 {
-	switch (t) {
-	case VISA_T_U8: case VISA_T_S8: case VISA_T_B8:
-		return 1;
-	case VISA_T_U16: case VISA_T_S16: case VISA_T_B16: case VISA_T_F16:
-	case VISA_T_BF16:
-		return 2;
-	case VISA_T_U64: case VISA_T_S64: case VISA_T_B64: case VISA_T_F64:
-		return 8;
-	}
-	return 4;
+	return type_bits(t) / 8;
 }
 
 static uint64_t load_elem(const uint8_t *p, unsigned int t)

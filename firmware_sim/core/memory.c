@@ -15,8 +15,11 @@
 
 void tlb_flush(struct sm *sm)
 {
-	for (int i = 0; i < TLB_ENTRIES; i++)
+	/* size 0 makes the hit test (va - e->va < e->size) always fail */
+	for (int i = 0; i < TLB_ENTRIES; i++) {
 		sm->tlb[i].va = ~0ull;
+		sm->tlb[i].size = 0;
+	}
 }
 
 static inline bool tlb_hit(const struct tlb_entry *e, uint64_t va)

@@ -273,28 +273,6 @@ static void bench_alu(int n, int iters, struct result *r)
 	r->ok = !bad;
 }
 
-static void *read_text(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *p;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	p = malloc((size_t)n + 1);
-	if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
-		free(p);
-		p = NULL;
-	}
-	if (p)
-		p[n] = 0;
-	fclose(f);
-	return p;
-}
-
 int main(int argc, char **argv)
 {
 	struct vgpu_ptx_source src = { .name = BENCH_PTX };
@@ -319,7 +297,7 @@ int main(int argc, char **argv)
 	if (!sms)
 		sms = 1;
 	scale = quick ? 16 : 1;
-	src.text = read_text(BENCH_PTX);
+	src.text = tg_read_text(BENCH_PTX);
 	if (!src.text) {
 		fprintf(stderr, "cannot read %s\n", BENCH_PTX);
 		return 1;

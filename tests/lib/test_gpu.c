@@ -225,3 +225,25 @@ char *tg_printf_output(struct test_gpu *g, uint32_t *dropped)
 	f->dropped = 0;
 	return s.p;
 }
+
+char *tg_read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *p = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0) {
+		rewind(f);
+		p = malloc((size_t)n + 1);
+		if (p && fread(p, 1, (size_t)n, f) != (size_t)n) {
+			free(p);
+			p = NULL;
+		}
+		if (p)
+			p[n] = 0;
+	}
+	fclose(f);
+	return p;
+}

@@ -59,6 +59,9 @@ int tg_launch(struct test_gpu *g, struct tg_module *m, const char *name,
 	      uint32_t dyn_shared, const void *params, uint32_t param_size,
 	      struct vgpu_core_fault *fault);
 
+/* A whole text file, NUL-terminated (malloc), or NULL. */
+char *tg_read_text(const char *path);
+
 /* Format and return everything printed since the last call (malloc). */
 char *tg_printf_output(struct test_gpu *g, uint32_t *dropped);
 

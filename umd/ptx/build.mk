@@ -86,6 +86,7 @@ PTX_RDC_PTX := $(patsubst umd/ptx/tests/rdc/%.cu,$(PTX_DATA)/rdc/%.ptx,\
 	$(wildcard umd/ptx/tests/rdc/*.cu))
 
 # ptx_test(name): a test and its sanitizer twin, both run by `make check`.
+PTX_TEST_LDLIBS := -lpthread
 PTX_TEST_UTIL_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(PTX_TEST_UTIL_SRCS))
 PTX_TEST_UTIL_SAN_OBJS := $(patsubst %.c,$(OBJ)/san/%.o,$(PTX_TEST_UTIL_SRCS))
 define ptx_test
@@ -109,4 +110,4 @@ $(OBJ)/umd/ptx/tests/test_ptx_exec.o $(OBJ)/san/umd/ptx/tests/test_ptx_exec.o: \
 	PTX_TEST_CFLAGS += -Itests/lib -Ifirmware_sim/core
 $(TST)/ptx/test_ptx_exec: $(CTEST_LIB_OBJS) $(CORE_LIB)
 $(TST)/ptx/test_ptx_exec-san: $(CTEST_LIB_SAN_OBJS) $(CORE_SAN_LIB)
-$(TST)/ptx/test_ptx_exec $(TST)/ptx/test_ptx_exec-san: PTX_TEST_LDLIBS := $(CORE_LDLIBS)
+$(TST)/ptx/test_ptx_exec $(TST)/ptx/test_ptx_exec-san: PTX_TEST_LDLIBS += $(CORE_LDLIBS)

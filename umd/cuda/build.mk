@@ -131,3 +131,12 @@ $(CUDA_TST)/bench_cu: umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) \
 		umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) $(LIBVGPU_LIB) \
 		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lpthread
 ALL_TARGETS += $(CUDA_TST)/bench_cu
+
+# Host test of the library's exports: it dlopen()s the library it is
+# told about at build time.
+$(CUDA_TST)/native_exports: umd/cuda/tests/native_exports.c $(CUDA_DRV)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include \
+		-DLIBCUDA_PATH='"$(abspath $(CUDA_DRV))"' -o $@ $< -ldl
+ALL_TARGETS += $(CUDA_TST)/native_exports
+NATIVE_TESTS += $(CUDA_TST)/native_exports

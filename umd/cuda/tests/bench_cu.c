@@ -61,6 +61,29 @@ static double bench_launch(CUfunction f, int n)
 	return (now_s() - t) / n * 1e6;
 }
 
+/* A one-byte memset on the copy engine + synchronize, in microseconds. */
+static double bench_memset(CUdeviceptr d, int n)
+{
+	double t = now_s();
+
+	for (int i = 0; i < n; i++) {
+		CHECK(cuMemsetD8(d, (unsigned char)i, 1));
+		CHECK(cuCtxSynchronize());
+	}
+	return (now_s() - t) / n * 1e6;
+}
+
+/* Submission alone: n launches queued, then one synchronize. */
+static double bench_launch_queued(CUfunction f, int n)
+{
+	double t = now_s();
+
+	for (int i = 0; i < n; i++)
+		CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+	CHECK(cuCtxSynchronize());
+	return (now_s() - t) / n * 1e6;
+}
+
 /* GB/s of @what over @reps copies of @size bytes. */
 static double bw(const char *what, CUdeviceptr dst, CUdeviceptr src,
 		 size_t size, int reps)
@@ -104,8 +127,12 @@ int main(void)
 	       bench_null_ioctl());
 	printf("  %-28s %8.1f us\n", "empty launch + synchronize",
 	       bench_launch(empty, 200));
-
+	printf("  %-28s %8.1f us\n", "empty launch, 1000 queued",
+	       bench_launch_queued(empty, 1000));
 	CHECK(cuMemAlloc(&d1, size));
+	printf("  %-28s %8.1f us\n", "1-byte memset + synchronize",
+	       bench_memset(d1, 200));
+
 	CHECK(cuMemAlloc(&d2, size));
 	CHECK(cuMemAllocHost(&p1, size));
 	CHECK(cuMemAllocHost(&p2, size));

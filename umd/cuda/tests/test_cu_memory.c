@@ -134,6 +134,47 @@ TEST(copy_errors)
 	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(d));
 }
 
+/* A 100 x 37 byte rectangle: host (pitch 128) -> device (pitch 512) -> host. */
+TEST(copy_2d)
+{
+	uint8_t src[37][128], dst[37][100];
+	CUDA_MEMCPY2D c = { 0 };
+	CUcontext ctx;
+	CUdeviceptr d;
+
+	CU_SETUP(&ctx);
+	fill_pattern(&src[0][0], sizeof(src), 3);
+	memset(dst, 0, sizeof(dst));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&d, 512 * 40));
+	c.srcMemoryType = CU_MEMORYTYPE_HOST;
+	c.srcHost = src;
+	c.srcPitch = 128;
+	c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	c.dstDevice = d;
+	c.dstPitch = 512;
+	c.dstY = 2;
+	c.WidthInBytes = 100;
+	c.Height = 37;
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpy2D(&c));
+	memset(&c, 0, sizeof(c));
+	c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+	c.srcDevice = d;
+	c.srcPitch = 512;
+	c.srcY = 2;
+	c.dstMemoryType = CU_MEMORYTYPE_HOST;
+	c.dstHost = dst;
+	c.dstPitch = 100;
+	c.WidthInBytes = 100;
+	c.Height = 37;
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpy2D(&c));
+	for (int r = 0; r < 37; r++)
+		ASSERT_EQ(0, memcmp(src[r], dst[r], 100));
+	/* A pitch narrower than the row. */
+	c.srcPitch = 50;
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemcpy2D(&c));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(d));
+}
+
 TEST(memsets)
 {
 	const size_t n = 10000;

@@ -602,6 +602,20 @@ static void test_faults(void)
 	params[0] = ok;
 	r = run1d(&m, "bad", 1, 64, params, 16, &f);
 	tap_ok(&t, r == 0, "the same kernel runs after faults");
+	/* Another context's page table (here: the page unmapped) must not
+	 * be served from the TLB filled by the previous launch. */
+	{
+		unsigned int i = 0;
+
+		while (i < gpu.nmaps && gpu.maps[i].va != ok)
+			i++;
+		gpu.maps[i].va ^= 1ull << 40;	/* unmap it */
+		r = run1d(&m, "bad", 4, 64, params, 16, &f);
+		gpu.maps[i].va ^= 1ull << 40;
+		tap_ok(&t, r == 1 && f.kind == VISA_FAULT_UNMAPPED &&
+		       f.address == ok, "TLBs do not outlive a launch: an "
+		       "unmapped page faults (kind %u)", f.kind);
+	}
 	tg_unload(&m);
 }
 
@@ -735,7 +749,7 @@ static void test_validator(void)
 
 int main(void)
 {
-	tap_plan(26);
+	tap_plan(27);
 	if (tg_init(&gpu, 4)) {
 		printf("Bail out! cannot create the core\n");
 		return 1;

@@ -83,3 +83,9 @@ $(BIN)/vgpu-core-bench: $(OBJ)/tests/bench/core_bench.o $(CTEST_LIB_OBJS) \
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $(filter %.o %.a,$^) $(CORE_LDLIBS)
 ALL_TARGETS += $(BIN)/vgpu-core-bench $(BENCH_PTX)
+
+# vgpu-objdump on a built image and on a corrupted one.
+$(OBJ)/tests/test_objdump.o $(OBJ)/san/tests/test_objdump.o: \
+	CTEST_EXTRA := -DOBJDUMP='"$(abspath $(BIN)/vgpu-objdump)"'
+$(eval $(call ctest,test_objdump,))
+$(TST)/core/test_objdump $(TST)/core/test_objdump-san: | $(BIN)/vgpu-objdump

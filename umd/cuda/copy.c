@@ -197,11 +197,8 @@ static CUresult cu_memcpy_api(uint64_t dst, uint64_t src, size_t n,
 {
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(h, &ctx, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_resolve(ctx, h, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!n)

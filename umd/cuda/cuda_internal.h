@@ -248,6 +248,9 @@ void cu_stream_fini(struct cu_stream *s);
 /* Resolve a CUstream (NULL = legacy default) of the current context. */
 CUresult cu_stream_resolve(struct cu_ctx *ctx, CUstream h,
 			   struct cu_stream **out);
+/* The current context (checked) and the stream @h of it. */
+CUresult cu_stream_current(CUstream h, struct cu_ctx **ctx,
+			   struct cu_stream **s);
 CUresult cu_stream_sync(struct cu_stream *s);
 
 /*

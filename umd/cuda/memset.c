@@ -18,12 +18,9 @@ static CUresult cu_memset(CUdeviceptr dst, size_t pitch, uint32_t value,
 	struct cu_op op;
 	bool in_range;
 	size_t row, span;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(h, &ctx, &s);
 	int ret = 0;
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_resolve(ctx, h, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!width || !height)

@@ -56,11 +56,8 @@ CU_EXPORT CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
 {
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(hStream, &ctx, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_resolve(ctx, hStream, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	return cuMemAlloc(dptr, bytesize);
@@ -70,11 +67,8 @@ CU_EXPORT CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
 {
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(hStream, &ctx, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_resolve(ctx, hStream, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	res = cu_stream_sync(s);

@@ -53,6 +53,16 @@ CUresult cu_stream_resolve(struct cu_ctx *ctx, CUstream h,
 	return CUDA_SUCCESS;
 }
 
+CUresult cu_stream_current(CUstream h, struct cu_ctx **ctx,
+			   struct cu_stream **s)
+{
+	CUresult res = cu_ctx_get(ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	return cu_stream_resolve(*ctx, h, s);
+}
+
 CUresult cu_stream_sync(struct cu_stream *s)
 {
 	struct cu_point p;
@@ -149,11 +159,8 @@ CU_EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream h)
 {
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(h, &ctx, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_resolve(ctx, h, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	res = cu_stream_sync(s);
@@ -167,11 +174,8 @@ CU_EXPORT CUresult CUDAAPI cuStreamQuery(CUstream h)
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
 	struct cu_point p;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(h, &ctx, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_resolve(ctx, h, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	pthread_mutex_lock(&ctx->lock);
@@ -192,12 +196,9 @@ CU_EXPORT CUresult CUDAAPI cuStreamWaitEvent(CUstream h, CUevent hEvent,
 	struct cu_stream *s;
 	struct cu_point p;
 	struct cu_op op;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(h, &ctx, &s);
 	int ret;
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_resolve(ctx, h, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!cu_handle_valid(ev, CU_HANDLE_EVENT))
@@ -234,11 +235,8 @@ CU_EXPORT CUresult CUDAAPI cuStreamGetPriority(CUstream h, int *priority)
 {
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(h, &ctx, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_resolve(ctx, h, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!priority)
@@ -251,11 +249,8 @@ CU_EXPORT CUresult CUDAAPI cuStreamGetFlags(CUstream h, unsigned int *flags)
 {
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(h, &ctx, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_resolve(ctx, h, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!flags)
@@ -268,11 +263,8 @@ CU_EXPORT CUresult CUDAAPI cuStreamGetCtx(CUstream h, CUcontext *pctx)
 {
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(h, &ctx, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_resolve(ctx, h, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!pctx)
@@ -286,11 +278,8 @@ CU_EXPORT CUresult CUDAAPI cuStreamGetId(CUstream h,
 {
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(h, &ctx, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_resolve(ctx, h, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!streamId)

@@ -63,6 +63,80 @@ static inline uint64_t base_addr(const struct warp *w, const struct dinsn *in,
 	return (in->type2 == VISA_SPACE_LOCAL ? w->fp : 0) + in->imm;
 }
 
+/*
+ * Scalar 4- and 8-byte accesses, the common case: check every lane's
+ * address first (alignment, bounds, one page for global memory) in loops
+ * without branches, then access.  Returns -1 when any lane needs the
+ * general path (which also reports faults precisely).
+ */
+static int fast_scalar(struct warp *w, const struct dinsn *in, uint32_t mask,
+		       const uint64_t *A, const uint64_t *S, uint64_t *D,
+		       uint32_t es)
+{
+	uint64_t addr[WARP_SIZE], limit, bad = 0;
+	uint32_t need = S ? VGPU_CORE_PERM_WRITE : VGPU_CORE_PERM_READ;
+	const struct tlb_entry *pg;
+	uint8_t *base;
+	size_t stride = 0;
+	bool sgn = in->type == VISA_T_S32;
+
+	for (int l = 0; l < WARP_SIZE; l++)
+		addr[l] = A[l] + in->imm;
+	switch (in->type2) {
+	case VISA_SPACE_SHARED:
+		base = w->blk->shared;
+		limit = w->blk->shared_size;
+		break;
+	case VISA_SPACE_LOCAL:
+		stride = w->blk->g->local_size;
+		base = w->blk->local + (size_t)w->warp_id * WARP_SIZE * stride;
+		limit = stride;
+		break;
+	case VISA_SPACE_GENERIC:
+		for (int l = 0; l < WARP_SIZE; l++)
+			bad |= ((mask >> l) & 1) &
+			       (addr[l] >= VISA_GENERIC_SHARED_BASE);
+		if (bad)
+			return -1;
+		__attribute__((fallthrough));
+	case VISA_SPACE_GLOBAL:
+		pg = tlb_peek(w->blk->sm, addr[__builtin_ctz(mask)]);
+		if (!pg || !(pg->perm & need))
+			return -1;
+		for (int l = 0; l < WARP_SIZE; l++)
+			addr[l] -= pg->va;	/* offsets in the page */
+		base = pg->host;
+		limit = pg->size;
+		break;
+	default:
+		return -1;
+	}
+	if (limit < es)
+		return -1;
+	for (int l = 0; l < WARP_SIZE; l++)
+		bad |= ((mask >> l) & 1) &
+		       (((addr[l] & (es - 1)) != 0) | (addr[l] > limit - es));
+	if (bad)
+		return -1;
+	for (int l = 0; l < WARP_SIZE; l++) {
+		uint8_t *p = base + (size_t)l * stride + addr[l];
+
+		if (!((mask >> l) & 1))
+			continue;
+		if (S) {
+			memcpy(p, &S[l], es);	/* little-endian low bytes */
+		} else if (es == 8) {
+			memcpy(&D[l], p, 8);
+		} else {
+			uint32_t v;
+
+			memcpy(&v, p, 4);
+			D[l] = sgn ? (uint64_t)(int64_t)(int32_t)v : v;
+		}
+	}
+	return EXEC_OK;
+}
+
 static int ld_st(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
 	const uint64_t *A = in->a != VISA_OPND_NONE ? src_row(w, in, 0, in->a)
@@ -99,6 +173,13 @@ static int ld_st(struct warp *w, const struct dinsn *in, uint32_t mask)
 	if (st && n == 4 && (in->d & VISA_OPND_LIT))
 		return exec_bad(w, in, mask);
 
+	if (n == 1 && A && (es == 4 || es == 8)) {
+		int r = fast_scalar(w, in, mask, A, st ? S[0] : NULL,
+				    st ? NULL : D[0], es);
+
+		if (r >= 0)
+			return r;
+	}
 	/* A load from one address for all lanes (kernel parameters, named
 	 * variables): resolve once, broadcast. */
 	if (!st && !A && in->type2 != VISA_SPACE_LOCAL) {

@@ -14,7 +14,9 @@
  * thread-instructions per CPU-second of the SM worker threads, and the
  * slowdown compares CPU seconds with the C version's.
  *
- *   vgpu-core-bench [-s SMS] [-q]     (-q: smaller sizes, for a smoke run)
+ *   vgpu-core-bench [-s SMS] [-q] [-k KERNEL]
+ *     -q  smaller sizes, for a smoke run
+ *     -k  run only KERNEL (vectorAdd, matmul, reduce, divergent, alu)
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -278,19 +280,24 @@ int main(int argc, char **argv)
 	struct vgpu_ptx_source src = { .name = BENCH_PTX };
 	struct vgpu_ptx_diag diag;
 	struct result r[5];
+	const char *only = NULL;
+	int nr = 0;
 	bool quick = false;
 	char err[256];
 	void *img;
 	size_t size;
 	int opt, scale;
 
-	while ((opt = getopt(argc, argv, "s:q")) != -1) {
+	while ((opt = getopt(argc, argv, "s:qk:")) != -1) {
 		if (opt == 's')
 			sms = (unsigned int)atoi(optarg);
 		else if (opt == 'q')
 			quick = true;
+		else if (opt == 'k')
+			only = optarg;
 		else {
-			fprintf(stderr, "usage: %s [-s SMS] [-q]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-s SMS] [-q] [-k KERNEL]\n",
+				argv[0]);
 			return 2;
 		}
 	}
@@ -315,22 +322,28 @@ int main(int argc, char **argv)
 	vgpu_ptx_free(img);
 	free((void *)src.text);
 
-	bench_vector_add((16 << 20) / scale, &r[0]);
-	bench_matmul(quick ? 128 : 512, &r[1]);
-	bench_reduce((16 << 20) / scale, &r[2]);
-	bench_divergent((1 << 20) / scale, &r[3]);
-	bench_alu((1 << 18) / scale, 16, &r[4]);
+#define WANT(name) (!only || !strcmp(only, name))
+	if (WANT("vectorAdd"))
+		bench_vector_add((16 << 20) / scale, &r[nr++]);
+	if (WANT("matmul"))
+		bench_matmul(quick ? 128 : 512, &r[nr++]);
+	if (WANT("reduce"))
+		bench_reduce((16 << 20) / scale, &r[nr++]);
+	if (WANT("divergent"))
+		bench_divergent((1 << 20) / scale, &r[nr++]);
+	if (WANT("alu"))
+		bench_alu((1 << 18) / scale, 16, &r[nr++]);
 	sink_i = 0;
 
 	printf("vgpu-core-bench: %u SM worker thread%s (per-core = per SM thread)\n\n",
 	       sms, sms == 1 ? "" : "s");
 	printf("%-12s %10s %14s %9s %10s %9s %9s\n", "kernel", "threads",
 	       "thread-insns", "core cpu-s", "Gti/s/core", "C cpu-s", "slowdown");
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < nr; i++)
 		print_result(&r[i]);
 	tg_unload(&mod);
 	tg_fini(&gpu);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < nr; i++)
 		if (!r[i].ok)
 			return 1;
 	return 0;

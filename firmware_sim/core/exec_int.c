@@ -13,19 +13,36 @@
 #include "core_internal.h"
 #include "visa_types.h"
 
-/* Lane loop over two (three) sources of type T, computing in CT. */
-#define L1(T, CT, EXPR) FOR_LANES(mask, {				\
+/*
+ * Lane loops over one, two or three sources of type T, computing in CT.
+ * Integer operations have no side effects and are defined for any input
+ * (division by zero included), so a partial mask computes every lane and
+ * blends: D[l] keeps its value where the lane is inactive.  Both forms
+ * vectorize.
+ */
+#define BLEND_LANES(RESULT) do {					\
+	if (mask == FULL_MASK) {					\
+		for (int l = 0; l < WARP_SIZE; l++)			\
+			D[l] = RESULT;					\
+	} else {							\
+		for (int l = 0; l < WARP_SIZE; l++) {			\
+			uint64_t r_ = RESULT;				\
+			D[l] = ((mask >> l) & 1) ? r_ : D[l];		\
+		}							\
+	}								\
+} while (0)
+#define L1(T, CT, EXPR) BLEND_LANES(({					\
 	T a = (T)A[l]; CT ua = (CT)a; (void)ua;				\
-	D[l] = (uint64_t)(T)(EXPR); })
-#define L2(T, CT, EXPR) FOR_LANES(mask, {				\
+	(uint64_t)(T)(EXPR); }))
+#define L2(T, CT, EXPR) BLEND_LANES(({					\
 	T a = (T)A[l]; T b = (T)B[l];					\
 	CT ua = (CT)a, ub = (CT)b; (void)ua; (void)ub;			\
-	D[l] = (uint64_t)(T)(EXPR); })
-#define L3(T, CT, EXPR) FOR_LANES(mask, {				\
+	(uint64_t)(T)(EXPR); }))
+#define L3(T, CT, EXPR) BLEND_LANES(({					\
 	T a = (T)A[l]; T b = (T)B[l]; T c = (T)C[l];			\
 	CT ua = (CT)a, ub = (CT)b, uc = (CT)c;				\
 	(void)ua; (void)ub; (void)uc;					\
-	D[l] = (uint64_t)(T)(EXPR); })
+	(uint64_t)(T)(EXPR); }))
 
 /* Expand a lane loop for every integer type. */
 #define INT_TYPES(LOOP, EXPR)						\
@@ -474,13 +491,12 @@ int exec_int(struct warp *w, const struct dinsn *in, uint32_t mask)
 
 	switch (in->op) {
 	case VISA_OP_MOV:
-		FOR_LANES(mask, D[l] = extend(in->type, A[l]));
+		BLEND_LANES(extend(in->type, A[l]));
 		return EXEC_OK;
 	case VISA_OP_SELP: {
 		uint32_t p = w->preds[in->pa];
 
-		FOR_LANES(mask, D[l] = extend(in->type,
-					      ((p >> l) & 1) ? A[l] : B[l]));
+		BLEND_LANES(extend(in->type, ((p >> l) & 1) ? A[l] : B[l]));
 		return EXEC_OK;
 	}
 	case VISA_OP_SLCT:

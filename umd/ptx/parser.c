@@ -199,12 +199,17 @@ static void parse_quals(struct parser *p, struct decl_quals *q)
 			continue;
 		}
 		if (!strcmp(w, "ptr")) {
-			/* .ptr [.space] [.align N]: a hint about what a
-			 * pointer parameter points to; it changes no layout. */
+			/* .ptr [.space] [.align N]: what a pointer parameter
+			 * points to.  That .align is the pointee's, not the
+			 * parameter's: it changes no layout. */
 			next(p);
 			if (p->tok.kind == TK_DOTWORD &&
 			    ptx_space_from_name(p->tok.text) != PS_NONE)
 				next(p);
+			if (is_dot(&p->tok, "align")) {
+				next(p);
+				expect_u32(p, "alignment");
+			}
 			continue;
 		}
 		t = ptx_type_from_name(w);

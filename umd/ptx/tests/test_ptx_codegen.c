@@ -61,6 +61,7 @@ static void test_params(void)
 		      p[k->param_first + i].size == sz[i] &&
 		      p[k->param_first + i].align == al[i];
 	t_ok(ok, "parameter offsets 0/8/16/36, sizes and alignments as declared");
+
 	t_ok(k && k->reqntid[0] == 32 && k->reqntid[1] == 4 && k->reqntid[2] == 1 &&
 	     k->max_threads == 128 && k->minnctapersm == 3 && k->maxnreg == 40,
 	     ".reqntid 32,4,1 gives max_threads 128; .minnctapersm and .maxnreg kept");
@@ -69,6 +70,22 @@ static void test_params(void)
 	t_ok(f && t_code(img, f)[i].type2 == VISA_SPACE_PARAM &&
 	     t_code(img, f)[i].imm == 36 && t_code(img, f)[i].a == VISA_OPND_NONE,
 	     "ld.param of d reads PARAM offset 36");
+	vgpu_ptx_free(img);
+}
+
+/* .ptr's .align describes the pointee, not the parameter. */
+static void test_ptr_params(void)
+{
+	void *img = compile_ok("kernel with .ptr parameters", H
+			       ".visible .entry k(.param .u32 n,\n"
+			       "  .param .u64 .ptr .global .align 16 p)\n{\nret;\n}\n",
+			       NULL);
+	const struct visa_kernel *k = img ? t_kernel(img, "k") : NULL;
+	const struct visa_param *p = img ? t_section(img, VISA_SEC_PARAMS, NULL) : NULL;
+
+	t_ok(k && k->param_size == 16 && p[k->param_first + 1].offset == 8 &&
+	     p[k->param_first + 1].align == 8,
+	     ".ptr .global .align 16 leaves the parameter at offset 8, align 8");
 	vgpu_ptx_free(img);
 }
 
@@ -382,6 +399,7 @@ int main(void)
 {
 	t_start();
 	test_params();
+	test_ptr_params();
 	test_memory_sizes();
 	test_calls();
 	test_reconvergence();

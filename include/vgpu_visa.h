@@ -293,7 +293,9 @@ struct visa_line {
  *   F16 / BF16 live in bits 0-15, F16X2 / BF16X2 / F32 in bits 0-31
  *   (F16X2: element 0 in bits 0-15), F64 in all 64 bits.
  *   PRED: the instruction works on predicate registers (d, a, b, c name
- *   predicates), e.g. AND.pred.
+ *   predicates): MOV, AND, OR, XOR, NOT only; the validator refuses PRED
+ *   on the other data and arithmetic opcodes (on VOTE and the like it is
+ *   informative).
  */
 #define VISA_MAX_REGS		0x4000u
 #define VISA_MAX_PREDS		0x4000u

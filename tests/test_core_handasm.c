@@ -705,6 +705,7 @@ static void test_validator(void)
 		{ "missing terminator", 3 },
 		{ "unknown opcode", 4 },
 		{ "call of a missing function", 5 },
+		{ "type pred on arithmetic", 6 },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
@@ -724,6 +725,7 @@ static void test_validator(void)
 		case 2: i->d = vb_lit(b, 3); break;
 		case 4: i->op = 250; break;
 		case 5: vb_op(b, VISA_OP_CALL, 0)->imm = 7; break;
+		case 6: i->type = VISA_T_PRED; i->a = 1; i->b = 1; break;
 		}
 		if (cases[c].kind != 3)
 			vb_exit(b);
@@ -749,7 +751,7 @@ static void test_validator(void)
 
 int main(void)
 {
-	tap_plan(27);
+	tap_plan(28);
 	if (tg_init(&gpu, 4)) {
 		printf("Bail out! cannot create the core\n");
 		return 1;

@@ -443,8 +443,15 @@ static int setp_int(struct warp *w, const struct dinsn *in, uint32_t mask)
 static int pred_logic(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
 	uint32_t *p = w->preds;
-	uint32_t a, b = in->b != VISA_OPND_NONE ? p[in->b] : 0, r;
+	uint32_t a, b, r;
 
+	/* Only these name predicates (the validator checked them as such). */
+	if (in->op != VISA_OP_MOV && in->op != VISA_OP_AND &&
+	    in->op != VISA_OP_OR && in->op != VISA_OP_XOR &&
+	    in->op != VISA_OP_NOT)
+		return exec_bad(w, in, mask);
+
+	b = in->b != VISA_OPND_NONE ? p[in->b] : 0;
 	if (in->op == VISA_OP_MOV && (in->a & VISA_OPND_LIT))
 		a = in->lit[0][0] ? FULL_MASK : 0;
 	else

@@ -382,6 +382,11 @@ static int check_insn(struct vctx *v, const struct visa_func *f, uint32_t pc,
 	if (in->type >= VISA_T_COUNT)
 		return fail(v, "insn %u: unknown type %u", pc, in->type);
 	req = required[in->op];
+	/* On data and arithmetic opcodes PRED is the type of predicate logic
+	 * only (elsewhere, e.g. vote.pred, it is informative). */
+	if (in->type == VISA_T_PRED && !pred_logic(in) &&
+	    in->op >= VISA_OP_PACK && in->op <= VISA_OP_LOP3)
+		return fail(v, "insn %u: type pred on a non-logic opcode", pc);
 
 	if ((req & R_D) && in->d == VISA_OPND_NONE &&
 	    !(in->op == VISA_OP_ATOM))

@@ -25,15 +25,41 @@ MODULE_PARM_DESC(num_devices, "Number of devices /dev/vgpuN (1-8, default 1)");
 static unsigned int vram_mb = 1024;
 module_param(vram_mb, uint, 0444);
 MODULE_PARM_DESC(vram_mb,
-		 "VRAM per device in MiB, committed only when allocated (1-65536, default 1024)");
+		 "VRAM per device in MiB, backed by host memory only where used (1-65536, default 1024)");
 
 static unsigned int gart_mb = 1024;
 module_param(gart_mb, uint, 0444);
 MODULE_PARM_DESC(gart_mb,
 		 "Host memory the device can reach at once, in MiB (1-65536, default 1024)");
 
+#define VGPU_MAX_DEVICES	8
+#define VGPU_MAX_MB		65536U
+
+static struct vgpu_dev *vgpu_devs[VGPU_MAX_DEVICES];
+
 unsigned int vgpu_watchdog_ms = 5000;
-module_param_named(watchdog_ms, vgpu_watchdog_ms, uint, 0644);
+
+/*
+ * A new timeout applies at once: look at the queues again now.  Called
+ * under kernel_param_lock(THIS_MODULE), which also guards vgpu_devs[].
+ */
+static int vgpu_watchdog_ms_set(const char *val, const struct kernel_param *kp)
+{
+	int ret = param_set_uint(val, kp);
+	unsigned int i;
+
+	for (i = 0; !ret && i < VGPU_MAX_DEVICES; i++)
+		if (vgpu_devs[i])
+			mod_delayed_work(system_wq, &vgpu_devs[i]->watchdog, 0);
+	return ret;
+}
+
+static const struct kernel_param_ops vgpu_watchdog_ms_ops = {
+	.set = vgpu_watchdog_ms_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(watchdog_ms, &vgpu_watchdog_ms_ops, &vgpu_watchdog_ms, 0644);
 MODULE_PARM_DESC(watchdog_ms,
 		 "A queue making no progress for this long stops its context (ms, 0 = off, default 5000; writable)");
 
@@ -41,10 +67,6 @@ unsigned int vgpu_max_queues = 64;
 module_param_named(max_queues, vgpu_max_queues, uint, 0444);
 MODULE_PARM_DESC(max_queues, "Queues per open file (1-4096, default 64)");
 
-#define VGPU_MAX_DEVICES	8
-#define VGPU_MAX_MB		65536U
-
-static struct vgpu_dev *vgpu_devs[VGPU_MAX_DEVICES];
 static struct dentry *vgpu_debugfs_root;
 
 /* --- ioctls -------------------------------------------------------------- */
@@ -239,8 +261,11 @@ static int vgpu_release(struct inode *inode, struct file *filp)
 
 	if (vf->is_fw)
 		vgpu_fw_detach(vf);
-	else
-		vgpu_file_cleanup(vf);
+	/*
+	 * Also for the firmware's file: a client ioctl that passed the
+	 * dispatcher just before FW_ATTACH may still have created something.
+	 */
+	vgpu_file_cleanup(vf);
 	mutex_lock(&dev->lock);
 	list_del(&vf->node);
 	mutex_unlock(&dev->lock);
@@ -375,11 +400,16 @@ static void vgpu_remove_all(void)
 	unsigned int i;
 
 	for (i = 0; i < VGPU_MAX_DEVICES; i++) {
-		if (!vgpu_devs[i])
-			continue;
-		misc_deregister(&vgpu_devs[i]->misc);
-		vgpu_dev_destroy(vgpu_devs[i]);
+		struct vgpu_dev *dev;
+
+		kernel_param_lock(THIS_MODULE);
+		dev = vgpu_devs[i];
 		vgpu_devs[i] = NULL;
+		kernel_param_unlock(THIS_MODULE);
+		if (!dev)
+			continue;
+		misc_deregister(&dev->misc);
+		vgpu_dev_destroy(dev);
 	}
 	debugfs_remove_recursive(vgpu_debugfs_root);
 }
@@ -403,7 +433,9 @@ static int __init vgpu_init(void)
 			vgpu_remove_all();
 			return PTR_ERR(dev);
 		}
+		kernel_param_lock(THIS_MODULE);
 		vgpu_devs[i] = dev;
+		kernel_param_unlock(THIS_MODULE);
 	}
 	pr_info("vgpu: %u device(s), %u MiB VRAM each\n", num_devices, vram_mb);
 	return 0;

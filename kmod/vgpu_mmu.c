@@ -14,6 +14,7 @@
  * and the lookup for unmap.
  */
 #include <linux/bits.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "vgpu_drv.h"
@@ -118,9 +119,11 @@ static void vgpu_mmu_clear(struct vgpu_ctx *ctx, struct vgpu_mapping *m,
 	u64 step = big ? VGPU_BIG_PAGE_SIZE : VGPU_SMALL_PAGE_SIZE;
 	u64 done, pte;
 
-	for (done = 0; done < size; done += step)
+	for (done = 0; done < size; done += step) {
 		if (!vgpu_pte_addr(ctx, m->va + done, big, false, &pte))
 			vgpu_vram_write64(ctx->dev, pte, 0);
+		cond_resched();	/* a mapping may have millions of pages */
+	}
 }
 
 /* The PTE that maps byte @off of the mapping's object. */
@@ -157,6 +160,7 @@ static int vgpu_mmu_fill(struct vgpu_ctx *ctx, struct vgpu_mapping *m)
 			vgpu_mmu_clear(ctx, m, done);
 			return ret;
 		}
+		cond_resched();
 	}
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include <linux/gfp.h>
 #include <linux/highmem.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "vgpu_drv.h"
@@ -55,6 +56,7 @@ static void vgpu_vram_release_pages(struct vgpu_vram *vram,
 			__free_page(page);
 			vram->resident--;
 		}
+		cond_resched();
 	}
 }
 

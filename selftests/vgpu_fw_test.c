@@ -619,7 +619,7 @@ TEST_F(fw, watchdog_stops_a_stuck_queue)
 	t0 = vgpu_now_ns();
 	EXPECT_EQ(-ECANCELED, vgpu_tq_wait(&stuck, 1, 5000));
 	EXPECT_LT(150000000ull, vgpu_now_ns() - t0);
-	EXPECT_GT(2000000000ull, vgpu_now_ns() - t0);
+	EXPECT_GT(4000000000ull, vgpu_now_ns() - t0);	/* not 5 s */
 	st.handle = ctx;
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
 	EXPECT_EQ(VGPU_CTX_STATE_GUILTY, st.state);

@@ -123,12 +123,24 @@ uint16_t cg_lit(struct cg *g, struct cg_fn *fn, uint64_t v)
 	return (uint16_t)(VISA_OPND_LIT | (fn->lits.n - 1));
 }
 
+/*
+ * Before register allocation a GPR operand may name any register below
+ * VISA_OPND_LIT (the literal flag): twice what the image may use, since
+ * regalloc.c packs them (and checks VISA_MAX_REGS).  Predicates are not
+ * reallocated, so they must fit the image's limit from the start.
+ */
+#define MAX_VIRTUAL_REGS (VISA_OPND_LIT - 1u)
+
 static void check_reg_limit(struct cg *g, struct cg_fn *fn)
 {
-	if (fn->num_regs > VISA_MAX_REGS || fn->num_preds > VISA_MAX_PREDS)
+	if (fn->num_regs > MAX_VIRTUAL_REGS)
 		cg_unsupported(g, &fn->f->pos,
-			       "function '%s' needs more than %u registers",
-			       fn->f->name, VISA_MAX_REGS);
+			       "function '%s' declares more than %u registers",
+			       fn->f->name, MAX_VIRTUAL_REGS);
+	if (fn->num_preds > VISA_MAX_PREDS)
+		cg_unsupported(g, &fn->f->pos,
+			       "function '%s' needs more than %u predicates",
+			       fn->f->name, VISA_MAX_PREDS);
 }
 
 uint16_t cg_temp(struct cg *g, struct cg_fn *fn)

@@ -236,5 +236,9 @@ void cg_allocate_registers(struct cg *g, struct cg_fn *fn)
 		rewrite(&in->c, map);
 		rewrite(&in->e, map);
 	}
+	if (nphys > VISA_MAX_REGS)
+		cg_unsupported(g, &fn->f->pos,
+			       "function '%s' needs more than %u registers at once",
+			       fn->f->name, VISA_MAX_REGS);
 	fn->num_regs = nphys;
 }

@@ -395,6 +395,35 @@ static void test_options(void)
 	     "the library reports its compiler version");
 }
 
+/*
+ * A function may declare more PTX registers than the image may use, as
+ * long as few are live at once (huge unrolled kernels): 20000 here.
+ */
+static void test_many_registers(void)
+{
+	size_t cap = 64 * 20000 + 512, n;
+	char *src = malloc(cap);
+	const struct visa_kernel *k;
+	void *img;
+	int i;
+
+	if (!t_ok(src != NULL, "memory for a 20000-register kernel"))
+		return;
+	n = (size_t)snprintf(src, cap, H ".visible .entry big(.param .u64 o)\n{\n"
+			     ".reg .b32 %%r<20001>;\n.reg .b64 %%rd1;\nmov.u32 %%r0, 1;\n");
+	for (i = 1; i <= 20000; i++)
+		n += (size_t)snprintf(src + n, cap - n, "add.u32 %%r%d, %%r%d, %d;\n",
+				      i, i - 1, i);
+	snprintf(src + n, cap - n, "ld.param.u64 %%rd1, [o];\n"
+		 "st.global.u32 [%%rd1], %%r20000;\nret;\n}\n");
+	img = compile_ok("a kernel declaring 20000 registers", src, NULL);
+	k = img ? t_kernel(img, "big") : NULL;
+	t_ok(k && k->num_regs <= 3, "register allocation packs them into %u",
+	     k ? k->num_regs : 0);
+	vgpu_ptx_free(img);
+	free(src);
+}
+
 int main(void)
 {
 	t_start();
@@ -407,5 +436,6 @@ int main(void)
 	test_initializers_and_lines();
 	test_legacy_warp_ops();
 	test_options();
+	test_many_registers();
 	return t_done();
 }

@@ -121,7 +121,7 @@ static void vote(struct warp *w, const struct group *g)
 		case VISA_VOTE_ALL: set_pred(w, in->pd, l, all); break;
 		case VISA_VOTE_ANY: set_pred(w, in->pd, l, any); break;
 		case VISA_VOTE_UNI: set_pred(w, in->pd, l, uni); break;
-		default: reg_row(w, in->d)[l] = p; break;
+		case VISA_VOTE_BALLOT: reg_row(w, in->d)[l] = p; break;
 		}
 	}
 }

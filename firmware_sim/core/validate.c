@@ -462,6 +462,31 @@ static int check_insn(struct vctx *v, const struct visa_func *f, uint32_t pc,
 		      in->c == VISA_OPND_NONE)))
 			return fail(v, "insn %u: bad atomic operation", pc);
 	}
+	{
+		/* Sub-operation ranges (the executors index by them). */
+		static const uint8_t max_sub[VISA_OP_COUNT] = {
+			[VISA_OP_SHFL] = VISA_SHFL_BFLY,
+			[VISA_OP_VOTE] = VISA_VOTE_BALLOT,
+			[VISA_OP_MATCH] = VISA_MATCH_ALL,
+			[VISA_OP_REDUX] = VISA_RED_XOR,
+			[VISA_OP_BAR_RED] = VISA_RED_OR,
+			[VISA_OP_MEMBAR] = VISA_SCOPE_SYS,
+			[VISA_OP_SHF] = VISA_SHF_R_CLAMP,
+			[VISA_OP_PRMT] = 6,
+			[VISA_OP_BFIND] = 1,
+			[VISA_OP_TESTP] = VISA_TESTP_SUBNORMAL,
+			[VISA_OP_SETP] = VISA_CMP_COUNT - 1,
+			[VISA_OP_SET] = VISA_CMP_COUNT - 1,
+			[VISA_OP_ATOM] = VISA_ATOM_COUNT - 1,
+			[VISA_OP_RED] = VISA_ATOM_COUNT - 1,
+		};
+
+		if (VISA_MOD_SUB(in->mod) > max_sub[in->op])
+			return fail(v, "insn %u: sub-operation %u out of range",
+				    pc, VISA_MOD_SUB(in->mod));
+		if ((in->mod & VISA_MOD_RND_MASK) > VISA_RND_RNA)
+			return fail(v, "insn %u: unknown rounding mode", pc);
+	}
 	switch (in->op) {
 	case VISA_OP_SREG:
 		if (in->imm >= VISA_SREG_COUNT)

@@ -452,6 +452,20 @@ void vgpu_core_stop(struct vgpu_core *core)
 	atomic_store(&core->stop, 1);
 }
 
+bool vgpu_core_stop_grid(struct vgpu_core *core, uint32_t grid_id)
+{
+	bool hit;
+
+	/* core->grid changes under the lock, so the check and the stop see
+	 * the same grid */
+	pthread_mutex_lock(&core->lock);
+	hit = core->grid && core->grid->l->grid_id == grid_id;
+	if (hit)
+		atomic_store(&core->stop, 1);
+	pthread_mutex_unlock(&core->lock);
+	return hit;
+}
+
 void vgpu_core_get_stats(struct vgpu_core *core, struct vgpu_core_stats *st)
 {
 	st->warp_insns = atomic_load(&core->warp_insns);
@@ -554,11 +568,11 @@ int vgpu_core_launch(struct vgpu_core *core,
 		memcpy(g->param_copy, l->params, k->param_size);
 
 	pthread_mutex_lock(&core->launch_lock);
-	atomic_store(&core->stop, 0);
 	atomic_store(&core->warp_insns, 0);
 	atomic_store(&core->thread_insns, 0);
 	atomic_store(&core->tlb_misses, 0);
 	pthread_mutex_lock(&core->lock);
+	atomic_store(&core->stop, 0);	/* a stop for an earlier grid */
 	core->grid = g;
 	core->generation++;
 	core->busy = core->num_sms;

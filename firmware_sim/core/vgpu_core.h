@@ -20,6 +20,7 @@
 #ifndef VGPU_CORE_H
 #define VGPU_CORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -150,6 +151,14 @@ int vgpu_core_launch(struct vgpu_core *core,
  * including a signal-free watchdog thread.
  */
 void vgpu_core_stop(struct vgpu_core *core);
+
+/**
+ * vgpu_core_stop_grid() - stop the running grid only if it is @grid_id
+ * (struct vgpu_core_launch.grid_id), so that a watchdog that fires as
+ * its grid ends cannot stop the next one.  Returns true if a grid was
+ * asked to stop.
+ */
+bool vgpu_core_stop_grid(struct vgpu_core *core, uint32_t grid_id);
 
 /* Counters for the benchmark and tools. */
 struct vgpu_core_stats {

@@ -133,8 +133,10 @@ void cu_ctx_free(struct cu_ctx *ctx)
 		free(s);
 	}
 	cu_stream_fini(&ctx->null_stream);
-	for (i = 0; i < ctx->num_queues; i++)
+	for (i = 0; i < ctx->num_queues; i++) {
 		vgpu_queue_destroy(ctx->queues[i].vq);
+		pthread_mutex_destroy(&ctx->queues[i].lock);
+	}
 	cu_mem_free_ctx(ctx);
 	if (ctx->stage)
 		cu_mem_internal_free(ctx, ctx->stage_handle, ctx->stage,

@@ -41,7 +41,7 @@ static CUresult cu_copy_dma(struct cu_stream *s, uint64_t dst, uint64_t src,
 	CUresult res;
 	int ret;
 
-	res = cu_op_begin(s, CU_ENGINE_COPY, &op);
+	res = cu_op_begin(s, CU_ENGINE_COPY, NULL, &op);
 	if (res != CUDA_SUCCESS)
 		return res;
 	ret = vgpu_emit_copy(op.queue->vq, dst, src, size, op.deadline);

@@ -111,8 +111,11 @@ struct cu_queue {
 	unsigned int engine;
 	unsigned int slot;		/* index of its u64 in the sync page */
 	uint64_t slot_va;		/* GPU VA (= host VA) of that u64 */
+	bool in_use;			/* owned by a stream (ctx->lock) */
+
+	pthread_mutex_t lock;		/* writing packets; the fields below */
 	uint64_t seq;			/* last sequence number submitted */
-	bool in_use;			/* owned by a stream */
+	uint64_t written;		/* last seq whose slot write is queued */
 };
 
 struct cu_stream {
@@ -241,6 +244,8 @@ CUresult cu_queue_get(struct cu_ctx *ctx, unsigned int engine,
 		      struct cu_queue **out);
 void cu_queue_put(struct cu_queue *q);
 bool cu_point_done(const struct cu_point *p);
+/* Have @p written to its queue's sync slot (see queue.c). */
+int cu_point_publish(const struct cu_point *p, int64_t deadline);
 CUresult cu_point_wait(struct cu_ctx *ctx, const struct cu_point *p);
 CUresult cu_stream_init(struct cu_ctx *ctx, struct cu_stream *s,
 			unsigned int flags, int priority, bool is_null);
@@ -255,17 +260,18 @@ CUresult cu_stream_sync(struct cu_stream *s);
 
 /*
  * One operation on a stream: begin (takes the stream's lock, picks the
- * queue of @engine and makes it wait for what must come first), then the
- * caller emits its packets on op->queue, then end (sequence number, fence,
- * doorbell; releases the lock).  cu_op_abort() releases on an error.
+ * queue of @engine and makes it wait for what must come first, and for
+ * @also if not NULL), then the caller emits its packets on op->queue,
+ * then end (sequence number, fence, doorbell; releases the locks).
+ * cu_op_abort() releases on an error.
  */
 struct cu_op {
 	struct cu_stream *stream;
-	struct cu_queue *queue;
+	struct cu_queue *queue;		/* locked between begin and end */
 	int64_t deadline;
 };
 CUresult cu_op_begin(struct cu_stream *s, unsigned int engine,
-		     struct cu_op *op);
+		     const struct cu_point *also, struct cu_op *op);
 CUresult cu_op_end(struct cu_op *op, struct cu_point *done);
 void cu_op_abort(struct cu_op *op, int err);
 

@@ -126,7 +126,7 @@ static CUresult cu_event_record(CUevent hEvent, CUstream hStream)
 		return res;
 	if (s->ctx != ev->ctx)
 		return CUDA_ERROR_INVALID_HANDLE;
-	res = cu_op_begin(s, CU_ENGINE_COMPUTE, &op);
+	res = cu_op_begin(s, CU_ENGINE_COMPUTE, NULL, &op);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (ev->ts_slot >= 0) {

@@ -138,7 +138,7 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	if (res != CUDA_SUCCESS)
 		return res;
 
-	res = cu_op_begin(s, CU_ENGINE_COMPUTE, &op);
+	res = cu_op_begin(s, CU_ENGINE_COMPUTE, NULL, &op);
 	if (res != CUDA_SUCCESS)
 		return res;
 	ret = vgpu_queue_reserve(op.queue->vq, bytes, op.deadline, &mem);
@@ -164,8 +164,14 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	v1->image_id = m->image_id;
 	v1->global_base = m->global_va;
 	v1->const_base = m->const_va;
-	v1->printf_fifo_va = (uintptr_t)ctx->printf_fifo;
-	v1->printf_fifo_size = ctx->printf_fifo ? ctx->printf_size : 0;
+	/*
+	 * Only kernels that print get the FIFO: the firmware has less to
+	 * set up for the others, which makes their launches cheaper.
+	 */
+	if (f->kernel->flags & VISA_KERNEL_USES_PRINTF) {
+		v1->printf_fifo_va = (uintptr_t)ctx->printf_fifo;
+		v1->printf_fifo_size = ctx->printf_fifo ? ctx->printf_size : 0;
+	}
 	v1->param_size = psize;
 	v1->local_bytes = 0;
 	return cu_op_end(&op, NULL);

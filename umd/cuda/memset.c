@@ -30,7 +30,7 @@ static CUresult cu_memset(CUdeviceptr dst, size_t pitch, uint32_t value,
 	span = (height - 1) * pitch + width * elem;
 	if (cu_classify(dst, span, &in_range) == CU_WHERE_PAGEABLE || !in_range)
 		return CUDA_ERROR_INVALID_VALUE;
-	res = cu_op_begin(s, CU_ENGINE_COPY, &op);
+	res = cu_op_begin(s, CU_ENGINE_COPY, NULL, &op);
 	if (res != CUDA_SUCCESS)
 		return res;
 	for (row = 0; row < height && !ret; row++)

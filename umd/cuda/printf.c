@@ -186,9 +186,13 @@ static bool cu_ctx_idle(struct cu_ctx *ctx)
 	bool idle = true;
 
 	pthread_mutex_lock(&ctx->lock);
-	for (i = 0; i < ctx->num_queues && idle; i++)
-		idle = vgpu_queue_completed(ctx->queues[i].vq) >=
-		       ctx->queues[i].seq;
+	for (i = 0; i < ctx->num_queues && idle; i++) {
+		struct cu_queue *q = &ctx->queues[i];
+
+		pthread_mutex_lock(&q->lock);
+		idle = vgpu_queue_completed(q->vq) >= q->seq;
+		pthread_mutex_unlock(&q->lock);
+	}
 	pthread_mutex_unlock(&ctx->lock);
 	return idle;
 }

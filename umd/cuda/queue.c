@@ -57,6 +57,8 @@ CUresult cu_queue_get(struct cu_ctx *ctx, unsigned int engine,
 		q->slot = ctx->num_queues;
 		q->slot_va = (uintptr_t)&ctx->sync[q->slot];
 		q->seq = 0;
+		q->written = 0;
+		pthread_mutex_init(&q->lock, NULL);
 		ctx->sync[q->slot] = 0;
 		ctx->num_queues++;
 	}
@@ -76,6 +78,38 @@ void cu_queue_put(struct cu_queue *q)
 bool cu_point_done(const struct cu_point *p)
 {
 	return !p->queue || vgpu_queue_completed(p->queue->vq) >= p->seq;
+}
+
+/*
+ * Make sure point @p becomes visible in its queue's sync slot, so that
+ * another queue can wait for it with WAIT_MEM (slot >= p->seq).  Slot
+ * writes cost the firmware a trip through the GART, so operations do not
+ * write it by default: only when another queue depends on one is a
+ * WRITE_MEM (and the FENCE of its own sequence number) appended to the
+ * queue, which runs it after everything before it, @p included.
+ */
+int cu_point_publish(const struct cu_point *p, int64_t deadline)
+{
+	struct cu_queue *q = p->queue;
+	uint64_t seq;
+	int ret = 0;
+
+	pthread_mutex_lock(&q->lock);
+	if (q->written >= p->seq)
+		goto out;
+	seq = q->seq + 1;
+	ret = vgpu_emit_write_mem(q->vq, q->slot_va, seq, deadline);
+	if (!ret)
+		ret = vgpu_emit_fence(q->vq, seq, deadline);
+	if (!ret)
+		ret = vgpu_queue_submit(q->vq);
+	if (!ret) {
+		q->seq = seq;
+		q->written = seq;
+	}
+out:
+	pthread_mutex_unlock(&q->lock);
+	return ret;
 }
 
 CUresult cu_point_wait(struct cu_ctx *ctx, const struct cu_point *p)

@@ -197,7 +197,6 @@ CU_EXPORT CUresult CUDAAPI cuStreamWaitEvent(CUstream h, CUevent hEvent,
 	struct cu_point p;
 	struct cu_op op;
 	CUresult res = cu_stream_current(h, &ctx, &s);
-	int ret;
 
 	if (res != CUDA_SUCCESS)
 		return res;
@@ -214,20 +213,12 @@ CU_EXPORT CUresult CUDAAPI cuStreamWaitEvent(CUstream h, CUevent hEvent,
 		return cu_point_wait(ev->ctx, &p);
 	}
 	/*
-	 * One operation on the compute queue that waits for the event;
+	 * An operation on the compute queue that only waits for the event;
 	 * later operations of the stream wait for it in turn.
 	 */
-	res = cu_op_begin(s, CU_ENGINE_COMPUTE, &op);
+	res = cu_op_begin(s, CU_ENGINE_COMPUTE, &p, &op);
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (p.queue != op.queue) {
-		ret = vgpu_emit_wait_mem(op.queue->vq, p.queue->slot_va, p.seq,
-					 op.deadline);
-		if (ret) {
-			cu_op_abort(&op, ret);
-			return cu_from_errno(ret);
-		}
-	}
 	return cu_op_end(&op, NULL);
 }
 

@@ -1,18 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * queue.c - a context's vGPU queues and the ordering between them.
+ * queue.c - a context's vGPU queues and the points in them.
  *
- * Every operation submitted on a queue ends with two packets:
- *
- *     WRITE_MEM  sync_page[slot] = seq     progress, visible to other queues
- *     FENCE      seq                       progress, visible to the host
- *
- * so "operation seq of queue Q" is a point that the host can wait for
- * (the fence page, VGPU_IOCTL_WAIT) and that another queue can wait for
- * (a WAIT_MEM packet on Q's slot).  Sequence numbers only grow, so a
- * point stays meaningful for the life of the context even when its queue
- * passes to another stream: queues are never destroyed before the
- * context is.
+ * Every operation submitted on a queue ends with a FENCE packet carrying
+ * the queue's next sequence number, so "operation seq of queue Q" is a
+ * point the host can wait for (the fence page, VGPU_IOCTL_WAIT).  For
+ * another queue to wait for it, the point is published: a WRITE_MEM of a
+ * sequence number >= seq into Q's u64 of the context's sync page, which
+ * the other queue waits on with WAIT_MEM (see cu_point_publish).
+ * Sequence numbers only grow, so a point stays meaningful for the life of
+ * the context even when its queue passes to another stream: queues are
+ * never destroyed before the context is.
  */
 #include <errno.h>
 

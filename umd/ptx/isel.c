@@ -534,6 +534,44 @@ static void sel_fns(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	alu(g, fn, in, VISA_OP_FNS, PT_U32, 3, srct, 0);
 }
 
+/*
+ * bmsk.mode.b32 d, a, b: a mask of b bits starting at bit a (CUB's radix
+ * sort uses it).  That is a BFI of all-ones into zero, once the position
+ * and width are clamped (.clamp: at most 32) or wrapped (.wrap: mod 32).
+ */
+static void sel_bmsk(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
+		     struct mods *m)
+{
+	static const char *const modes[] = { "clamp", "wrap" };
+	int mode = take_one(g, m, modes, 2);
+	uint16_t x[2], d;
+	struct visa_insn *vi;
+	uint32_t i;
+
+	finish(g, m);
+	if (mode < 0)
+		cg_fail(g, &in->pos, "'bmsk' needs .clamp or .wrap");
+	if (type1(g, m) != PT_B32)
+		cg_fail(g, &in->pos, "'bmsk' takes .b32");
+	nops(g, in, 3);
+	for (i = 0; i < 2; i++) {
+		uint16_t s = cg_src(g, fn, &in->ops[1 + i], PT_U32);
+
+		x[i] = cg_temp(g, fn);
+		vi = cg_insn(fn, mode == 0 ? VISA_OP_MIN : VISA_OP_AND, VISA_T_U32);
+		vi->d = x[i];
+		vi->a = s;
+		vi->b = cg_lit(g, fn, mode == 0 ? 32 : 31);
+	}
+	d = cg_dst(g, fn, &in->ops[0]);
+	vi = cg_insn(fn, VISA_OP_BFI, VISA_T_B32);
+	vi->d = d;
+	vi->a = cg_lit(g, fn, 0xffffffffu);
+	vi->b = cg_lit(g, fn, 0);
+	vi->c = x[0];
+	vi->e = x[1];
+}
+
 static void sel_prmt(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     struct mods *m)
 {
@@ -1629,7 +1667,7 @@ static const struct {
 	{ "shl", sel_shift }, { "shr", sel_shift },
 	{ "popc", sel_count }, { "clz", sel_count }, { "bfind", sel_count },
 	{ "bfe", sel_bitfield }, { "bfi", sel_bitfield }, { "fns", sel_fns },
-	{ "prmt", sel_prmt }, { "shf", sel_shf }, { "lop3", sel_lop3 },
+	{ "prmt", sel_prmt }, { "bmsk", sel_bmsk }, { "shf", sel_shf }, { "lop3", sel_lop3 },
 	{ "dp4a", sel_dp }, { "dp2a", sel_dp }, { "testp", sel_testp },
 	{ "setp", sel_setp }, { "set", sel_set }, { "selp", sel_selp },
 	{ "slct", sel_slct }, { "mov", sel_mov }, { "cvt", sel_cvt },

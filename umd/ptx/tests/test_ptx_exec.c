@@ -312,6 +312,114 @@ static void check_async(struct test_gpu *g, struct tg_module *m,
 	     arch, bad);
 }
 
+/* bmsk as the PTX ISA defines it. */
+static uint32_t bmsk(uint32_t a, uint32_t b, bool clamp)
+{
+	uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+	uint32_t mask0 = ~0u << a1, mask1 = sum < 32 ? ~0u << sum : 0;
+
+	if (clamp && a >= 32)
+		mask0 = 0;
+	if (sum >= 32 || (clamp && (a >= 32 || b >= 32)))
+		mask1 = 0;
+	else if (!b1)
+		mask1 = ~0u;
+	return mask0 & ~mask1;
+}
+
+static void check_bmsk(struct test_gpu *g, struct tg_module *m, const char *arch)
+{
+	uint64_t o = tg_alloc(g, 400 * 8);
+	uint32_t *out, t;
+	uint8_t p[8];
+	int bad = 0;
+
+	put(p, 0, &o, 8);
+	if (!t_ok(launch(g, m, "exec_bmsk", 1, 400, 0, p, 8), "%s: exec_bmsk runs",
+		  arch))
+		return;
+	out = tg_host(g, o);
+	for (t = 0; t < 400; t++) {
+		uint32_t a = t % 40, b = t / 40 * 5;
+
+		bad += out[2 * t] != bmsk(a, b, true);
+		bad += out[2 * t + 1] != bmsk(a, b, false);
+	}
+	t_ok(!bad, "%s: bmsk.clamp and bmsk.wrap at the edges (%d wrong)", arch, bad);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* cu/cub_block.cu: CUB's radix sort, reduction and scans in one block. */
+static void check_cub(const char *arch)
+{
+	char path[512], msg[512], err[256];
+	int keys[512], want_scan[128], x[128], t, i, bad = 0, sum = 0;
+	struct test_gpu g;
+	struct tg_module m;
+	uint64_t in, sorted, sums, scan;
+	uint8_t p[32];
+	void *img = NULL;
+	size_t size;
+	char *text;
+	int *hs;
+
+	snprintf(path, sizeof(path), "%s/%s/cub_block.ptx", PTX_TEST_DATA, arch);
+	text = t_read_file(path, NULL);
+	if (!t_ok(text && !t_compile(path, text, &img, &size, msg, sizeof(msg)),
+		  "%s: compile cub_block.ptx %s", arch, msg))
+		goto out;
+	if (tg_init(&g, 2))
+		goto out;
+	if (!t_ok(!tg_load(&g, img, size, &m, err, sizeof(err)),
+		  "%s: load cub_block %s", arch, err)) {
+		tg_fini(&g);
+		goto out;
+	}
+	in = tg_alloc(&g, sizeof(keys));
+	sorted = tg_alloc(&g, sizeof(keys));
+	sums = tg_alloc(&g, 4);
+	scan = tg_alloc(&g, 128 * 4);
+	for (i = 0; i < 512; i++)
+		keys[i] = (int)((i * 2654435761u) >> 7) % 100000 - 50000;
+	memcpy(tg_host(&g, in), keys, sizeof(keys));
+	put(p, 0, &in, 8);
+	put(p, 8, &sorted, 8);
+	put(p, 16, &sums, 8);
+	put(p, 24, &scan, 8);
+	if (t_ok(launch(&g, &m, "cub_block", 1, 128, 0, p, 32), "%s: cub_block runs",
+		 arch)) {
+		qsort(keys, 512, sizeof(int), cmp_int);
+		hs = tg_host(&g, sorted);
+		for (i = 0; i < 512; i++)
+			bad += hs[i] != keys[i];
+		t_ok(!bad, "%s: cub::BlockRadixSort sorts 512 keys (%d wrong)", arch, bad);
+		for (t = 0; t < 128; t++)
+			sum += keys[4 * t];
+		hs = tg_host(&g, sums);
+		t_ok(hs[0] == sum, "%s: cub::BlockReduce sum %d (want %d)", arch, hs[0], sum);
+		for (t = 0; t < 128; t++)
+			x[t] = t ? x[t - 1] + keys[4 * (t - 1) + 1] : 0;
+		for (t = 0; t < 128; t++)
+			want_scan[t] = (t % 32 ? want_scan[t - 1] : 0) + x[t];
+		hs = tg_host(&g, scan);
+		bad = 0;
+		for (t = 0; t < 128; t++)
+			bad += hs[t] != want_scan[t];
+		t_ok(!bad, "%s: cub::BlockScan then cub::WarpScan (%d wrong)", arch, bad);
+	}
+	tg_unload(&m);
+	tg_fini(&g);
+out:
+	vgpu_ptx_free(img);
+	free(text);
+}
+
 static void run_arch(const char *arch)
 {
 	char path[512], msg[512], err[256];
@@ -345,6 +453,7 @@ static void run_arch(const char *arch)
 		check_indirect(&g, &m, in, arch);
 		check_simd(&g, &m, in, arch);
 		check_async(&g, &m, in, arch);
+		check_bmsk(&g, &m, arch);
 		tg_unload(&m);
 	}
 	tg_fini(&g);
@@ -358,5 +467,7 @@ int main(void)
 	t_start();
 	run_arch("sm_75");
 	run_arch("sm_90");
+	check_cub("sm_75");
+	check_cub("sm_90");
 	return t_done();
 }

@@ -151,3 +151,14 @@ extern "C" __global__ void exec_async(int *o, const int4 *in)
 	__syncthreads();
 	o[t] = tile[63 - t].x + tile[t].w + words[(t + 1) & 63];
 }
+
+// bmsk (CUB's radix sort writes it as inline asm), at the edge values.
+extern "C" __global__ void exec_bmsk(unsigned *o)
+{
+	unsigned a = threadIdx.x % 40, b = threadIdx.x / 40 * 5, r, w;
+
+	asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+	asm("bmsk.wrap.b32 %0, %1, %2;" : "=r"(w) : "r"(a), "r"(b));
+	o[2 * threadIdx.x] = r;
+	o[2 * threadIdx.x + 1] = w;
+}

@@ -115,18 +115,34 @@ static struct vgpu_bo *vgpu_bo_new(struct vgpu_dev *dev,
 	return bo;
 }
 
-/* Make a fully built object visible: in the device list and a handle. */
+/**
+ * vgpu_bo_add_handle() - give an open file a handle for an object
+ * @vf: the file.
+ * @bo: the object; the handle takes over the caller's reference.
+ * @handle: out: the new handle.
+ *
+ * Return: 0, or -ENOSPC when the file has no handles left.
+ */
+int vgpu_bo_add_handle(struct vgpu_file *vf, struct vgpu_bo *bo, u32 *handle)
+{
+	int ret;
+
+	mutex_lock(&vf->lock);
+	ret = xa_alloc(&vf->bos, handle, bo, VGPU_HANDLE_LIMIT, GFP_KERNEL);
+	mutex_unlock(&vf->lock);
+	return ret == -EBUSY ? -ENOSPC : ret;
+}
+
+/* Make a fully built object visible: a handle, and in the device list. */
 static int vgpu_bo_publish(struct vgpu_file *vf, struct vgpu_bo *bo,
 			   u32 *handle)
 {
 	struct vgpu_dev *dev = vf->dev;
 	int ret;
 
-	mutex_lock(&vf->lock);
-	ret = xa_alloc(&vf->bos, handle, bo, VGPU_HANDLE_LIMIT, GFP_KERNEL);
-	mutex_unlock(&vf->lock);
+	ret = vgpu_bo_add_handle(vf, bo, handle);
 	if (ret)
-		return ret == -EBUSY ? -ENOSPC : ret;
+		return ret;
 	mutex_lock(&dev->bo_lock);
 	list_add_tail(&bo->node, &dev->bos);
 	mutex_unlock(&dev->bo_lock);

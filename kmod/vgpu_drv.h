@@ -191,10 +191,11 @@ struct vgpu_file {
 	wait_queue_head_t irq_wq;
 };
 
+/* The same values as VGPU_MEM_KIND_* of the uAPI. */
 enum vgpu_bo_kind {
-	VGPU_BO_VRAM,
-	VGPU_BO_HOST,		/* pages allocated by the driver */
-	VGPU_BO_USERPTR,	/* user pages pinned by the driver */
+	VGPU_BO_VRAM = VGPU_MEM_KIND_VRAM,
+	VGPU_BO_HOST = VGPU_MEM_KIND_HOST,	/* pages allocated by the driver */
+	VGPU_BO_USERPTR = VGPU_MEM_KIND_USERPTR,	/* pinned user pages */
 };
 
 /**
@@ -362,6 +363,11 @@ int vgpu_ioctl_host_alloc(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_mem_free(struct vgpu_file *vf, void *data);
 struct vgpu_bo *vgpu_bo_lookup(struct vgpu_file *vf, u32 handle);
+int vgpu_bo_add_handle(struct vgpu_file *vf, struct vgpu_bo *bo, u32 *handle);
+
+/* vgpu_share.c */
+int vgpu_ioctl_mem_export(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_mem_import(struct vgpu_file *vf, void *data);
 void vgpu_bo_put(struct vgpu_bo *bo);
 void vgpu_bo_get(struct vgpu_bo *bo);
 

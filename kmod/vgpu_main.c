@@ -124,6 +124,8 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(QUEUE_KICK, vgpu_ioctl_queue_kick, true),
 	VGPU_IOCTL(WAIT, vgpu_ioctl_wait, true),
 	VGPU_IOCTL(QUEUE_EVENTFD, vgpu_ioctl_queue_eventfd, true),
+	VGPU_IOCTL(MEM_EXPORT, vgpu_ioctl_mem_export, true),
+	VGPU_IOCTL(MEM_IMPORT, vgpu_ioctl_mem_import, true),
 	VGPU_IOCTL(FW_ATTACH, vgpu_ioctl_fw_attach, false),
 	VGPU_IOCTL(FW_SIGNAL, vgpu_ioctl_fw_signal, false),
 	VGPU_IOCTL(FW_FAULT, vgpu_ioctl_fw_fault, false),
@@ -144,6 +146,8 @@ union vgpu_ioctl_args {
 	struct vgpu_queue_create queue_create;
 	struct vgpu_wait wait;
 	struct vgpu_queue_eventfd queue_eventfd;
+	struct vgpu_mem_export mem_export;
+	struct vgpu_mem_import mem_import;
 	struct vgpu_fw_attach fw_attach;
 	struct vgpu_fw_signal fw_signal;
 	struct vgpu_fw_fault fw_fault;

@@ -41,6 +41,8 @@ LAYOUT(struct vgpu_queue_create, 48);
 AT(struct vgpu_queue_create, ring_offset, 24);
 LAYOUT(struct vgpu_wait, 24);
 LAYOUT(struct vgpu_queue_eventfd, 8);
+LAYOUT(struct vgpu_mem_export, 16);
+LAYOUT(struct vgpu_mem_import, 32);
 LAYOUT(struct vgpu_fw_attach, 40);
 LAYOUT(struct vgpu_fw_signal, 16);
 LAYOUT(struct vgpu_fw_fault, 136);

@@ -49,6 +49,7 @@ static const unsigned long known_cmds[] = {
 	VGPU_IOCTL_HOST_REGISTER, VGPU_IOCTL_MEM_FREE, VGPU_IOCTL_MAP,
 	VGPU_IOCTL_UNMAP, VGPU_IOCTL_QUEUE_CREATE, VGPU_IOCTL_QUEUE_DESTROY,
 	VGPU_IOCTL_QUEUE_KICK, VGPU_IOCTL_WAIT, VGPU_IOCTL_QUEUE_EVENTFD,
+	VGPU_IOCTL_MEM_EXPORT, VGPU_IOCTL_MEM_IMPORT,
 	VGPU_IOCTL_FW_ATTACH, VGPU_IOCTL_FW_SIGNAL, VGPU_IOCTL_FW_FAULT,
 	VGPU_IOCTL_FW_ACK,
 };
@@ -223,6 +224,9 @@ int main(void)
 			munmap(fz.maps[i].addr, fz.maps[i].len);
 	for (i = 0; i < NFILES; i++)
 		close(fz.fds[i]);
+	/* Descriptors of exported objects hold memory too. */
+	for (i = 3; i < 1024; i++)
+		close(i);
 	if (vgpu_accounting_idle()) {
 		printf("ok 2 accounting_idle_after_fuzz\n");
 	} else {

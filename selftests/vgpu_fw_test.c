@@ -1013,6 +1013,71 @@ TEST_F(e2e, firmware_death_and_restart)
 	vgpu_tq_unmap(&q2);
 }
 
+/* Child: import @fd's object, copy it out through its own context. */
+static int ipc_child(int exported, size_t size)
+{
+	struct vgpu_mem_import imp = { .fd = exported };
+	int fd = vgpu_open();
+	struct vgpu_tq q;
+	uint32_t ctx;
+	uint8_t *out;
+	uint64_t f;
+
+	if (fd < 0 || vgpu_ioctl(fd, VGPU_IOCTL_MEM_IMPORT, &imp) ||
+	    vgpu_ctx_create(fd, &ctx) ||
+	    map_bo(fd, ctx, imp.handle, VA0, size, VGPU_MAP_READONLY) ||
+	    vgpu_tq_create(&q, fd, ctx, VGPU_ENGINE_COPY, 4096))
+		return 2;
+	out = host_buffer(fd, ctx, size, 0);
+	if (!out)
+		return 3;
+	emit_copy(&q, (uintptr_t)out, VA0, size);
+	f = vgpu_tq_fence(&q);
+	if (vgpu_tq_submit(&q) || vgpu_tq_wait(&q, f, 5000))
+		return 4;
+	for (size_t i = 0; i < size; i++)
+		if (out[i] != (uint8_t)(i ^ 0x5a))
+			return 5;
+	return 0;
+}
+
+TEST_F(e2e, ipc_memory_between_processes)
+{
+	size_t size = BIG;
+	uint8_t *src = host_buffer(self->fd, self->ctx, size, 0);
+	struct vgpu_mem_export e = { .flags = VGPU_MEM_EXPORT_CLOEXEC };
+	struct vgpu_tq q;
+	uint32_t vram;
+	uint64_t f;
+	int status;
+	pid_t pid;
+
+	ASSERT_NE(NULL, src);
+	ASSERT_EQ(0, vgpu_vram_alloc(self->fd, size, &vram));
+	ASSERT_EQ(0, map_bo(self->fd, self->ctx, vram, VA0, size, 0));
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx, VGPU_ENGINE_COPY,
+				    4096));
+	for (size_t i = 0; i < size; i++)
+		src[i] = (uint8_t)(i ^ 0x5a);
+	emit_copy(&q, VA0, (uintptr_t)src, size);
+	f = vgpu_tq_fence(&q);
+	ASSERT_EQ(0, vgpu_tq_submit(&q));
+	ASSERT_EQ(0, vgpu_tq_wait(&q, f, 5000));
+
+	/* Another process reads our VRAM through its own address space. */
+	e.handle = vram;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_EXPORT, &e));
+	pid = fork();
+	if (!pid)
+		_exit(ipc_child(e.fd, size));
+	waitpid(pid, &status, 0);
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	close(e.fd);
+	vgpu_tq_unmap(&q);
+	munmap(src, size);
+}
+
 TEST_F(e2e, queues_of_two_contexts_interleave)
 {
 	struct vgpu_tq q[4];

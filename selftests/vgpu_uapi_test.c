@@ -658,6 +658,103 @@ TEST_F(dev, foreign_handles)
 	vgpu_tq_unmap(&q);
 }
 
+/* ---- sharing between files (CUDA IPC) ----------------------------------- */
+
+TEST_F(dev, mem_export_import)
+{
+	struct vgpu_host_alloc a = { .size = 2 * 4096 };
+	struct vgpu_mem_export ev = { .flags = VGPU_MEM_EXPORT_CLOEXEC };
+	struct vgpu_mem_export eh = { 0 };
+	struct vgpu_mem_import iv = { 0 }, ih = { 0 };
+	struct vgpu_handle_arg f = { 0 };
+	int other = vgpu_open();
+	uint32_t vram, octx;
+	int *p, *q;
+
+	ASSERT_LE(0, other);
+	ASSERT_EQ(0, vgpu_vram_alloc(self->fd, 2 * BIG, &vram));
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
+	ev.handle = vram;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_EXPORT, &ev));
+	EXPECT_EQ(FD_CLOEXEC, fcntl(ev.fd, F_GETFD));
+	eh.handle = a.handle;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_EXPORT, &eh));
+	EXPECT_EQ(0, fcntl(eh.fd, F_GETFD));
+
+	/* The exporting file may go: the descriptors hold the objects. */
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(2, vgpu_sysfs_num("pinned_pages"));
+
+	iv.fd = ev.fd;
+	ASSERT_EQ(0, vgpu_ioctl(other, VGPU_IOCTL_MEM_IMPORT, &iv));
+	EXPECT_EQ(VGPU_MEM_KIND_VRAM, iv.kind);
+	EXPECT_EQ(2 * BIG, iv.size);
+	EXPECT_EQ(0, iv.mmap_offset);
+	ASSERT_EQ(0, vgpu_ctx_create(other, &octx));
+	EXPECT_EQ(0, do_map(other, octx, iv.handle, VA0, 0, 2 * BIG, 0));
+
+	ih.fd = eh.fd;
+	ASSERT_EQ(0, vgpu_ioctl(other, VGPU_IOCTL_MEM_IMPORT, &ih));
+	EXPECT_EQ(VGPU_MEM_KIND_HOST, ih.kind);
+	EXPECT_NE(0, ih.mmap_offset);
+	/* Importing twice gives two handles of one object. */
+	{
+		struct vgpu_mem_import again = { .fd = eh.fd };
+
+		ASSERT_EQ(0, vgpu_ioctl(other, VGPU_IOCTL_MEM_IMPORT, &again));
+		EXPECT_NE(ih.handle, again.handle);
+		p = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, other,
+			 ih.mmap_offset);
+		q = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_SHARED, other,
+			 again.mmap_offset);
+		ASSERT_NE(MAP_FAILED, p);
+		ASSERT_NE(MAP_FAILED, q);
+		p[2000] = 1234;
+		EXPECT_EQ(1234, q[2000]);
+		munmap(p, 8192);
+		munmap(q, 8192);
+	}
+	close(ev.fd);
+	close(eh.fd);
+	EXPECT_EQ(2, vgpu_sysfs_num("pinned_pages"));
+	f.handle = ih.handle;
+	EXPECT_EQ(0, vgpu_ioctl(other, VGPU_IOCTL_MEM_FREE, &f));
+	close(other);
+}
+
+TEST_F(dev, mem_export_import_errors)
+{
+	struct vgpu_mem_export e = { .flags = 2 };
+	struct vgpu_mem_import i = { 0 };
+	int null = open("/dev/null", O_RDONLY);
+	uint32_t vram;
+
+	ASSERT_EQ(0, vgpu_vram_alloc(self->fd, BIG, &vram));
+	e.handle = vram;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_EXPORT, &e));
+	e.flags = 0;
+	e.pad = 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_EXPORT, &e));
+	e.pad = 0;
+	e.handle = vram + 1;
+	EXPECT_EQ(-ENOENT, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_EXPORT, &e));
+
+	i.fd = -1;
+	EXPECT_EQ(-EBADF, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_IMPORT, &i));
+	i.fd = null;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_IMPORT, &i));
+	i.fd = self->fd;	/* a device file is not an exported object */
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_IMPORT, &i));
+	e.handle = vram;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_EXPORT, &e));
+	i.fd = e.fd;
+	i.flags = 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_IMPORT, &i));
+	close(e.fd);
+	close(null);
+}
+
 /* ---- queues without a firmware ---------------------------------------- */
 
 TEST_F(dev, queue_create_and_mmap)

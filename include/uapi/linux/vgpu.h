@@ -270,6 +270,54 @@ struct vgpu_unmap {
 	__u64 va;
 };
 
+/**
+ * struct vgpu_mem_export - a memory object as a file descriptor
+ *	(VGPU_IOCTL_MEM_EXPORT)
+ * @handle: memory object handle.
+ * @flags: VGPU_MEM_EXPORT_* bits.
+ * @fd: out: a new file descriptor that holds the object.
+ * @pad: zero.
+ *
+ * The descriptor can be passed to another process (SCM_RIGHTS, pidfd_getfd)
+ * and imported there into any open file of the same device: CUDA IPC
+ * memory handles.  The object lives as long as a handle, a mapping or an
+ * exported descriptor holds it.
+ */
+struct vgpu_mem_export {
+	__u32 handle;
+	__u32 flags;
+	__s32 fd;
+	__u32 pad;
+};
+
+/* The new descriptor is close-on-exec. */
+#define VGPU_MEM_EXPORT_CLOEXEC	(1U << 0)
+
+/**
+ * struct vgpu_mem_import - import an exported memory object
+ *	(VGPU_IOCTL_MEM_IMPORT)
+ * @fd: descriptor from VGPU_IOCTL_MEM_EXPORT (-EINVAL for any other file,
+ *	-EXDEV if it belongs to another device).
+ * @flags: zero.
+ * @handle: out: handle of the object in this file.
+ * @kind: out: VGPU_MEM_KIND_* of the object.
+ * @size: out: size of the object in bytes.
+ * @mmap_offset: out: for host memory, the offset to mmap() it on this
+ *	file; else 0.
+ */
+struct vgpu_mem_import {
+	__s32 fd;
+	__u32 flags;
+	__u32 handle;
+	__u32 kind;
+	__u64 size;
+	__u64 mmap_offset;
+};
+
+#define VGPU_MEM_KIND_VRAM	0	/* VGPU_IOCTL_VRAM_ALLOC */
+#define VGPU_MEM_KIND_HOST	1	/* VGPU_IOCTL_HOST_ALLOC */
+#define VGPU_MEM_KIND_USERPTR	2	/* VGPU_IOCTL_HOST_REGISTER */
+
 /* The engine a queue feeds. */
 enum vgpu_engine {
 	VGPU_ENGINE_COMPUTE = 0,	/* GR: kernels, and every packet */
@@ -484,6 +532,10 @@ struct vgpu_fw_ack {
 	_IOW(VGPU_IOCTL_BASE, 0x0d, struct vgpu_wait)
 #define VGPU_IOCTL_QUEUE_EVENTFD \
 	_IOW(VGPU_IOCTL_BASE, 0x0e, struct vgpu_queue_eventfd)
+#define VGPU_IOCTL_MEM_EXPORT \
+	_IOWR(VGPU_IOCTL_BASE, 0x0f, struct vgpu_mem_export)
+#define VGPU_IOCTL_MEM_IMPORT \
+	_IOWR(VGPU_IOCTL_BASE, 0x10, struct vgpu_mem_import)
 #define VGPU_IOCTL_FW_ATTACH \
 	_IOWR(VGPU_IOCTL_BASE, 0x40, struct vgpu_fw_attach)
 #define VGPU_IOCTL_FW_SIGNAL \

@@ -82,8 +82,13 @@ $(eval $(call ptx_nvcc_variant,debug,-G -arch=sm_75))
 $(PTX_DATA)/rdc/%.ptx: umd/ptx/tests/rdc/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -ptx -rdc=true -arch=sm_75 -o $@ $<
+$(PTX_DATA)/corpus-link/%.ptx: tests/corpus/link/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -rdc=true -arch=sm_75 -o $@ $<
 PTX_RDC_PTX := $(patsubst umd/ptx/tests/rdc/%.cu,$(PTX_DATA)/rdc/%.ptx,\
-	$(wildcard umd/ptx/tests/rdc/*.cu))
+	$(wildcard umd/ptx/tests/rdc/*.cu)) \
+	$(patsubst tests/corpus/link/%.cu,$(PTX_DATA)/corpus-link/%.ptx,\
+	$(wildcard tests/corpus/link/*.cu))
 
 # ptx_test(name): a test and its sanitizer twin, both run by `make check`.
 PTX_TEST_LDLIBS := -lpthread

@@ -177,9 +177,39 @@ static void test_mismatches(void)
 	     "function and variable of one name: %s", msg);
 }
 
+/* The corpus's multi-module program (tests/corpus/link), all modules. */
+static void test_corpus_link(void)
+{
+	char **names, msg[512], why[256];
+	const char *texts[4] = { 0 };
+	unsigned int n = t_list_dir(PTX_TEST_DATA "/corpus-link", ".ptx", &names), i;
+	void *img = NULL;
+	size_t size;
+
+	if (n == 0 || n > 4) {
+		t_diag("no multi-module program in tests/corpus/link (%u files)", n);
+		t_free_list(names, n);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		texts[i] = t_read_file(names[i], NULL);
+	for (i = 0; i < n && texts[i]; i++)
+		;
+	if (t_ok(i == n && !compile_n((const char *const *)names, texts, n, &img,
+				      &size, msg, sizeof(msg)),
+		 "the %u modules of tests/corpus/link link %s", n, msg))
+		t_ok(!t_check_image(img, size, why, sizeof(why)),
+		     "the linked corpus program is well-formed");
+	vgpu_ptx_free(img);
+	for (i = 0; i < n; i++)
+		free((void *)texts[i]);
+	t_free_list(names, n);
+}
+
 int main(void)
 {
 	t_start();
+	test_corpus_link();
 	test_nvcc_rdc();
 	test_linkage_rules();
 	test_mismatches();

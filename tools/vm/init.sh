@@ -33,6 +33,10 @@ report() {
 # Report hung tasks within the run rather than after two minutes.
 echo 20 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 
+# Tell the host the kernel booted: a crash before this line is the
+# emulator's or the kernel's, not the driver's, and the runner retries it.
+echo "VGPU_VM_BOOTED" > /dev/ttyS2
+
 . /vgpu-vm/config
 
 if [ -n "$VGPU_MODULE" ]; then

@@ -3,6 +3,7 @@
  * test_cu_streams_events.c - streams, events, timing, cross-stream
  * ordering and the legacy default stream.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,6 +194,81 @@ TEST(host_functions)
 	ASSERT_EQ(1, called);
 	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuLaunchHostFunc(s, NULL, NULL));
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
+}
+
+struct worker {
+	CUcontext ctx;
+	CUfunction add;
+	int id;
+	int errors;
+};
+
+/*
+ * One thread: its own stream; a few rounds of memset, kernel and copies
+ * that only give the right answer if every step ran in order.
+ */
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const int n = 4096;
+	float *h = malloc(n * sizeof(float));
+	CUdeviceptr a, b, c;
+	CUstream s;
+	int nn = n;
+	void *params[] = { &a, &b, &c, &nn };
+
+	if (cuCtxSetCurrent(w->ctx) || cuStreamCreate(&s, CU_STREAM_NON_BLOCKING) ||
+	    cuMemAlloc(&a, n * 4) || cuMemAlloc(&b, n * 4) ||
+	    cuMemAlloc(&c, n * 4)) {
+		w->errors = -1;
+		return NULL;
+	}
+	for (int round = 0; round < 5; round++) {
+		float va = (float)(w->id * 10 + round), vb = 0.5f;
+
+		for (int i = 0; i < n; i++)
+			h[i] = va;
+		if (cuMemcpyHtoDAsync(a, h, n * 4, s) ||
+		    cuMemsetD32Async(b, 0x3f000000, n, s) ||	/* 0.5f */
+		    cuLaunchKernel(w->add, n / 128, 1, 1, 128, 1, 1, 0, s,
+				   params, NULL) ||
+		    cuMemcpyDtoHAsync(h, c, n * 4, s) ||
+		    cuStreamSynchronize(s)) {
+			w->errors++;
+			continue;
+		}
+		for (int i = 0; i < n; i++)
+			w->errors += h[i] != va + vb;
+	}
+	cuMemFree(a);
+	cuMemFree(b);
+	cuMemFree(c);
+	cuStreamDestroy(s);
+	free(h);
+	return NULL;
+}
+
+TEST(threads_with_own_streams)
+{
+	struct worker w[4];
+	pthread_t t[4];
+	CUcontext ctx;
+	CUmodule m;
+	CUfunction add;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&add, m, "vec_add"));
+	for (int i = 0; i < 4; i++) {
+		w[i] = (struct worker){ .ctx = ctx, .add = add, .id = i };
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, worker_main, &w[i]));
+	}
+	for (int i = 0; i < 4; i++) {
+		ASSERT_EQ(0, pthread_join(t[i], NULL));
+		ASSERT_EQ(0, w[i].errors);
+	}
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m));
 }
 
 CUDA_TEST_MAIN

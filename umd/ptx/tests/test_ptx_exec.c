@@ -348,6 +348,86 @@ static void check_bmsk(struct test_gpu *g, struct tg_module *m, const char *arch
 	t_ok(!bad, "%s: bmsk.clamp and bmsk.wrap at the edges (%d wrong)", arch, bad);
 }
 
+static uint32_t f32_bits(float f)
+{
+	uint32_t b;
+
+	memcpy(&b, &f, 4);
+	return b;
+}
+
+/* fns: the position of the offset-th set bit from base (PTX ISA). */
+static uint32_t fns_ref(uint32_t mask, uint32_t base, int offset)
+{
+	int pos = (int)base;
+
+	if (offset == 0)
+		return 0xffffffffu;
+	while (pos >= 0 && pos < 32) {
+		if ((mask >> pos) & 1 && --offset == 0)
+			return (uint32_t)pos;
+		pos++;
+	}
+	return 0xffffffffu;
+}
+
+static void check_misc(struct test_gpu *g, struct tg_module *m, uint64_t in,
+		       const char *arch)
+{
+	uint64_t o = tg_alloc(g, (12 * 64 + 1) * 4);
+	uint32_t *out, w[12], any, cnt = 0, all_and = 1, all_or = 0;
+	int t, k, bad = 0, u;
+	uint8_t p[16];
+
+	memset(tg_host(g, o), 0, (12 * 64 + 1) * 4);
+	put(p, 0, &o, 8);
+	put(p, 8, &in, 8);
+	if (!t_ok(launch(g, m, "exec_misc", 1, 64, 0, p, 16), "%s: exec_misc runs",
+		  arch))
+		return;
+	out = tg_host(g, o);
+	for (t = 0; t < 64; t++) {
+		cnt += in_host[t] & 1;
+		all_and &= in_host[t] < 100;
+		all_or |= in_host[t] == 42;
+	}
+	for (t = 0; t < 64; t++) {
+		int v = in_host[t], base = t & ~31;
+		float f = (float)(v - 50) / 8.0f, q = f / (float)(v % 3);
+		uint64_t x = (uint64_t)(uint32_t)~v << 32 | (uint32_t)(v * 0x01010101);
+		uint32_t all_same = 1;
+
+		w[0] = f < 0.0f ? 0xffffffffu : 0;
+		w[1] = f32_bits(v > 49 ? 1.0f : 0.0f);
+		w[2] = (uint32_t)(v - 50 >= 0 ? v : -v);
+		w[3] = q - q == 0.0f ? 7 : 9;	/* finite */
+		w[4] = f32_bits(f < 0 ? -3.0f : 3.0f);	/* |3| with the sign of f */
+		w[5] = 0;
+		for (k = 0; k < 4; k++)
+			w[5] |= (uint32_t)(x >> (8 * ((t + k) & 7)) & 0xff) << (8 * k);
+		w[6] = (uint32_t)v ^ (uint32_t)t ^ (uint32_t)(v * t);
+		any = 0;
+		for (u = 0; u < 32; u++) {
+			any |= (uint32_t)(in_host[base + u] % 4 == v % 4) << u;
+			all_same &= in_host[base + u] / 1000 == v / 1000;
+		}
+		w[7] = any;
+		w[8] = (all_same ? 0xffffffffu : 0) + all_same;
+		w[9] = 1 + 2;
+		w[10] = cnt + (all_and << 8) + (all_or << 9);
+		w[11] = (uint32_t)(abs(v - 37) + 5) + (uint32_t)(v * -3) +
+			fns_ref(0xf0f0f0f0u, (uint32_t)t, 3);
+		for (k = 0; k < 12; k++) {
+			if (out[12 * t + k] != w[k] && bad++ < 6)
+				t_diag("exec_misc[%d][%d] = %#x, want %#x", t, k,
+				       out[12 * t + k], w[k]);
+		}
+	}
+	bad += out[12 * 64] != 64;
+	t_ok(!bad, "%s: set, slct, testp, copysign, prmt.f4e, lop3, match, isspacep, "
+	     "bar.red, sad, mul24, fns, red (%d wrong)", arch, bad);
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -454,6 +534,7 @@ static void run_arch(const char *arch)
 		check_simd(&g, &m, in, arch);
 		check_async(&g, &m, in, arch);
 		check_bmsk(&g, &m, arch);
+		check_misc(&g, &m, in, arch);
 		tg_unload(&m);
 	}
 	tg_fini(&g);

@@ -162,3 +162,36 @@ extern "C" __global__ void exec_bmsk(unsigned *o)
 	o[2 * threadIdx.x] = r;
 	o[2 * threadIdx.x + 1] = w;
 }
+
+// Instructions whose lowering is a single vISA instruction with an unusual
+// operand layout (selection, predicates as values, block reductions,
+// warp matching, permutations), written as inline PTX so that every one
+// appears whatever nvcc would choose.
+extern "C" __global__ void exec_misc(unsigned *o, const int *in)
+{
+	__shared__ int sh;
+	int t = threadIdx.x, v = in[t];
+	float f = (float)(v - 50) / 8.0f;
+	unsigned r[12];
+
+	asm("set.lt.u32.f32 %0, %1, 0f00000000;" : "=r"(r[0]) : "f"(f));
+	asm("{ .reg .f32 x; set.gt.f32.s32 x, %1, 49; mov.b32 %0, x; }"
+	    : "=r"(r[1]) : "r"(v));
+	asm("slct.s32.s32 %0, %1, %2, %3;" : "=r"(r[2]) : "r"(v), "r"(-v), "r"(v - 50));
+	asm("{ .reg .pred p; testp.finite.f32 p, %1; selp.u32 %0, 7, 9, p; }"
+	    : "=r"(r[3]) : "f"(f / (float)(v % 3)));
+	asm("{ .reg .f32 x; copysign.f32 x, %1, 0f40400000; mov.b32 %0, x; }"
+	    : "=r"(r[4]) : "f"(f));
+	asm("prmt.b32.f4e %0, %1, %2, %3;" : "=r"(r[5]) : "r"(v * 0x01010101), "r"(~v), "r"(t));
+	asm("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(r[6]) : "r"(v), "r"(t), "r"(v * t));
+	r[7] = __match_any_sync(0xffffffff, v % 4);
+	int pred;
+	r[8] = __match_all_sync(0xffffffff, v / 1000, &pred) + pred;
+	r[9] = __isShared(&sh) + 2 * __isGlobal(in) + 4 * __isShared(in);
+	r[10] = __syncthreads_count(v & 1) + (__syncthreads_and(v < 100) << 8) +
+		(__syncthreads_or(v == 42) << 9);
+	r[11] = __sad(v, 37, 5) + __mul24(v, -3) + __fns(0xf0f0f0f0u, t, 3);
+	for (int i = 0; i < 12; i++)
+		o[12 * t + i] = r[i];
+	atomicAdd(&o[12 * 64], 1u);	/* result unused: red.global.add */
+}

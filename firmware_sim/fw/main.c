@@ -45,6 +45,24 @@ static void usage(FILE *f)
 		"  -h, --help       this text\n", FW_DEFAULT_PIDFILE);
 }
 
+/* A number option in [@min, @max]; 0, or -1 after saying what is wrong. */
+static int parse_uint(const char *name, const char *arg, unsigned long min,
+		      unsigned long max, unsigned int *out)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(arg, &end, 0);
+	if (errno || end == arg || *end || n < min || n > max) {
+		fprintf(stderr, "vgpu-fw: %s wants a number from %lu to %lu, "
+			"not '%s'\n", name, min, max, arg);
+		return -1;
+	}
+	*out = (unsigned int)n;
+	return 0;
+}
+
 /* The devices to serve: the arguments, or every /dev/vgpuN. */
 static int find_devices(int argc, char **argv, char **paths)
 {
@@ -193,33 +211,18 @@ int main(int argc, char **argv)
 		case 's':
 			use_syslog = true;
 			break;
-		case 'n': {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 0);
-
-			if (*end || !n || n > 1024) {
-				fprintf(stderr, "vgpu-fw: bad --sms '%s'\n",
-					optarg);
+		case 'n':
+			if (parse_uint("--sms", optarg, 1, 1024, &opt.num_sms))
 				return 2;
-			}
-			opt.num_sms = (unsigned int)n;
 			break;
-		}
 		case 'p':
 			pidfile = optarg;
 			break;
-		case 'u': {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 0);
-
-			if (*end || n > 1000000) {
-				fprintf(stderr, "vgpu-fw: bad --poll-us '%s'\n",
-					optarg);
+		case 'u':
+			if (parse_uint("--poll-us", optarg, 0, 1000000,
+				       &opt.poll_us))
 				return 2;
-			}
-			opt.poll_us = (unsigned int)n;
 			break;
-		}
 		case 'h':
 			usage(stdout);
 			return 0;

@@ -149,47 +149,42 @@ static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
 	return m < c ? m : c;
 }
 
-int fw_mem_read(struct fw_ctx *ctx, uint64_t va, void *buf, uint64_t len,
-		uint64_t *fault_va)
+/* Copy between @buf and the device's [va, va + len), page by page. */
+static int mem_transfer(struct fw_ctx *ctx, uint64_t va, uint8_t *buf,
+			uint64_t len, bool to_device, uint64_t *fault_va)
 {
-	uint8_t *out = buf, *host;
+	uint32_t perm = to_device ? FW_MMU_WRITE : FW_MMU_READ;
 	uint64_t avail;
+	uint8_t *host;
 	int ret;
 
 	while (len) {
-		ret = access_page(ctx, va, FW_MMU_READ, &host, &avail,
-				  fault_va);
+		ret = access_page(ctx, va, perm, &host, &avail, fault_va);
 		if (ret)
 			return ret;
 		avail = avail < len ? avail : len;
-		memcpy(out, host, avail);
-		out += avail;
+		if (to_device)
+			memcpy(host, buf, avail);
+		else
+			memcpy(buf, host, avail);
+		buf += avail;
 		va += avail;
 		len -= avail;
 	}
 	return 0;
 }
 
+int fw_mem_read(struct fw_ctx *ctx, uint64_t va, void *buf, uint64_t len,
+		uint64_t *fault_va)
+{
+	return mem_transfer(ctx, va, buf, len, false, fault_va);
+}
+
 int fw_mem_write(struct fw_ctx *ctx, uint64_t va, const void *buf,
 		 uint64_t len, uint64_t *fault_va)
 {
-	const uint8_t *in = buf;
-	uint8_t *host;
-	uint64_t avail;
-	int ret;
-
-	while (len) {
-		ret = access_page(ctx, va, FW_MMU_WRITE, &host, &avail,
-				  fault_va);
-		if (ret)
-			return ret;
-		avail = avail < len ? avail : len;
-		memcpy(host, in, avail);
-		in += avail;
-		va += avail;
-		len -= avail;
-	}
-	return 0;
+	/* Only read from: mem_transfer() writes to the device. */
+	return mem_transfer(ctx, va, (uint8_t *)buf, len, true, fault_va);
 }
 
 int fw_mem_copy(struct fw_ctx *ctx, uint64_t dst, uint64_t src, uint64_t len,

@@ -553,8 +553,9 @@ static int run_fw(const char *const *args)
 }
 
 /*
- * --daemon returns only once attached, with the pid file written; a
- * second firmware is refused; SIGTERM detaches and removes the pid file.
+ * Bad arguments and missing devices fail; --daemon returns only once
+ * attached, with the pid file written; a second firmware is refused;
+ * SIGTERM detaches and removes the pid file.
  */
 TEST(daemon_mode)
 {
@@ -564,10 +565,14 @@ TEST(daemon_mode)
 	};
 	static const char *const second[] = { "--sms", "1", VGPU_DEV, NULL };
 	static const char *const nodev[] = { "/dev/vgpu-none", NULL };
+	static const char *const bad_sms[] = { "--sms", "0", VGPU_DEV, NULL };
+	static const char *const bad_opt[] = { "--no-such-option", NULL };
 	int pid = 0, i;
 	FILE *f;
 
 	ASSERT_EQ(1, run_fw(nodev));
+	ASSERT_EQ(2, run_fw(bad_sms));
+	ASSERT_EQ(2, run_fw(bad_opt));
 	ASSERT_FALSE(fw_attached());
 	ASSERT_EQ(0, run_fw(daemon_args));
 	ASSERT_TRUE(fw_attached());

@@ -1076,6 +1076,8 @@ static void sel_isspacep(struct cg *g, struct cg_fn *fn,
 		base = VISA_GENERIC_SHARED_BASE;
 	else if (m->space == PS_LOCAL)
 		base = VISA_GENERIC_LOCAL_BASE;
+	else if (m->space == PS_PARAM)
+		base = VISA_GENERIC_PARAM_BASE;
 	else
 		cg_unsupported(g, &in->pos, "'isspacep' of this state space");
 	lt = cg_ptemp(g, fn);
@@ -1211,6 +1213,42 @@ static void sel_st(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	vi->e = n > 3 ? s[3] : VISA_OPND_NONE;
 }
 
+/*
+ * atom/red.v2/.v4 (sm_90 atomicAdd on float2/float4): CUDA guarantees
+ * atomicity per element only, so one atomic per element is exact.
+ */
+static void atom_vector(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
+			const struct mods *m, uint16_t op, enum ptx_type t,
+			bool red)
+{
+	uint32_t first = red ? 0 : 1, n, i, size = ptx_type_size(t);
+	const struct ptx_operand *src, *dst = NULL;
+	struct cg_addr ad;
+
+	if (op == VISA_ATOM_CAS || !is_float(t))
+		cg_unsupported(g, &in->pos, "vector atomics other than floating-point ones");
+	if (m->space != PS_GLOBAL && m->space != PS_GENERIC)
+		cg_fail(g, &in->pos, "vector atomics work on .global or generic addresses");
+	nops(g, in, first + 2);
+	src = vec_elems(g, &in->ops[first + 1], m->vec, &n);
+	if (!red)
+		dst = vec_elems(g, &in->ops[0], m->vec, &n);
+	cg_address(g, fn, &in->ops[first], m->space, &ad);
+	for (i = 0; i < n; i++) {
+		uint16_t b = cg_src(g, fn, &src[i], t);
+		uint16_t d = red ? VISA_OPND_NONE : cg_dst(g, fn, &dst[i]);
+		struct visa_insn *vi = cg_insn(fn, red ? VISA_OP_RED : VISA_OP_ATOM,
+					       cg_vtype(t));
+
+		vi->type2 = ad.space;
+		vi->a = ad.a;
+		vi->imm = ad.imm + (uint64_t)i * size;
+		vi->d = d;
+		vi->b = b;
+		vi->mod = VISA_MOD_MKSUB(op);
+	}
+}
+
 static void sel_atom(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     struct mods *m)
 {
@@ -1233,7 +1271,7 @@ static void sel_atom(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	if (op < 0)
 		cg_fail(g, &in->pos, "'%s' needs an operation such as .add", in->op);
 	if (m->vec != 1)
-		cg_unsupported(g, &in->pos, "vector atomics are not supported");
+		return atom_vector(g, fn, in, m, (uint16_t)op, t, red);
 	if (red && op == VISA_ATOM_CAS)
 		cg_fail(g, &in->pos, "'red' has no .cas");
 	if (m->space != PS_GLOBAL && m->space != PS_SHARED &&

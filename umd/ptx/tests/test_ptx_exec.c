@@ -428,6 +428,41 @@ static void check_misc(struct test_gpu *g, struct tg_module *m, uint64_t in,
 	     "bar.red, sad, mul24, fns, red (%d wrong)", arch, bad);
 }
 
+static void check_vatomic(struct test_gpu *g, struct tg_module *m, uint64_t in,
+			  const char *arch)
+{
+	uint64_t acc = tg_alloc(g, 16), acc2 = tg_alloc(g, 8);
+	float want[6] = { 0 }, *a4, *a2;
+	uint8_t p[24];
+	int t;
+
+	memset(tg_host(g, acc), 0, 16);
+	memset(tg_host(g, acc2), 0, 8);
+	put(p, 0, &acc, 8);
+	put(p, 8, &acc2, 8);
+	put(p, 16, &in, 8);
+	if (!t_ok(launch(g, m, "exec_vatomic", 2, 64, 0, p, 24),
+		  "%s: exec_vatomic runs", arch))
+		return;
+	for (t = 0; t < 128; t++) {
+		float x = (float)(in_host[t % 64] % 8);
+
+		want[0] += x;
+		want[1] += 2.0f * x;
+		want[2] += 1.0f;
+		want[3] -= x;
+		want[4] += 0.5f;
+		want[5] += x;
+	}
+	a4 = tg_host(g, acc);
+	a2 = tg_host(g, acc2);
+	/* small integers and halves: exact in any order of addition */
+	t_ok(a4[0] == want[0] && a4[1] == want[1] && a4[2] == want[2] &&
+	     a4[3] == want[3] && a2[0] == want[4] && a2[1] == want[5],
+	     "%s: float4/float2 atomicAdd (%g %g %g %g %g %g)", arch, a4[0], a4[1],
+	     a4[2], a4[3], a2[0], a2[1]);
+}
+
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -535,6 +570,7 @@ static void run_arch(const char *arch)
 		check_async(&g, &m, in, arch);
 		check_bmsk(&g, &m, arch);
 		check_misc(&g, &m, in, arch);
+		check_vatomic(&g, &m, in, arch);
 		tg_unload(&m);
 	}
 	tg_fini(&g);

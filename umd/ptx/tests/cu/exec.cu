@@ -195,3 +195,24 @@ extern "C" __global__ void exec_misc(unsigned *o, const int *in)
 		o[12 * t + i] = r[i];
 	atomicAdd(&o[12 * 64], 1u);	/* result unused: red.global.add */
 }
+
+// Vector atomics (atom.global.add.v4.f32 in sm_90 PTX; scalar before).
+extern "C" __global__ void exec_vatomic(float4 *acc, float2 *acc2, const int *in)
+{
+	int t = threadIdx.x;
+	float x = (float)(in[t] % 8);
+	float4 v = { x, 2.0f * x, 1.0f, -x };
+	float2 w = { 0.5f, x };
+
+#if __CUDA_ARCH__ >= 900
+	atomicAdd(acc, v);
+	atomicAdd(acc2, w);
+#else
+	atomicAdd(&acc->x, v.x);
+	atomicAdd(&acc->y, v.y);
+	atomicAdd(&acc->z, v.z);
+	atomicAdd(&acc->w, v.w);
+	atomicAdd(&acc2->x, w.x);
+	atomicAdd(&acc2->y, w.y);
+#endif
+}

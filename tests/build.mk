@@ -44,20 +44,25 @@ $(OBJ)/tests/test_golden.o $(OBJ)/san/tests/test_golden.o: \
 	CTEST_EXTRA := -DGOLDEN_FILE='"$(abspath tests/golden/h100.txt)"'
 $(eval $(call ctest,test_golden,))
 
-# The CUDA corpus: nvcc -ptx at build time (sm_75 needs no GPU); the
-# modules under tests/corpus/link are separately compiled (-rdc=true)
-# and linked by the PTX compiler.
+# The CUDA corpus: nvcc -ptx at build time for sm_75 (needs no GPU) and
+# sm_90; the modules under tests/corpus/link are separately compiled
+# (-rdc=true) and linked by the PTX compiler.
 CORPUS_CU := $(wildcard tests/corpus/*.cu)
 CORPUS_LINK_CU := $(wildcard tests/corpus/link/*.cu)
-CORPUS_PTX := $(patsubst tests/corpus/%.cu,$(TST)/corpus/%.ptx,$(CORPUS_CU)) \
-	$(patsubst tests/corpus/link/%.cu,$(TST)/corpus/%.ptx,$(CORPUS_LINK_CU))
+CORPUS_ARCHS := 75 90
+CORPUS_PTX := $(foreach a,$(CORPUS_ARCHS), \
+	$(patsubst tests/corpus/%.cu,$(TST)/corpus/sm_$(a)/%.ptx,$(CORPUS_CU)) \
+	$(patsubst tests/corpus/link/%.cu,$(TST)/corpus/sm_$(a)/%.ptx,$(CORPUS_LINK_CU)))
 
-$(TST)/corpus/%.ptx: tests/corpus/%.cu
-	@mkdir -p $(dir $@)
-	$(NVCC) -ptx -arch=sm_75 -o $@ $<
-$(TST)/corpus/%.ptx: tests/corpus/link/%.cu
-	@mkdir -p $(dir $@)
-	$(NVCC) -ptx -rdc=true -arch=sm_75 -o $@ $<
+define corpus_ptx_rules
+$(TST)/corpus/sm_$(1)/%.ptx: tests/corpus/%.cu
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) -ptx -arch=sm_$(1) -o $$@ $$<
+$(TST)/corpus/sm_$(1)/%.ptx: tests/corpus/link/%.cu
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) -ptx -rdc=true -arch=sm_$(1) -o $$@ $$<
+endef
+$(foreach a,$(CORPUS_ARCHS),$(eval $(call corpus_ptx_rules,$(a))))
 
 $(OBJ)/tests/test_corpus.o $(OBJ)/san/tests/test_corpus.o: \
 	CTEST_EXTRA := -DCORPUS_PTX_DIR='"$(abspath $(TST)/corpus)"'

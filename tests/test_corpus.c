@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_corpus.c - the CUDA kernel corpus (tests/corpus (one .cu per topic)), compiled by
- * nvcc to PTX at build time, compiled to vISA by the PTX compiler, run on
+ * nvcc to PTX for sm_75 and sm_90 at build time, compiled to vISA by the PTX compiler, run on
  * the execution core, and checked against CPU references computed here.
  */
 #include <fenv.h>
@@ -20,6 +20,7 @@
 
 static struct test_gpu gpu;
 static struct tap t;
+static const char *arch;	/* PTX target: the subdirectory of PTX files */
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static uint32_t rnd(void)
@@ -44,8 +45,8 @@ static int load(struct tg_module *m, const char *a, const char *b)
 
 	memset(src, 0, sizeof(src));
 	for (unsigned int i = 0; i < n; i++) {
-		snprintf(path[i], sizeof(path[i]), "%s/%s.ptx", CORPUS_PTX_DIR,
-			 names[i]);
+		snprintf(path[i], sizeof(path[i]), "%s/%s/%s.ptx", CORPUS_PTX_DIR,
+			 arch, names[i]);
 		src[i].name = path[i];
 		src[i].text = tg_read_text(path[i]);
 		src[i].len = src[i].text ? strlen(src[i].text) : 0;
@@ -889,19 +890,28 @@ int main(void)
 		return 1;
 	}
 	printf("TAP version 13\n");
-	test_arith_int();
-	test_arith_float();
-	test_matmul();
-	test_reduce();
-	test_scan();
-	test_histogram();
-	test_atomics();
-	test_divergence();
-	test_recursion();
-	test_local_arrays();
-	test_printf_assert();
-	test_constant();
-	test_link();
+	/* The same kernels as nvcc emits them for two targets. */
+	for (int i = 0; i < 2; i++) {
+		static const char *const archs[] = { "sm_75", "sm_90" };
+		static char prefix[16];
+
+		arch = archs[i];
+		snprintf(prefix, sizeof(prefix), "%s: ", arch);
+		t.prefix = prefix;
+		test_arith_int();
+		test_arith_float();
+		test_matmul();
+		test_reduce();
+		test_scan();
+		test_histogram();
+		test_atomics();
+		test_divergence();
+		test_recursion();
+		test_local_arrays();
+		test_printf_assert();
+		test_constant();
+		test_link();
+	}
 	printf("1..%d\n", t.n);
 	tg_fini(&gpu);
 	return tap_done(&t);

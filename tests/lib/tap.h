@@ -10,6 +10,7 @@
 
 struct tap {
 	int n, failed;
+	const char *prefix;	/* put before each description, or NULL */
 };
 
 static inline void tap_plan(int n)
@@ -25,7 +26,7 @@ int tap_ok(struct tap *t, int ok, const char *fmt, ...)
 	t->n++;
 	if (!ok)
 		t->failed++;
-	printf("%sok %d ", ok ? "" : "not ", t->n);
+	printf("%sok %d %s", ok ? "" : "not ", t->n, t->prefix ? t->prefix : "");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);

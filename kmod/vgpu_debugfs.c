@@ -27,14 +27,17 @@ static int objects_show(struct seq_file *m, void *unused)
 	seq_puts(m, "kind     size         where              pid    refs\n");
 	mutex_lock(&dev->bo_lock);
 	list_for_each_entry(bo, &dev->bos, node) {
-		seq_printf(m, "%-8s %-12llu ", vgpu_bo_kind_names[bo->kind],
-			   bo->size);
+		char where[32];
+
 		if (bo->kind == VGPU_BO_VRAM)
-			seq_printf(m, "vram@%-13llx ", bo->vram_offset);
+			snprintf(where, sizeof(where), "vram@%llx",
+				 bo->vram_offset);
 		else
-			seq_printf(m, "gart[%lu]%-*s ", bo->gart_base, 8, "");
-		seq_printf(m, "%-6d %u%s\n", bo->owner_pid,
-			   kref_read(&bo->ref),
+			snprintf(where, sizeof(where), "gart[%lu..%lu]",
+				 bo->gart_base, bo->gart_base + bo->npages - 1);
+		seq_printf(m, "%-8s %-12llu %-18s %-6d %u%s\n",
+			   vgpu_bo_kind_names[bo->kind], bo->size, where,
+			   bo->owner_pid, kref_read(&bo->ref),
 			   bo->flags & VGPU_HOST_ALLOC_WC &&
 			   bo->kind == VGPU_BO_HOST ? " wc" : "");
 	}

@@ -78,7 +78,10 @@ static int vector_add(struct fw_client *c, int n)
 	return ret ? ret : bad ? -1 : 0;
 }
 
-/* Launch spin() forever-waiting on a zero flag in VRAM; fence to wait. */
+/*
+ * Launch spin() waiting on a zero flag in VRAM (its address goes to
+ * m->spin_flag); returns the fence to wait for, 0 on failure.
+ */
 static uint64_t launch_spin(struct fw_client *c, struct fw_module *m)
 {
 	uint64_t flag = fw_client_vram(c, 4096);
@@ -90,6 +93,7 @@ static uint64_t launch_spin(struct fw_client *c, struct fw_module *m)
 
 	if (!flag || fw_module_load(c, "fw_kernels.ptx", m))
 		return 0;
+	m->spin_flag = flag;
 	fw_emit_memset(&c->gr, flag, 0, 4, 1);
 	if (fw_emit_launch(c, m, "spin", &args))
 		return 0;
@@ -251,6 +255,68 @@ TEST_F(fw, wait_mem_released_by_write_mem)
 	ASSERT_EQ(0, fw_sync(&c->ce, WAIT_MS));
 	ASSERT_EQ(0, vgpu_tq_wait(&c->gr, fence, WAIT_MS));
 	ASSERT_EQ(42, *out);
+}
+
+/*
+ * The copy engines run while GR is busy: a kernel spins on a flag in VRAM
+ * until a WRITE_MEM on the copy queue sets it, after a copy that must
+ * complete while the kernel still runs.
+ */
+TEST_F_TIMEOUT(fw, copy_engine_runs_beside_a_grid, 120)
+{
+	struct fw_client *c = &self->c;
+	struct vgpu_pkt_write_mem set = {
+		.hdr = { .opcode = VGPU_PKT_WRITE_MEM, .size = sizeof(set) },
+		.value = 1,
+	};
+	uint64_t v = fw_client_vram(c, MiB), fence;
+	struct fw_module m;
+
+	ASSERT_NE(0, v);
+	fence = launch_spin(c, &m);
+	ASSERT_NE(0, fence);
+	/* The grid spins (the flag is 0): a copy completes meanwhile. */
+	memset(c->host, 0x3c, 4096);
+	fw_emit_copy(&c->ce, v, hva(c->host), 4096);
+	fw_emit_copy(&c->ce, hva(c->host + 8192), v, 4096);
+	ASSERT_EQ(0, fw_sync(&c->ce, WAIT_MS));
+	ASSERT_EQ(0, memcmp(c->host, c->host + 8192, 4096));
+	ASSERT_EQ(-ETIME, vgpu_tq_wait(&c->gr, fence, 0));
+	/* Now release it: the kernel sees the copy engine's store. */
+	set.va = m.spin_flag;
+	vgpu_tq_emit(&c->ce, &set, sizeof(set));
+	ASSERT_EQ(0, fw_sync(&c->ce, WAIT_MS));
+	ASSERT_EQ(0, vgpu_tq_wait(&c->gr, fence, WAIT_MS));
+	fw_module_free(&m);
+}
+
+/*
+ * After an unmap (the driver's TLB_FLUSH), nothing reaches the old
+ * address: no translation survives in the firmware.
+ */
+TEST_F(fw, unmap_is_honoured)
+{
+	struct fw_client *c = &self->c;
+	const uint64_t va = FW_TEST_VRAM_VA + 512 * MiB;
+	struct vgpu_map map = {
+		.ctx = c->ctx, .va = va, .size = MiB,
+	};
+	struct vgpu_unmap unmap = { .ctx = c->ctx, .va = va };
+	struct vgpu_ctx_status st;
+
+	ASSERT_EQ(0, vgpu_vram_alloc(c->fd, MiB, &map.handle));
+	ASSERT_EQ(0, vgpu_ioctl(c->fd, VGPU_IOCTL_MAP, &map));
+	fw_emit_memset(&c->ce, va, 0x11, 1, MiB);
+	fw_emit_copy(&c->ce, hva(c->host), va + 4096, 64);
+	ASSERT_EQ(0, fw_sync(&c->ce, WAIT_MS));
+	ASSERT_EQ(0x11, c->host[63]);
+
+	ASSERT_EQ(0, vgpu_ioctl(c->fd, VGPU_IOCTL_UNMAP, &unmap));
+	fw_emit_copy(&c->ce, hva(c->host), va + 4096, 64);
+	ASSERT_EQ(-ECANCELED, fw_sync(&c->ce, WAIT_MS));
+	ASSERT_EQ(0, fw_ctx_status(c, &st));
+	EXPECT_EQ(VGPU_FAULT_MMU_UNMAPPED, st.fault.kind);
+	EXPECT_EQ(va + 4096, st.fault.va);
 }
 
 /* A PTX kernel compiled by libvgpu-ptx runs; the result matches the CPU. */

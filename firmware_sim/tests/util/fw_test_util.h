@@ -67,6 +67,7 @@ struct fw_module {
 	uint64_t image_id;
 	uint64_t global_base;
 	uint64_t const_base;
+	uint64_t spin_flag;		/* for the tests' spin() kernel */
 };
 
 /* Compile FW_TEST_DATA/@ptx_file and upload it; 0 or -1 (message out). */

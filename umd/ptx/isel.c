@@ -1045,11 +1045,16 @@ static void sel_cvta(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	nops(g, in, 2);
 	a = cg_src(g, fn, &in->ops[1], t);
 	d = cg_dst(g, fn, &in->ops[0]);
-	vi = cg_insn(fn, VISA_OP_CVTA, cg_vtype(t));
-	vi->type2 = sp;
+	/* A global address is its own generic address (vgpu_visa.h): a copy,
+	 * which register allocation usually makes disappear. */
+	vi = cg_insn(fn, sp == VISA_SPACE_GLOBAL ? VISA_OP_MOV : VISA_OP_CVTA,
+		     cg_vtype(t));
 	vi->d = d;
 	vi->a = a;
-	vi->mod = to ? 0 : VISA_MOD_TO_GENERIC;
+	if (sp != VISA_SPACE_GLOBAL) {
+		vi->type2 = sp;
+		vi->mod = to ? 0 : VISA_MOD_TO_GENERIC;
+	}
 }
 
 /* isspacep.space p, a: range checks on the generic windows. */

@@ -149,6 +149,73 @@ static void extend(struct interval *iv, uint32_t r, uint32_t pos)
 		iv[r].end = pos;
 }
 
+/* An unguarded GPR copy: MOV d, a with a a register, not a predicate. */
+static bool is_copy(const struct visa_insn *in)
+{
+	return in->op == VISA_OP_MOV && in->type != VISA_T_PRED &&
+	       in->guard == VISA_OPND_NONE && in->a != VISA_OPND_NONE &&
+	       !(in->a & VISA_OPND_LIT);
+}
+
+/*
+ * The register a copies into r at its first position pos (r = a), or -1.
+ * When a's life ends at that copy and r's begins there, both can live in
+ * one register and the copy disappears (register coalescing).
+ */
+static int copy_source(const struct cg_fn *fn, uint32_t r, uint32_t pos)
+{
+	const struct visa_insn *in = &fn->code.v[pos];
+
+	return is_copy(in) && in->d == r ? in->a : -1;
+}
+
+/*
+ * Remove the copies that coalescing turned into r = r, renumbering branch
+ * targets, reconvergence points and the line table.  A copy is at most a
+ * change of integer extension in bits no consumer of the copy reads (PTX
+ * moves do not change register width).
+ */
+static void drop_self_moves(struct ptx_ctx *cx, struct cg_fn *fn)
+{
+	uint32_t n = fn->code.n, i, k = 0, l = 0;
+	uint32_t *new_index = ptx_alloc(cx, (n + 1) * sizeof(uint32_t));
+
+	for (i = 0; i < n; i++) {
+		const struct visa_insn *in = &fn->code.v[i];
+
+		new_index[i] = k;
+		if (!(is_copy(in) && in->d == in->a))
+			fn->code.v[k++] = *in;
+	}
+	new_index[n] = k;
+	if (k == n)
+		return;
+	fn->code.n = k;
+	for (i = 0; i < k; i++) {
+		struct visa_insn *in = &fn->code.v[i];
+		uint32_t r;
+
+		if (in->op != VISA_OP_BRA)
+			continue;
+		r = VISA_BRA_RECONV(in->imm);
+		in->imm = VISA_BRA_IMM(new_index[VISA_BRA_TARGET(in->imm)],
+				       r == VISA_RECONV_EXIT ? r : new_index[r]);
+	}
+	/* Line entries: renumber; of two landing on one instruction keep
+	 * the later, which describes that instruction. */
+	for (i = 0; i < fn->lines.n; i++) {
+		struct cg_line e = fn->lines.v[i];
+
+		e.insn = new_index[e.insn];
+		if (e.insn >= k)
+			continue;
+		if (l && fn->lines.v[l - 1].insn == e.insn)
+			l--;
+		fn->lines.v[l++] = e;
+	}
+	fn->lines.n = l;
+}
+
 static void rewrite(uint16_t *f, const uint16_t *map)
 {
 	if (*f != VISA_OPND_NONE && !(*f & VISA_OPND_LIT))
@@ -163,6 +230,7 @@ void cg_allocate_registers(struct cg *g, struct cg_fn *fn)
 	struct cg_blocks b;
 	uint64_t *sets;
 	uint16_t *map, *by_start;
+	bool *assigned;
 	uint32_t *free_at, k, i, j, r, nphys = 0;
 
 	if (!nregs || !fn->code.n)
@@ -211,19 +279,27 @@ void cg_allocate_registers(struct cg *g, struct cg_fn *fn)
 		nregs = n;	/* from here: number of used registers */
 	}
 	map = ptx_alloc(cx, fn->num_regs * sizeof(uint16_t));
+	assigned = ptx_alloc(cx, fn->num_regs);
 	free_at = ptx_alloc(cx, (fn->num_regs + 1) * sizeof(uint32_t));
 	for (i = 0; i < nregs; i++) {
 		const struct interval *v = &iv[by_start[i]];
+		int src = copy_source(fn, by_start[i], v->start);
 		uint32_t p;
 
 		/* free_at[p]: first position after the interval p holds */
-		for (p = 0; p < nphys; p++)
-			if (free_at[p] <= v->start)
-				break;
-		if (p == nphys)
-			nphys++;
+		if (src >= 0 && assigned[src] && iv[src].end == v->start &&
+		    free_at[map[src]] == v->start + 1) {
+			p = map[src];	/* coalesce: the MOV becomes r = r */
+		} else {
+			for (p = 0; p < nphys; p++)
+				if (free_at[p] <= v->start)
+					break;
+			if (p == nphys)
+				nphys++;
+		}
 		free_at[p] = v->end + 1;
 		map[by_start[i]] = (uint16_t)p;
+		assigned[by_start[i]] = true;
 	}
 	for (i = 0; i < fn->code.n; i++) {
 		struct visa_insn *in = &fn->code.v[i];
@@ -241,4 +317,5 @@ void cg_allocate_registers(struct cg *g, struct cg_fn *fn)
 			       "function '%s' needs more than %u registers at once",
 			       fn->f->name, VISA_MAX_REGS);
 	fn->num_regs = nphys;
+	drop_self_moves(cx, fn);
 }

@@ -424,6 +424,43 @@ static void test_many_registers(void)
 	free(src);
 }
 
+/* Copies whose source dies there vanish; branches are renumbered. */
+static void test_coalescing(void)
+{
+	static const char src[] = H
+		".visible .entry k(.param .u64 a, .param .u64 b)\n{\n"
+		".reg .b64 %rd<6>;\n.reg .b32 %r<3>;\n.reg .pred %p1;\n"
+		"ld.param.u64 %rd1, [a];\nld.param.u64 %rd3, [b];\n"
+		"mov.u32 %r1, %tid.x;\nsetp.eq.u32 %p1, %r1, 0;\n"
+		"@%p1 bra SKIP;\n"
+		"cvta.to.global.u64 %rd2, %rd1;\n"	/* %rd1 dies: vanishes */
+		"mov.b64 %rd4, %rd3;\n"		/* %rd3 lives on: kept */
+		"st.global.u32 [%rd2], %r1;\nst.global.u64 [%rd4], %rd3;\n"
+		"SKIP:\nret;\n}\n";
+	void *img = compile_ok("copies and a branch over them", src, NULL);
+	const struct visa_func *f;
+	const struct visa_insn *c;
+	int bra, movs = 0, st;
+	uint32_t i;
+
+	if (!img)
+		return;
+	f = t_func(img, "k");
+	c = t_code(img, f);
+	for (i = 0; i < f->code_count; i++)
+		movs += c[i].op == VISA_OP_MOV || c[i].op == VISA_OP_CVTA;
+	t_ok(movs == 1, "cvta.to.global of a dying register costs nothing; "
+	     "the other copy stays (%d copies)", movs);
+	bra = t_find_op(img, f, VISA_OP_BRA, 0);
+	st = t_find_op(img, f, VISA_OP_ST, 0);
+	st = t_find_op(img, f, VISA_OP_ST, st + 1);
+	t_ok(bra >= 0 && st > bra &&
+	     VISA_BRA_TARGET(c[bra].imm) == f->code_start + (uint32_t)st + 1 &&
+	     VISA_BRA_RECONV(c[bra].imm) == VISA_BRA_TARGET(c[bra].imm),
+	     "the branch still lands on (and reconverges at) the ret");
+	vgpu_ptx_free(img);
+}
+
 int main(void)
 {
 	t_start();
@@ -437,5 +474,6 @@ int main(void)
 	test_legacy_warp_ops();
 	test_options();
 	test_many_registers();
+	test_coalescing();
 	return t_done();
 }

@@ -2,21 +2,26 @@
 /*
  * vgpu_fuzz.c - a bounded, seeded ioctl/mmap fuzzer for /dev/vgpu0
  *
- * For a few seconds, issue random commands with random argument bytes on
- * a few open files: mostly known commands with arguments biased towards
- * interesting values (small handles, page multiples, zero, all-ones), some
- * entirely random command numbers and sizes, random mmap offsets, munmap,
- * close and reopen.  Afterwards every file is closed, and the device's
+ * For a few seconds, several threads issue random commands with random
+ * argument bytes on a few shared open files (and one private file each,
+ * which they also close and reopen): mostly known commands with arguments
+ * biased towards interesting values (small handles, page multiples, zero,
+ * all-ones), some entirely random command numbers and sizes, random mmap
+ * offsets, munmap, read and poll.  The threads race on the same handles,
+ * which is the point.  Afterwards every file is closed, and the device's
  * accounting must be back to zero.  The guest runner fails the run if the
  * kernel log shows an oops or a WARN.
  *
- *   VGPU_FUZZ_SEED     seed (default 1); printed, so a failure can be replayed
+ *   VGPU_FUZZ_SEED     seed (default 1); printed.  With one thread
+ *                      (VGPU_FUZZ_THREADS=1) a run replays exactly.
  *   VGPU_FUZZ_SECONDS  duration (default 3)
+ *   VGPU_FUZZ_THREADS  threads (default 3)
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,21 +32,36 @@
 
 #include "vgpu_lib.h"
 
-#define NFILES		3
+#define NFILES		3	/* shared by all threads */
 #define NMAPS		64
 #define ARGBUF		16384
 #define SCRATCH		(64 * 4096)
+#define MAX_THREADS	8
 
-static uint64_t rng_state;
+static int shared_fds[NFILES];
+static uint8_t *scratch;
+static uint64_t end_ns;
 
-static uint64_t rnd(void)
+/* One thread's state: nothing here is shared. */
+struct fuzz {
+	uint64_t rng;
+	int own_fd;
+	struct { void *addr; size_t len; } maps[NMAPS];
+	uint8_t *arg;
+	unsigned long calls, ok;
+	unsigned long errs[256];
+};
+
+static uint64_t rnd_r(struct fuzz *fz)
 {
 	/* xorshift64* */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dull;
+	fz->rng ^= fz->rng >> 12;
+	fz->rng ^= fz->rng << 25;
+	fz->rng ^= fz->rng >> 27;
+	return fz->rng * 0x2545f4914f6cdd1dull;
 }
+
+#define rnd() rnd_r(fz)
 
 static const unsigned long known_cmds[] = {
 	VGPU_IOCTL_GET_INFO, VGPU_IOCTL_CTX_CREATE, VGPU_IOCTL_CTX_DESTROY,
@@ -56,7 +76,7 @@ static const unsigned long known_cmds[] = {
 #define NKNOWN	(sizeof(known_cmds) / sizeof(known_cmds[0]))
 
 /* One 32-bit word, biased towards values the driver treats specially. */
-static uint32_t interesting_word(void)
+static uint32_t interesting_word(struct fuzz *fz)
 {
 	switch (rnd() % 10) {
 	case 0: case 1: case 2: case 3:
@@ -72,22 +92,13 @@ static uint32_t interesting_word(void)
 	}
 }
 
-struct fuzz {
-	int fds[NFILES];
-	struct { void *addr; size_t len; } maps[NMAPS];
-	uint8_t *scratch;
-	uint8_t *arg;
-	unsigned long calls, ok;
-	unsigned long errs[256];
-};
-
 static void fill_args(struct fuzz *fz, unsigned long cmd)
 {
 	uint32_t *w = (uint32_t *)fz->arg;
 	uint64_t now = vgpu_now_ns();
 
 	for (size_t i = 0; i < ARGBUF / 4; i++)
-		w[i] = i < 64 ? interesting_word() : rnd();
+		w[i] = i < 64 ? interesting_word(fz) : rnd();
 	/* Keep the fuzzer bounded in time, and let it pin real memory. */
 	if (cmd == VGPU_IOCTL_WAIT) {
 		struct vgpu_wait *a = (void *)fz->arg;
@@ -96,7 +107,7 @@ static void fill_args(struct fuzz *fz, unsigned long cmd)
 	} else if (cmd == VGPU_IOCTL_HOST_REGISTER && rnd() % 2) {
 		struct vgpu_host_register *a = (void *)fz->arg;
 
-		a->addr = (uintptr_t)fz->scratch + (rnd() % 64) * 4096;
+		a->addr = (uintptr_t)scratch + (rnd() % 64) * 4096;
 		a->size = (rnd() % 16) * 4096;
 	}
 }
@@ -143,18 +154,18 @@ static void fuzz_mmap(struct fuzz *fz, int fd)
 	fz->maps[slot].len = len;
 }
 
-static void fuzz_other(struct fuzz *fz, int i)
+static void fuzz_other(struct fuzz *fz, int fd)
 {
 	uint64_t buf[8];
-	struct pollfd pfd = { .fd = fz->fds[i], .events = POLLIN };
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
 	switch (rnd() % 4) {
 	case 0:
-		close(fz->fds[i]);
-		fz->fds[i] = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		close(fz->own_fd);
+		fz->own_fd = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 		break;
 	case 1:
-		if (read(fz->fds[i], buf, rnd() % sizeof(buf)) < 0)
+		if (read(fd, buf, rnd() % sizeof(buf)) < 0)
 			fz->errs[errno < 256 ? errno : 0]++;
 		break;
 	case 2:
@@ -170,60 +181,87 @@ static void fuzz_other(struct fuzz *fz, int i)
 	}
 }
 
+static void *fuzz_thread(void *arg)
+{
+	struct fuzz *fz = arg;
+
+	fz->arg = malloc(ARGBUF);
+	fz->own_fd = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	while (fz->arg && vgpu_now_ns() < end_ns) {
+		for (int n = 0; n < 64; n++) {
+			unsigned int op = rnd() % 100;
+			unsigned int i = rnd() % (NFILES + 1);
+			int fd = i < NFILES ? shared_fds[i] : fz->own_fd;
+
+			if (op < 85)
+				fuzz_ioctl(fz, fd);
+			else if (op < 95)
+				fuzz_mmap(fz, fd);
+			else
+				fuzz_other(fz, fd);
+		}
+	}
+	for (int i = 0; i < NMAPS; i++)
+		if (fz->maps[i].addr)
+			munmap(fz->maps[i].addr, fz->maps[i].len);
+	close(fz->own_fd);
+	free(fz->arg);
+	return NULL;
+}
+
 int main(void)
 {
 	const char *s_seed = getenv("VGPU_FUZZ_SEED");
 	const char *s_secs = getenv("VGPU_FUZZ_SECONDS");
+	const char *s_threads = getenv("VGPU_FUZZ_THREADS");
 	uint64_t seed = s_seed ? strtoull(s_seed, NULL, 0) : 1;
 	uint64_t secs = s_secs ? strtoull(s_secs, NULL, 0) : 3;
+	int nthreads = s_threads ? atoi(s_threads) : 3;
 	struct rlimit rl = { 8 << 20, 8 << 20 };
-	static struct fuzz fz;
-	uint64_t end;
-	int i, fails = 0;
+	static struct fuzz fz[MAX_THREADS];
+	pthread_t tids[MAX_THREADS];
+	unsigned long calls = 0, ok = 0, errs[256] = { 0 };
+	int i, t, fails = 0;
 
-	printf("TAP version 13\n1..2\n# seed %llu, %llu s\n",
-	       (unsigned long long)seed, (unsigned long long)secs);
-	rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
+	if (nthreads < 1 || nthreads > MAX_THREADS)
+		nthreads = 3;
+	printf("TAP version 13\n1..2\n# seed %llu, %llu s, %d threads\n",
+	       (unsigned long long)seed, (unsigned long long)secs, nthreads);
 	/* Bound what pinning may take from the guest. */
 	vgpu_drop_cap(CAP_IPC_LOCK);
 	setrlimit(RLIMIT_MEMLOCK, &rl);
-	fz.scratch = mmap(NULL, SCRATCH, PROT_READ | PROT_WRITE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	fz.arg = malloc(ARGBUF);
+	scratch = mmap(NULL, SCRATCH, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	for (i = 0; i < NFILES; i++)
-		fz.fds[i] = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (fz.scratch == MAP_FAILED || !fz.arg || fz.fds[0] < 0) {
+		shared_fds[i] = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (scratch == MAP_FAILED || shared_fds[0] < 0) {
 		printf("not ok 1 fuzz setup\nnot ok 2 accounting\n");
 		return 1;
 	}
 
-	end = vgpu_now_ns() + secs * 1000000000ull;
-	while (vgpu_now_ns() < end) {
-		for (int n = 0; n < 64; n++) {
-			unsigned int op = rnd() % 100;
-
-			i = rnd() % NFILES;
-			if (op < 85)
-				fuzz_ioctl(&fz, fz.fds[i]);
-			else if (op < 95)
-				fuzz_mmap(&fz, fz.fds[i]);
-			else
-				fuzz_other(&fz, i);
-		}
+	end_ns = vgpu_now_ns() + secs * 1000000000ull;
+	for (t = 0; t < nthreads; t++) {
+		fz[t].rng = (seed + t) * 0x9e3779b97f4a7c15ull + 1;
+		if (pthread_create(&tids[t], NULL, fuzz_thread, &fz[t]))
+			return 1;
 	}
-	printf("# %lu calls, %lu succeeded\n", fz.calls, fz.ok);
+	for (t = 0; t < nthreads; t++) {
+		pthread_join(tids[t], NULL);
+		calls += fz[t].calls;
+		ok += fz[t].ok;
+		for (i = 0; i < 256; i++)
+			errs[i] += fz[t].errs[i];
+	}
+	printf("# %lu calls, %lu succeeded\n", calls, ok);
 	for (i = 1; i < 256; i++)
-		if (fz.errs[i])
-			printf("#   %-10s %lu\n", strerrorname_np(i), fz.errs[i]);
+		if (errs[i])
+			printf("#   %-10s %lu\n", strerrorname_np(i), errs[i]);
 	/* Enough successes that the fuzzer reached the driver's depths. */
-	printf("%s 1 fuzz_ioctls\n", fz.ok > fz.calls / 50 ? "ok" : "not ok");
-	fails += fz.ok <= fz.calls / 50;
+	printf("%s 1 fuzz_ioctls\n", ok > calls / 50 ? "ok" : "not ok");
+	fails += ok <= calls / 50;
 
-	for (i = 0; i < NMAPS; i++)
-		if (fz.maps[i].addr)
-			munmap(fz.maps[i].addr, fz.maps[i].len);
 	for (i = 0; i < NFILES; i++)
-		close(fz.fds[i]);
+		close(shared_fds[i]);
 	/* Descriptors of exported objects hold memory too. */
 	for (i = 3; i < 1024; i++)
 		close(i);

@@ -235,8 +235,9 @@ struct vgpu_host_register {
  * @handle: memory object handle (of the same open file: objects are usable
  *	by every context of their file, "portable").
  * @va: GPU virtual address; aligned to the object's page size (64 KiB for
- *	VRAM, 4 KiB for host memory).  By convention host memory is mapped at
- *	its host address (unified addressing).
+ *	VRAM, 4 KiB for host memory), at least 64 KiB (the first 64 KiB stay
+ *	unmapped so that NULL faults) and below 2^48.  By convention host
+ *	memory is mapped at its host address (unified addressing).
  * @offset: offset into the object, aligned like @va.
  * @size: bytes, aligned like @va, non-zero, inside the object.
  * @flags: VGPU_MAP_* bits.

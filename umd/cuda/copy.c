@@ -33,15 +33,19 @@ enum cu_where cu_classify(uint64_t ptr, size_t size, bool *in_range)
 	return m.kind == CU_MEM_DEVICE ? CU_WHERE_DEVICE : CU_WHERE_PINNED;
 }
 
-/* Both sides device-visible: one DMA operation. */
+/*
+ * Both sides device-visible: one DMA operation, after @also if not NULL
+ * (the last user of a bounce buffer, which may be on another queue).
+ */
 static CUresult cu_copy_dma(struct cu_stream *s, uint64_t dst, uint64_t src,
-			    size_t size, struct cu_point *done)
+			    size_t size, const struct cu_point *also,
+			    struct cu_point *done)
 {
 	struct cu_op op;
 	CUresult res;
 	int ret;
 
-	res = cu_op_begin(s, CU_ENGINE_COPY, NULL, &op);
+	res = cu_op_begin(s, CU_ENGINE_COPY, also, &op);
 	if (res != CUDA_SUCCESS)
 		return res;
 	ret = vgpu_emit_copy(op.queue->vq, dst, src, size, op.deadline);
@@ -86,7 +90,7 @@ static CUresult cu_copy_staged_in(struct cu_stream *s, uint64_t dst,
 		if (res != CUDA_SUCCESS)
 			break;
 		memcpy(buf, src + off, n);
-		res = cu_copy_dma(s, dst + off, (uintptr_t)buf, n,
+		res = cu_copy_dma(s, dst + off, (uintptr_t)buf, n, NULL,
 				  &ctx->stage_busy[b]);
 		b = (b + 1) % CU_STAGE_BUFFERS;
 	}
@@ -101,6 +105,7 @@ static CUresult cu_copy_staged_out(struct cu_stream *s, uint8_t *dst,
 	struct cu_ctx *ctx = s->ctx;
 	size_t chunk_off[CU_STAGE_BUFFERS], chunk_len[CU_STAGE_BUFFERS];
 	size_t issued = 0, drained = 0;
+	struct cu_point busy;
 	unsigned int b;
 	CUresult res;
 
@@ -119,9 +124,15 @@ static CUresult cu_copy_staged_out(struct cu_stream *s, uint8_t *dst,
 				break;
 			chunk_off[i] = issued;
 			chunk_len[i] = n;
+			/*
+			 * The buffer's previous user may be a copy of another
+			 * stream still reading it: the device waits for it.
+			 */
+			busy = ctx->stage_busy[i];
 			res = cu_copy_dma(s, (uintptr_t)ctx->stage +
 					  (size_t)i * CU_STAGE_SIZE,
-					  src + issued, n, &ctx->stage_busy[i]);
+					  src + issued, n, &busy,
+					  &ctx->stage_busy[i]);
 			if (res != CUDA_SUCCESS)
 				break;
 			issued += n;
@@ -153,7 +164,7 @@ CUresult cu_copy(struct cu_stream *s, uint64_t dst, uint64_t src,
 		return CUDA_ERROR_INVALID_VALUE;
 	if (wd != CU_WHERE_PAGEABLE && ws != CU_WHERE_PAGEABLE &&
 	    (wd == CU_WHERE_DEVICE || ws == CU_WHERE_DEVICE)) {
-		res = cu_copy_dma(s, dst, src, size, &done);
+		res = cu_copy_dma(s, dst, src, size, NULL, &done);
 		if (res == CUDA_SUCCESS && sync)
 			res = cu_point_wait(s->ctx, &done);
 		return res;

@@ -239,6 +239,9 @@ static void *worker_main(void *arg)
 		}
 		for (int i = 0; i < n; i++)
 			w->errors += h[i] != va + vb;
+		if (w->errors)
+			printf("# thread %d round %d: got %f, expected %f\n",
+			       w->id, round, h[0], va + vb);
 	}
 	cuMemFree(a);
 	cuMemFree(b);

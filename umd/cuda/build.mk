@@ -69,10 +69,10 @@ CUDA_TEST_DATA := $(TST)/cuda-data
 CUDA_TEST_NAMES := $(patsubst umd/cuda/tests/%.c,%,\
 	$(wildcard umd/cuda/tests/test_*.c))
 CUDA_TEST_KERNELS := $(CUDA_TEST_DATA)/drv_kernels.ptx \
-	$(CUDA_TEST_DATA)/drv_kernels.fatbin
+	$(CUDA_TEST_DATA)/drv_kernels.fatbin $(CUDA_TEST_DATA)/drv_kernels.visa
 # gnu11 and -isystem: what the kselftest harness needs to build warning-free.
 CUDA_TEST_CFLAGS := -std=gnu11 -I$(CUDA_HOME)/include -isystem $(B)/ext/kselftest \
-	-Iumd/cuda/tests -DCUDA_TEST_DATA='"$(abspath $(CUDA_TEST_DATA))"'
+	-Iinclude -Iumd/cuda/tests -DCUDA_TEST_DATA='"$(abspath $(CUDA_TEST_DATA))"'
 
 $(CUDA_TEST_DATA)/%.ptx: umd/cuda/tests/kernels/%.cu
 	@mkdir -p $(dir $@)
@@ -80,6 +80,9 @@ $(CUDA_TEST_DATA)/%.ptx: umd/cuda/tests/kernels/%.cu
 $(CUDA_TEST_DATA)/%.fatbin: umd/cuda/tests/kernels/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -fatbin -arch=sm_75 -o $@ $<
+# A vISA image made ahead of time by vgpu-ptxas, for cuModuleLoad of vISA.
+$(CUDA_TEST_DATA)/%.visa: $(CUDA_TEST_DATA)/%.ptx $(PTXAS)
+	$(PTXAS) -o $@ $<
 
 # The sanitizer copy of the library, for the -san tests.
 CUDA_DRV_SAN := $(LIB)/san/libcuda.so.1

@@ -10,5 +10,6 @@
 #endif
 #define DRV_PTX		CUDA_TEST_DATA "/drv_kernels.ptx"
 #define DRV_FATBIN	CUDA_TEST_DATA "/drv_kernels.fatbin"
+#define DRV_VISA	CUDA_TEST_DATA "/drv_kernels.visa"
 
 #endif /* VGPU_CUDA_TEST_MIN_H */

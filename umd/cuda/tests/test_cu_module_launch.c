@@ -5,12 +5,14 @@
  * function attributes, occupancy and device printf.
  */
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cuda_test.h"
+#include "vgpu_visa.h"
 
 static char *read_text(const char *path)
 {
@@ -132,6 +134,94 @@ TEST(load_fatbin_and_data)
 	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m2));
 	free(ptx);
 	free(fatbin);
+}
+
+/* Read a whole file into *size bytes. */
+static void *read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	void *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*size = (size_t)n;
+	return buf;
+}
+
+/* Write @size bytes to a new temporary file; its path in @path. */
+static int write_temp(char *path, const void *data, size_t size)
+{
+	int fd = mkstemp(path);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, data, size) == (ssize_t)size;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/*
+ * A vISA image made by vgpu-ptxas loads and runs.  Damaged copies of it
+ * (every word of the header and section table changed in turn, loaded
+ * from a file so that the library knows the real size) are refused as
+ * invalid, or need more memory than there is, or load - but never crash
+ * the library or hurt the context.
+ */
+TEST(visa_image_and_damaged_images)
+{
+	CUcontext ctx;
+	CUmodule m;
+	CUfunction f;
+	size_t size;
+	uint32_t *img, *bad;
+	CUresult res;
+
+	CU_SETUP(&ctx);
+	img = read_file(DRV_VISA, &size);
+	ASSERT_NE(NULL, img);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_VISA));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&f, m, "vec_add"));
+	ASSERT_EQ(0, run_vec_add(f, 500, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m));
+
+	bad = malloc(size);
+	ASSERT_NE(NULL, bad);
+	for (size_t i = 0; i < sizeof(struct visa_image_header) / 4; i++) {
+		char path[] = "/tmp/cu_visa_XXXXXX";
+
+		memcpy(bad, img, size);
+		bad[i] ^= i & 1 ? 0x7fffffffu : 0x00010101u;
+		ASSERT_EQ(0, write_temp(path, bad, size));
+		res = cuModuleLoad(&m, path);
+		unlink(path);
+		if (res == CUDA_SUCCESS) {
+			ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m));
+		} else if (res != CUDA_ERROR_OUT_OF_MEMORY) {
+			ASSERT_EQ(CUDA_ERROR_INVALID_IMAGE, res);
+		}
+	}
+	memcpy(bad, img, size);
+	bad[2] = 8;	/* header_size smaller than the header */
+	ASSERT_EQ(CUDA_ERROR_INVALID_IMAGE, cuModuleLoadData(&m, bad));
+	/* A fatbin header with garbage after it. */
+	memset(bad, 0xab, size);
+	bad[0] = 0xBA55ED50u;
+	ASSERT_EQ(CUDA_ERROR_INVALID_IMAGE, cuModuleLoadData(&m, bad));
+	free(bad);
+	free(img);
+	/* The context is still healthy. */
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
 }
 
 TEST(globals_and_constants)

@@ -299,6 +299,8 @@ struct cu_mem {
 	uint32_t handle;
 	unsigned int flags;		/* CU_MEMHOSTALLOC_* / REGISTER_* */
 	unsigned long long id;		/* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+	bool imported;			/* cuIpcOpenMemHandle: not ours */
+	int export_fd;			/* cuIpcGetMemHandle's, or -1 */
 };
 
 /* Add, remove, look up; lookups copy the entry out under the lock. */
@@ -312,6 +314,11 @@ bool cu_registry_overlaps_host(uint64_t ptr, uint64_t size);
 void cu_registry_each(void (*fn)(const struct cu_mem *, void *), void *arg);
 /* Remove (into @out) one device entry owned by @ctx; false when none. */
 bool cu_registry_take_ctx(struct cu_ctx *ctx, struct cu_mem *out);
+/*
+ * The export descriptor of the device allocation at @base: the one it has,
+ * or @fd if it has none (then true is returned and @fd is kept).
+ */
+bool cu_registry_set_export(uint64_t base, int fd, int *current);
 
 /* Map every pinned host allocation of @ctx's device into @ctx. */
 CUresult cu_mem_map_host_into(struct cu_ctx *ctx);
@@ -324,6 +331,12 @@ void cu_mem_internal_free(struct cu_ctx *ctx, uint32_t handle, void *cpu,
 CUresult cu_mem_device_alloc(struct cu_ctx *ctx, size_t size,
 			     CUdeviceptr *out);
 CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p);
+/* Enter and map device memory (a VRAM object @handle) at a new GPU VA. */
+CUresult cu_mem_device_map(struct cu_ctx *ctx, uint32_t handle,
+			   uint64_t size, uint64_t alloc_size, bool imported,
+			   CUdeviceptr *out);
+/* Unmap and release a registry entry of device memory. */
+void cu_mem_device_release(const struct cu_mem *m, bool unmap);
 void cu_mem_free_ctx(struct cu_ctx *ctx);
 
 /* ---- copies (copy.c) --------------------------------------------------- */

@@ -123,6 +123,7 @@ CU_EXPORT CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize,
 	m.kind = CU_MEM_HOST;
 	m.dev = ctx->dev;
 	m.flags = Flags;
+	m.export_fd = -1;
 	res = cu_host_map_all(&m);
 	if (res == CUDA_SUCCESS) {
 		res = cu_registry_add(&m);
@@ -193,6 +194,7 @@ CU_EXPORT CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize,
 	m.kind = CU_MEM_REGISTERED;
 	m.dev = ctx->dev;
 	m.flags = Flags;
+	m.export_fd = -1;
 	res = cu_host_map_all(&m);
 	if (res == CUDA_SUCCESS) {
 		res = cu_registry_add(&m);

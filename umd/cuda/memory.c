@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cuda_internal.h"
 
@@ -39,29 +40,22 @@ void cu_mem_internal_free(struct cu_ctx *ctx, uint32_t handle, void *cpu,
 		      cu_align_up(size, VGPU_SMALL_PAGE_SIZE));
 }
 
-CUresult cu_mem_device_alloc(struct cu_ctx *ctx, size_t size,
-			     CUdeviceptr *out)
+CUresult cu_mem_device_map(struct cu_ctx *ctx, uint32_t handle,
+			   uint64_t size, uint64_t alloc_size, bool imported,
+			   CUdeviceptr *out)
 {
 	struct vgpu_device *vdev = ctx->dev->vdev;
 	struct cu_mem m = { 0 };
-	uint64_t alloc_size, va;
-	uint32_t handle;
+	uint64_t va;
 	CUresult res;
 	int ret;
 
-	ret = vgpu_mem_alloc_vram(vdev, size, &handle, &alloc_size);
-	if (ret)
-		return ret == -EINVAL ? CUDA_ERROR_OUT_OF_MEMORY :
-		       cu_from_errno(ret);
 	va = cu_va_alloc(alloc_size);
-	if (!va) {
-		vgpu_mem_free(vdev, handle, NULL, 0);
+	if (!va)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	}
 	ret = vgpu_mem_map(vdev, ctx->vctx, handle, va, 0, alloc_size, 0);
 	if (ret) {
 		cu_va_free(va, alloc_size);
-		vgpu_mem_free(vdev, handle, NULL, 0);
 		return cu_from_errno(ret);
 	}
 	m.base = va;
@@ -72,23 +66,45 @@ CUresult cu_mem_device_alloc(struct cu_ctx *ctx, size_t size,
 	m.dev = ctx->dev;
 	m.ctx = ctx;
 	m.handle = handle;
+	m.imported = imported;
+	m.export_fd = -1;
 	res = cu_registry_add(&m);
 	if (res != CUDA_SUCCESS) {
 		vgpu_mem_unmap(vdev, ctx->vctx, va);
 		cu_va_free(va, alloc_size);
-		vgpu_mem_free(vdev, handle, NULL, 0);
 		return res;
 	}
 	*out = va;
 	return CUDA_SUCCESS;
 }
 
-static void cu_mem_device_release(const struct cu_mem *m, bool unmap)
+CUresult cu_mem_device_alloc(struct cu_ctx *ctx, size_t size,
+			     CUdeviceptr *out)
+{
+	struct vgpu_device *vdev = ctx->dev->vdev;
+	uint64_t alloc_size;
+	uint32_t handle;
+	CUresult res;
+	int ret;
+
+	ret = vgpu_mem_alloc_vram(vdev, size, &handle, &alloc_size);
+	if (ret)
+		return ret == -EINVAL ? CUDA_ERROR_OUT_OF_MEMORY :
+		       cu_from_errno(ret);
+	res = cu_mem_device_map(ctx, handle, size, alloc_size, false, out);
+	if (res != CUDA_SUCCESS)
+		vgpu_mem_free(vdev, handle, NULL, 0);
+	return res;
+}
+
+void cu_mem_device_release(const struct cu_mem *m, bool unmap)
 {
 	struct vgpu_device *vdev = m->dev->vdev;
 
 	if (unmap)
 		vgpu_mem_unmap(vdev, m->ctx->vctx, m->map_base);
+	if (m->export_fd >= 0)
+		close(m->export_fd);
 	vgpu_mem_free(vdev, m->handle, NULL, 0);
 	cu_va_free(m->map_base, m->map_size);
 }
@@ -97,8 +113,9 @@ CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p)
 {
 	struct cu_mem m;
 
+	/* Memory of another process is released by cuIpcCloseMemHandle. */
 	if (!cu_registry_find(p, &m) || m.kind != CU_MEM_DEVICE ||
-	    m.base != p)
+	    m.base != p || m.imported)
 		return CUDA_ERROR_INVALID_VALUE;
 	/* Work still queued may use it: cuMemFree waits, as CUDA's does. */
 	cu_ctx_sync(m.ctx);

@@ -154,3 +154,23 @@ bool cu_registry_take_ctx(struct cu_ctx *ctx, struct cu_mem *out)
 	pthread_rwlock_unlock(&cu_reg_lock);
 	return found;
 }
+
+bool cu_registry_set_export(uint64_t base, int fd, int *current)
+{
+	bool set = false;
+	size_t i;
+
+	pthread_rwlock_wrlock(&cu_reg_lock);
+	i = cu_reg_search(base);
+	if (cu_reg_contains(i, base) && cu_reg[i].base == base) {
+		if (cu_reg[i].export_fd < 0) {
+			cu_reg[i].export_fd = fd;
+			set = true;
+		}
+		*current = cu_reg[i].export_fd;
+	} else {
+		*current = -1;
+	}
+	pthread_rwlock_unlock(&cu_reg_lock);
+	return set;
+}

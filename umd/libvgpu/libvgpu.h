@@ -96,6 +96,17 @@ int vgpu_mem_register(struct vgpu_device *dev, void *addr, uint64_t size,
 int vgpu_mem_free(struct vgpu_device *dev, uint32_t handle, void *cpu,
 		  uint64_t size);
 
+/*
+ * Share a memory object with another process: @fd receives a new file
+ * descriptor holding it (VGPU_MEM_EXPORT_* @flags), which the other
+ * process turns into a handle of its own open file with
+ * vgpu_mem_import().  @kind receives VGPU_MEM_KIND_*, @size its size.
+ */
+int vgpu_mem_export(struct vgpu_device *dev, uint32_t handle, uint32_t flags,
+		    int *fd);
+int vgpu_mem_import(struct vgpu_device *dev, int fd, uint32_t *handle,
+		    uint32_t *kind, uint64_t *size);
+
 /* Map [offset, offset + size) of an object at GPU VA @va of context @ctx. */
 int vgpu_mem_map(struct vgpu_device *dev, uint32_t ctx, uint32_t handle,
 		 uint64_t va, uint64_t offset, uint64_t size, uint32_t flags);

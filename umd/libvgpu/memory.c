@@ -88,6 +88,35 @@ int vgpu_mem_free(struct vgpu_device *dev, uint32_t handle, void *cpu,
 	return vgpu_ioctl(dev->fd, VGPU_IOCTL_MEM_FREE, &args);
 }
 
+int vgpu_mem_export(struct vgpu_device *dev, uint32_t handle, uint32_t flags,
+		    int *fd)
+{
+	struct vgpu_mem_export args = { .handle = handle, .flags = flags };
+	int ret;
+
+	ret = vgpu_ioctl(dev->fd, VGPU_IOCTL_MEM_EXPORT, &args);
+	if (!ret)
+		*fd = args.fd;
+	return ret;
+}
+
+int vgpu_mem_import(struct vgpu_device *dev, int fd, uint32_t *handle,
+		    uint32_t *kind, uint64_t *size)
+{
+	struct vgpu_mem_import args = { .fd = fd };
+	int ret;
+
+	ret = vgpu_ioctl(dev->fd, VGPU_IOCTL_MEM_IMPORT, &args);
+	if (ret)
+		return ret;
+	*handle = args.handle;
+	if (kind)
+		*kind = args.kind;
+	if (size)
+		*size = args.size;
+	return 0;
+}
+
 int vgpu_mem_map(struct vgpu_device *dev, uint32_t ctx, uint32_t handle,
 		 uint64_t va, uint64_t offset, uint64_t size, uint32_t flags)
 {

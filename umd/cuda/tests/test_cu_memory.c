@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cuda_test.h"
@@ -368,6 +369,78 @@ TEST(pointer_attributes)
 	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuPointerGetAttribute(&type,
 		  CU_POINTER_ATTRIBUTE_MEMORY_TYPE, d));
 	ASSERT_EQ(CUDA_SUCCESS, cuMemFreeHost(pinned));
+}
+
+/* The child of ipc_between_processes: export, then check the parent's write. */
+static int ipc_child(int to_parent, int from_parent)
+{
+	const size_t n = 1 << 18;
+	uint32_t *h = malloc(n * 4);
+	CUipcMemHandle handle;
+	CUcontext ctx;
+	CUdeviceptr d;
+	char go;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) ||
+	    cuCtxSetCurrent(ctx) || cuMemAlloc(&d, n * 4) ||
+	    cuMemsetD32(d, 0x12345678, n) || cuCtxSynchronize() ||
+	    cuIpcGetMemHandle(&handle, d))
+		return 2;
+	if (write(to_parent, &handle, sizeof(handle)) != sizeof(handle) ||
+	    read(from_parent, &go, 1) != 1)
+		return 3;
+	if (cuMemcpyDtoH(h, d, n * 4))
+		return 4;
+	for (size_t i = 0; i < n; i++)
+		if (h[i] != (i < 16 ? 0xabcdef01u : 0x12345678u))
+			return 5;
+	return cuMemFree(d) ? 6 : 0;
+}
+
+/* A child shares device memory; the parent reads and writes it. */
+TEST(ipc_between_processes)
+{
+	int to_parent[2], from_parent[2], status;
+	CUipcMemHandle handle, bad;
+	CUcontext ctx;
+	CUdeviceptr d, own;
+	uint32_t head[32];
+	char go = 1;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(to_parent));
+	ASSERT_EQ(0, pipe(from_parent));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(ipc_child(to_parent[1], from_parent[0]));
+	ASSERT_EQ(sizeof(handle), read(to_parent[0], &handle, sizeof(handle)));
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuIpcOpenMemHandle(&d, handle,
+		  CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(head, d, sizeof(head)));
+	for (int i = 0; i < 32; i++)
+		ASSERT_EQ(0x12345678u, head[i]);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32(d, 0xabcdef01, 16));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	/* Another process's memory is closed, not freed. */
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemFree(d));
+	ASSERT_EQ(CUDA_SUCCESS, cuIpcCloseMemHandle(d));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuIpcCloseMemHandle(d));
+	ASSERT_EQ(1, write(from_parent[1], &go, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	/* Errors: our own handle, a damaged one, host memory. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&own, 4096));
+	ASSERT_EQ(CUDA_SUCCESS, cuIpcGetMemHandle(&handle, own));
+	ASSERT_EQ(CUDA_ERROR_INVALID_CONTEXT, cuIpcOpenMemHandle(&d, handle, 0));
+	memset(&bad, 0x5a, sizeof(bad));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuIpcOpenMemHandle(&d, bad, 0));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&handle, own + 64));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuIpcGetMemHandle(&handle, (CUdeviceptr)head));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(own));
 }
 
 CUDA_TEST_MAIN

@@ -46,6 +46,10 @@ KREL_6.1 := $(notdir $(firstword $(wildcard /lib/modules/6.1.*-cloud-amd64)))
 KREL_6.12 := $(notdir $(firstword $(wildcard /lib/modules/6.12.*-cloud-amd64)))
 
 .PHONY: all modules check run clean setup FORCE
+
+# Keep every file the build makes: pattern-rule outputs such as test data
+# (PTX made by nvcc) are needed at run time, not only as inputs.
+.SECONDARY:
 all:
 
 include $(sort $(wildcard */build.mk */*/build.mk))

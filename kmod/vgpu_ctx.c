@@ -76,6 +76,7 @@ static int vgpu_ctx_publish(struct vgpu_dev *dev, struct vgpu_ctx *ctx)
 	ctx->flush_ev.ev.ctx_id = ctx->id;
 	ctx->destroy_ev->ev.ctx_id = ctx->id;
 	atomic_inc(&dev->nr_ctxs);
+	ctx->published = true;
 	vgpu_fw_post(dev, &ctx->create_ev);
 	return 0;
 }
@@ -134,6 +135,7 @@ int vgpu_ctx_destroy(struct vgpu_file *vf, struct vgpu_ctx *ctx)
 		return -EBUSY;
 	}
 	xa_erase(&dev->ctxs, ctx->id);
+	ctx->published = false;
 	atomic_dec(&dev->nr_ctxs);
 	vgpu_fw_cancel(dev, &ctx->stop_ev);
 	vgpu_fw_cancel(dev, &ctx->flush_ev);
@@ -144,11 +146,11 @@ int vgpu_ctx_destroy(struct vgpu_file *vf, struct vgpu_ctx *ctx)
 		vgpu_ctx_put(ctx);
 		return 0;
 	}
-	vgpu_fw_post(dev, ctx->destroy_ev);
+	ctx->destroy_seq = vgpu_fw_post(dev, ctx->destroy_ev);
 	ctx->destroy_ev = NULL;
 	/* Page tables and mappings stay until the firmware let go. */
 	ctx->destroyed.release = vgpu_ctx_release_deferred;
-	vgpu_fw_defer(dev, &ctx->destroyed);
+	vgpu_fw_defer(dev, &ctx->destroyed, ctx->destroy_seq);
 	mutex_unlock(&dev->lock);
 	return 0;
 }
@@ -260,6 +262,6 @@ void vgpu_ctx_kill(struct vgpu_ctx *ctx, const struct vgpu_fault *fault,
 
 	list_for_each_entry(q, &ctx->queues, node)
 		vgpu_queue_set_error(q, error);
-	if (!(state & VGPU_CTX_STATE_LOST))
+	if (!(state & VGPU_CTX_STATE_LOST) && ctx->published)
 		vgpu_fw_post(dev, &ctx->stop_ev);
 }

@@ -269,6 +269,10 @@ struct vgpu_mapping {
  *	cannot fail.
  * @destroyed: after destroy, waits for the firmware's ack of CTX_DESTROY
  *	before the page tables and mappings go.
+ * @published: in vgpu_dev.ctxs, known to the firmware (under vgpu_dev.lock);
+ *	no record of the context may be posted once it is false.
+ * @destroy_seq: sequence number of its CTX_DESTROY record, 0 if none was
+ *	sent (under vgpu_dev.lock).
  */
 struct vgpu_ctx {
 	struct kref ref;
@@ -288,6 +292,8 @@ struct vgpu_ctx {
 	struct vgpu_event flush_ev;
 	struct vgpu_event *destroy_ev;
 	struct vgpu_deferred destroyed;
+	bool published;
+	u64 destroy_seq;
 };
 
 /**
@@ -408,9 +414,9 @@ int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_signal(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data);
-void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d);
+void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d, u64 seq);
 void vgpu_fw_detach(struct vgpu_file *vf);
-void vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e);
+u64 vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e);
 void vgpu_fw_cancel(struct vgpu_dev *dev, struct vgpu_event *e);
 ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
 		     bool nonblock);

@@ -47,38 +47,46 @@
  *
  * Without a firmware the record is dropped (freed if it is one-shot).  A
  * record posted again while pending keeps its place and takes the new
- * sequence number.
+ * sequence number.  Only records of published objects may be posted: an
+ * embedded record must never stay queued after its object is gone.
+ *
+ * Return: the record's sequence number, 0 if it was dropped.
  */
-void vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e)
+u64 vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e)
 {
 	lockdep_assert_held(&dev->lock);
 	if (!dev->fw_file) {
 		if (e->kfree_after_read)
 			kfree(e);
-		return;
+		return 0;
 	}
 	e->ev.seq = ++dev->post_seq;
-	if (!list_empty(&e->node))
-		return;
-	list_add_tail(&e->node, &dev->events);
-	wake_up_interruptible(&dev->fw_wq);
+	if (list_empty(&e->node)) {
+		list_add_tail(&e->node, &dev->events);
+		wake_up_interruptible(&dev->fw_wq);
+	}
+	return e->ev.seq;
 }
 
 /**
  * vgpu_fw_defer() - release something once the firmware acknowledged
  * @dev: the device; dev->lock held.
- * @d: what to release; the record announcing it was just posted.
+ * @d: what to release.
+ * @seq: the record whose acknowledgment allows it; 0 if the firmware
+ *	never heard of it.
  *
- * Without a firmware @d is released at once.
+ * Without a firmware, or for @seq 0, @d is released at once.  The list is
+ * in @seq order but for items deferred on an older record (see
+ * vgpu_ioctl_unmap()); those are released late, never early.
  */
-void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d)
+void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d, u64 seq)
 {
 	lockdep_assert_held(&dev->lock);
-	if (!dev->fw_file) {
+	if (!dev->fw_file || !seq) {
 		d->release(d);
 		return;
 	}
-	d->seq = dev->post_seq;
+	d->seq = seq;
 	list_add_tail(&d->node, &dev->deferred);
 }
 

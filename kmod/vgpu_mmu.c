@@ -276,6 +276,7 @@ int vgpu_ioctl_unmap(struct vgpu_file *vf, void *data)
 	struct vgpu_dev *dev = vf->dev;
 	struct vgpu_mapping *m;
 	struct vgpu_ctx *ctx;
+	u64 seq;
 
 	if (args->flags)
 		return -EINVAL;
@@ -298,8 +299,11 @@ int vgpu_ioctl_unmap(struct vgpu_file *vf, void *data)
 	 */
 	m->unmapped.release = vgpu_mapping_release;
 	mutex_lock(&dev->lock);
-	vgpu_fw_post(dev, &ctx->flush_ev);
-	vgpu_fw_defer(dev, &m->unmapped);
+	if (ctx->published)
+		seq = vgpu_fw_post(dev, &ctx->flush_ev);
+	else	/* destroyed meanwhile: the firmware drops it at CTX_DESTROY */
+		seq = ctx->destroy_seq;
+	vgpu_fw_defer(dev, &m->unmapped, seq);
 	mutex_unlock(&dev->lock);
 	mutex_unlock(&ctx->lock);
 	vgpu_ctx_put(ctx);

@@ -161,6 +161,9 @@ static int vgpu_queue_publish(struct vgpu_file *vf, struct vgpu_queue *q)
 	u32 id;
 	int ret;
 
+	/* The context may have been destroyed since it was looked up. */
+	if (!q->ctx->published)
+		return -ENOENT;
 	ret = vgpu_ctx_usable(q->ctx);
 	if (ret)
 		return ret;
@@ -313,7 +316,8 @@ int vgpu_ioctl_queue_kick(struct vgpu_file *vf, void *data)
 	if (!q)
 		return -ENOENT;
 	mutex_lock(&dev->lock);
-	ret = vgpu_ctx_usable(q->ctx);
+	/* Destroyed since the lookup: its record must not be queued again. */
+	ret = q->file ? vgpu_ctx_usable(q->ctx) : -ENOENT;
 	if (!ret && !dev->fw_file)
 		ret = -ENODEV;
 	if (!ret)

@@ -456,18 +456,22 @@ CU_EXPORT CUresult CUDAAPI cuCtxSetFlags(unsigned int flags)
 	return CUDA_SUCCESS;
 }
 
+/* @h, or the current context when @h is NULL. */
+static CUresult cu_ctx_named(CUcontext h, struct cu_ctx **out)
+{
+	*out = (struct cu_ctx *)h;
+	if (!h)
+		return cu_ctx_plain(out);
+	return cu_ctx_valid(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+
 CU_EXPORT CUresult CUDAAPI cuCtxGetId(CUcontext h, unsigned long long *id)
 {
-	struct cu_ctx *ctx = (struct cu_ctx *)h;
-	CUresult res;
+	struct cu_ctx *ctx;
+	CUresult res = cu_ctx_named(h, &ctx);
 
-	if (!ctx) {
-		res = cu_ctx_plain(&ctx);
-		if (res != CUDA_SUCCESS)
-			return res;
-	} else if (!cu_ctx_valid(ctx)) {
-		return CUDA_ERROR_INVALID_CONTEXT;
-	}
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (!id)
 		return CUDA_ERROR_INVALID_VALUE;
 	*id = ctx->id;
@@ -476,16 +480,11 @@ CU_EXPORT CUresult CUDAAPI cuCtxGetId(CUcontext h, unsigned long long *id)
 
 CU_EXPORT CUresult CUDAAPI cuCtxGetApiVersion(CUcontext h, unsigned int *v)
 {
-	struct cu_ctx *ctx = (struct cu_ctx *)h;
-	CUresult res;
+	struct cu_ctx *ctx;
+	CUresult res = cu_ctx_named(h, &ctx);
 
-	if (!ctx) {
-		res = cu_ctx_plain(&ctx);
-		if (res != CUDA_SUCCESS)
-			return res;
-	} else if (!cu_ctx_valid(ctx)) {
-		return CUDA_ERROR_INVALID_CONTEXT;
-	}
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (!v)
 		return CUDA_ERROR_INVALID_VALUE;
 	*v = 3020;	/* every context since CUDA 3.2 reports this */

@@ -3,10 +3,12 @@
  * cuda_internal.h - the objects behind libcuda.so.1's handles.
  *
  * The driver API hands out opaque pointers (CUcontext, CUstream, CUevent,
- * CUmodule, CUfunction); each points at one of the structures below, whose
- * first member is a magic number so that a stale or foreign handle is
- * refused with CUDA_ERROR_INVALID_HANDLE / INVALID_CONTEXT instead of
- * being dereferenced blindly.
+ * CUmodule, CUfunction); each points at one of the structures below.  A
+ * handle is checked against the set of live handles (handles.c) before it
+ * is dereferenced, so a stale or foreign one is refused with
+ * CUDA_ERROR_INVALID_HANDLE / INVALID_CONTEXT.  The magic numbers in the
+ * structures are for whoever looks at them in a debugger (freed objects
+ * read CU_DEAD_MAGIC).
  *
  *   cu_device   one /dev/vgpuN, opened by cuInit
  *   cu_ctx      a CUDA context = one vGPU context (GPU address space),
@@ -18,9 +20,10 @@
  *   cu_mem      one allocation in the process-wide pointer registry
  *
  * Locks, outermost first: cu_device.lock (contexts of a device), then
- * cu_stream.lock, then cu_ctx.lock (lists of a context), then the
- * registry's and the VA allocator's.  Nothing is called with a lock held
- * that could take an outer one.
+ * cu_stream.lock, then cu_ctx.lock (lists of a context), then one
+ * cu_queue.lock (never two at once), then the registry's and the VA
+ * allocator's.  Nothing is called with a lock held that could take an
+ * outer one.
  */
 #ifndef VGPU_CUDA_INTERNAL_H
 #define VGPU_CUDA_INTERNAL_H

@@ -187,25 +187,49 @@ int fw_mem_write(struct fw_ctx *ctx, uint64_t va, const void *buf,
 	return mem_transfer(ctx, va, (uint8_t *)buf, len, true, fault_va);
 }
 
+/*
+ * The most a copy moves with one memmove().  glibc's memmove() uses
+ * "rep movsb" for blocks of roughly 8 KiB to 512 KiB, which QEMU's TCG
+ * (our CI guest) emulates several times slower than the vector loop it
+ * uses for a page or less; moving a page at a time costs nothing on real
+ * hardware and keeps the copy engine at memcpy() speed in the emulator.
+ */
+#define FW_COPY_BURST	VGPU_SMALL_PAGE_SIZE
+
+/*
+ * Each side's page is translated once, when the copy enters it, and kept
+ * until the copy leaves it - the copy engine's one-entry TLB per side.
+ * A fault stops the copy at the first byte of the page that faulted.
+ */
 int fw_mem_copy(struct fw_ctx *ctx, uint64_t dst, uint64_t src, uint64_t len,
 		uint64_t *fault_va)
 {
-	uint8_t *from, *to;
-	uint64_t src_avail, dst_avail, n;
+	uint8_t *from = NULL, *to = NULL;
+	uint64_t src_avail = 0, dst_avail = 0, n;
 	int ret;
 
 	while (len) {
-		ret = access_page(ctx, src, FW_MMU_READ, &from, &src_avail,
-				  fault_va);
-		if (!ret)
+		if (!src_avail) {
+			ret = access_page(ctx, src, FW_MMU_READ, &from,
+					  &src_avail, fault_va);
+			if (ret)
+				return ret;
+		}
+		if (!dst_avail) {
 			ret = access_page(ctx, dst, FW_MMU_WRITE, &to,
 					  &dst_avail, fault_va);
-		if (ret)
-			return ret;
+			if (ret)
+				return ret;
+		}
 		n = min3(len, src_avail, dst_avail);
+		n = n < FW_COPY_BURST ? n : FW_COPY_BURST;
 		memmove(to, from, n);
+		from += n;
+		to += n;
 		src += n;
 		dst += n;
+		src_avail -= n;
+		dst_avail -= n;
 		len -= n;
 	}
 	return 0;

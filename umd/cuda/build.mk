@@ -143,3 +143,10 @@ $(CUDA_TST)/native_exports: umd/cuda/tests/native_exports.c $(CUDA_DRV)
 		-DLIBCUDA_PATH='"$(abspath $(CUDA_DRV))"' -o $@ $< -ldl
 ALL_TARGETS += $(CUDA_TST)/native_exports
 NATIVE_TESTS += $(CUDA_TST)/native_exports
+
+# test_cu_host_memory uses portable memory from a second device.
+$(CUDA_TST)/test_cu_host_memory.vmargs $(CUDA_TST)/test_cu_host_memory-san.vmargs:
+	@mkdir -p $(dir $@)
+	echo "--module-param num_devices=2" > $@
+ALL_TARGETS += $(CUDA_TST)/test_cu_host_memory.vmargs \
+	$(CUDA_TST)/test_cu_host_memory-san.vmargs

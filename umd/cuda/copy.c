@@ -17,7 +17,13 @@
 
 #include "cuda_internal.h"
 
-enum cu_where cu_classify(uint64_t ptr, size_t size, bool *in_range)
+/*
+ * Where [ptr, ptr + size) is, as seen from device @d (NULL: any device).
+ * Pinned memory that @d cannot reach (registered with another device and
+ * not portable) is pageable as far as @d's copy engine is concerned.
+ */
+static enum cu_where cu_classify_for(const struct cu_device *d, uint64_t ptr,
+				     size_t size, bool *in_range)
 {
 	struct cu_mem m;
 
@@ -30,7 +36,15 @@ enum cu_where cu_classify(uint64_t ptr, size_t size, bool *in_range)
 	}
 	if (ptr + size > m.base + m.size || ptr + size < ptr)
 		*in_range = false;
-	return m.kind == CU_MEM_DEVICE ? CU_WHERE_DEVICE : CU_WHERE_PINNED;
+	if (m.kind == CU_MEM_DEVICE)
+		return CU_WHERE_DEVICE;
+	return !d || cu_host_reachable(&m, d) ? CU_WHERE_PINNED :
+						CU_WHERE_PAGEABLE;
+}
+
+enum cu_where cu_classify(uint64_t ptr, size_t size, bool *in_range)
+{
+	return cu_classify_for(NULL, ptr, size, in_range);
 }
 
 /*
@@ -155,8 +169,8 @@ CUresult cu_copy(struct cu_stream *s, uint64_t dst, uint64_t src,
 		 size_t size, bool sync)
 {
 	bool dok, sok;
-	enum cu_where wd = cu_classify(dst, size, &dok);
-	enum cu_where ws = cu_classify(src, size, &sok);
+	enum cu_where wd = cu_classify_for(s->ctx->dev, dst, size, &dok);
+	enum cu_where ws = cu_classify_for(s->ctx->dev, src, size, &sok);
 	struct cu_point done;
 	CUresult res;
 

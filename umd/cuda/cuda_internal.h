@@ -323,7 +323,9 @@ bool cu_registry_take_ctx(struct cu_ctx *ctx, struct cu_mem *out);
  */
 bool cu_registry_set_export(uint64_t base, int fd, int *current);
 
-/* Map every pinned host allocation of @ctx's device into @ctx. */
+/* Whether device @d reaches the pages of host entry @m (portable or own). */
+bool cu_host_reachable(const struct cu_mem *m, const struct cu_device *d);
+/* Map every pinned host allocation @ctx's device reaches into @ctx. */
 CUresult cu_mem_map_host_into(struct cu_ctx *ctx);
 /* Allocate pinned memory for the library's own use, mapped in @ctx. */
 CUresult cu_mem_internal_host(struct cu_ctx *ctx, size_t size,

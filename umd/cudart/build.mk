@@ -129,3 +129,16 @@ $(TST)/cudart/test_cudart_library: \
 
 ALL_TARGETS += $(TST)/cudart/test_cudart_library
 NATIVE_TESTS += $(TST)/cudart/test_cudart_library
+
+# Page-locked host memory through the runtime, on two devices (portable
+# memory): its TEST.vmargs asks vgpu-vm for a second one.
+$(TST)/cudart/test_cudart_host_memory: umd/cudart/tests/test_cudart_host_memory.cu \
+		$(CUDART_TEST_UTIL) umd/cudart/tests/rt_test_util.h | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
+$(TST)/cudart/test_cudart_host_memory.vmargs:
+	@mkdir -p $(dir $@)
+	echo "--module-param num_devices=2" > $@
+ALL_TARGETS += $(TST)/cudart/test_cudart_host_memory \
+	$(TST)/cudart/test_cudart_host_memory.vmargs
+GUEST_TESTS += $(TST)/cudart/test_cudart_host_memory

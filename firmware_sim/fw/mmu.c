@@ -75,14 +75,22 @@ static int pte_to_page(struct fw_device *dev, uint64_t pte, uint64_t size,
 		return -1;
 	}
 	page->size = size;
-	page->perm = FW_MMU_READ | (pte & VGPU_PTE_WRITE ? FW_MMU_WRITE : 0);
+	page->perm = FW_MMU_READ | (pte & VGPU_PTE_WRITE ? FW_MMU_WRITE : 0) |
+		     (pte & VGPU_PTE_ATOMIC ? FW_MMU_ATOMIC : 0);
 	return 0;
 }
 
-int fw_mmu_translate(struct fw_ctx *ctx, uint64_t va, struct fw_mmu_page *page)
+#define FW_NO_TABLE	UINT64_MAX
+
+/*
+ * The two leaf tables (big and small pages) of the 2 MiB region of @va:
+ * PD3 -> PD2 -> PD1.  Either may be FW_NO_TABLE.
+ */
+static int leaf_tables(struct fw_ctx *ctx, uint64_t va,
+		       struct fw_walk_cache *wc)
 {
 	struct fw_device *dev = ctx->dev;
-	uint64_t pd2, pd1, big_pt, small_pt, pte;
+	uint64_t pd2, pd1;
 
 	if (va >> VGPU_VA_BITS)
 		return -1;
@@ -90,19 +98,61 @@ int fw_mmu_translate(struct fw_ctx *ctx, uint64_t va, struct fw_mmu_page *page)
 	    next_table(dev, pd2, VGPU_PD2_INDEX(va), &pd1))
 		return -1;
 	/* PD1 entries are pairs: the big-page table, then the small one. */
-	if (!next_table(dev, pd1, 2 * VGPU_PD1_INDEX(va), &big_pt) &&
-	    !load_entry(dev, big_pt, VGPU_BIG_INDEX(va), &pte) &&
+	if (next_table(dev, pd1, 2 * VGPU_PD1_INDEX(va), &wc->big_pt))
+		wc->big_pt = FW_NO_TABLE;
+	if (next_table(dev, pd1, 2 * VGPU_PD1_INDEX(va) + 1, &wc->small_pt))
+		wc->small_pt = FW_NO_TABLE;
+	wc->region = va >> VGPU_PDE_SHIFT;
+	return 0;
+}
+
+/* Look @va up in the leaf tables @wc: big page first, then small. */
+static int leaf_lookup(struct fw_device *dev, uint64_t va,
+		       const struct fw_walk_cache *wc,
+		       struct fw_mmu_page *page)
+{
+	uint64_t pte;
+
+	if (wc->big_pt != FW_NO_TABLE &&
+	    !load_entry(dev, wc->big_pt, VGPU_BIG_INDEX(va), &pte) &&
 	    (pte & VGPU_PTE_VALID)) {
 		page->va = va & ~(VGPU_BIG_PAGE_SIZE - 1);
 		return pte_to_page(dev, pte, VGPU_BIG_PAGE_SIZE, page);
 	}
-	if (!next_table(dev, pd1, 2 * VGPU_PD1_INDEX(va) + 1, &small_pt) &&
-	    !load_entry(dev, small_pt, VGPU_SMALL_INDEX(va), &pte) &&
+	if (wc->small_pt != FW_NO_TABLE &&
+	    !load_entry(dev, wc->small_pt, VGPU_SMALL_INDEX(va), &pte) &&
 	    (pte & VGPU_PTE_VALID)) {
 		page->va = va & ~(VGPU_SMALL_PAGE_SIZE - 1);
 		return pte_to_page(dev, pte, VGPU_SMALL_PAGE_SIZE, page);
 	}
 	return -1;
+}
+
+int fw_mmu_translate(struct fw_ctx *ctx, uint64_t va, struct fw_mmu_page *page)
+{
+	struct fw_walk_cache wc;
+
+	if (leaf_tables(ctx, va, &wc))
+		return -1;
+	return leaf_lookup(ctx->dev, va, &wc, page);
+}
+
+/*
+ * Translate @va reusing the leaf tables in @wc when @va is in the same
+ * 2 MiB region.  Page tables live as long as their context (the driver
+ * never frees or moves one before: kmod/vgpu_mmu.c), so a table seen once
+ * stays valid; only the PTE is read afresh.  A miss walks again from PD3,
+ * so a table created meanwhile is found.
+ */
+static int translate_cached(struct fw_ctx *ctx, uint64_t va,
+			    struct fw_walk_cache *wc, struct fw_mmu_page *page)
+{
+	if (wc->region == va >> VGPU_PDE_SHIFT &&
+	    !leaf_lookup(ctx->dev, va, wc, page))
+		return 0;
+	if (leaf_tables(ctx, va, wc))
+		return -1;
+	return leaf_lookup(ctx->dev, va, wc, page);
 }
 
 int fw_mmu_core_translate(void *opaque, uint64_t va,
@@ -116,20 +166,25 @@ int fw_mmu_core_translate(void *opaque, uint64_t va,
 	out->size = page.size;
 	out->host = page.host;
 	out->perm = VGPU_CORE_PERM_READ |
-		    (page.perm & FW_MMU_WRITE ? VGPU_CORE_PERM_WRITE : 0);
+		    (page.perm & FW_MMU_WRITE ? VGPU_CORE_PERM_WRITE : 0) |
+		    (page.perm & FW_MMU_ATOMIC ? VGPU_CORE_PERM_ATOMIC : 0);
 	return 0;
 }
 
 /*
  * Translate @va for an access that needs @perm; on success *@host points
  * at @va and *@avail is the number of bytes to the end of its page.
+ * @wc, if not NULL, caches the walk between calls.
  */
 static int access_page(struct fw_ctx *ctx, uint64_t va, uint32_t perm,
-		       uint8_t **host, uint64_t *avail, uint64_t *fault_va)
+		       struct fw_walk_cache *wc, uint8_t **host,
+		       uint64_t *avail, uint64_t *fault_va)
 {
 	struct fw_mmu_page page;
+	int ret = wc ? translate_cached(ctx, va, wc, &page) :
+		       fw_mmu_translate(ctx, va, &page);
 
-	if (fw_mmu_translate(ctx, va, &page)) {
+	if (ret) {
 		*fault_va = va;
 		return VGPU_FAULT_MMU_UNMAPPED;
 	}
@@ -159,7 +214,7 @@ static int mem_transfer(struct fw_ctx *ctx, uint64_t va, uint8_t *buf,
 	int ret;
 
 	while (len) {
-		ret = access_page(ctx, va, perm, &host, &avail, fault_va);
+		ret = access_page(ctx, va, perm, NULL, &host, &avail, fault_va);
 		if (ret)
 			return ret;
 		avail = avail < len ? avail : len;
@@ -198,26 +253,29 @@ int fw_mem_write(struct fw_ctx *ctx, uint64_t va, const void *buf,
 
 /*
  * Each side's page is translated once, when the copy enters it, and kept
- * until the copy leaves it - the copy engine's one-entry TLB per side.
+ * until the copy leaves it - the copy engine's one-entry TLB per side -
+ * and each side walks PD3 -> PD1 once per 2 MiB (translate_cached()).
  * A fault stops the copy at the first byte of the page that faulted.
  */
 int fw_mem_copy(struct fw_ctx *ctx, uint64_t dst, uint64_t src, uint64_t len,
 		uint64_t *fault_va)
 {
+	struct fw_walk_cache src_wc = { .region = FW_NO_TABLE };
+	struct fw_walk_cache dst_wc = { .region = FW_NO_TABLE };
 	uint8_t *from = NULL, *to = NULL;
 	uint64_t src_avail = 0, dst_avail = 0, n;
 	int ret;
 
 	while (len) {
 		if (!src_avail) {
-			ret = access_page(ctx, src, FW_MMU_READ, &from,
-					  &src_avail, fault_va);
+			ret = access_page(ctx, src, FW_MMU_READ, &src_wc,
+					  &from, &src_avail, fault_va);
 			if (ret)
 				return ret;
 		}
 		if (!dst_avail) {
-			ret = access_page(ctx, dst, FW_MMU_WRITE, &to,
-					  &dst_avail, fault_va);
+			ret = access_page(ctx, dst, FW_MMU_WRITE, &dst_wc,
+					  &to, &dst_avail, fault_va);
 			if (ret)
 				return ret;
 		}
@@ -244,7 +302,7 @@ int fw_mem_fill(struct fw_ctx *ctx, uint64_t dst, uint32_t value,
 
 	/* dst is aligned to elem_size, so no element straddles two pages. */
 	while (len) {
-		ret = access_page(ctx, dst, FW_MMU_WRITE, &to, &avail,
+		ret = access_page(ctx, dst, FW_MMU_WRITE, NULL, &to, &avail,
 				  fault_va);
 		if (ret)
 			return ret;

@@ -5,9 +5,10 @@
  * page tables the driver keeps in VRAM (format: include/vgpu_hw.h).
  *
  * The walk itself caches nothing: the execution core keeps a per-SM TLB
- * for the length of a grid, and the copy engines translate once per page.
- * So a TLB_FLUSH from the driver is honoured by construction before the
- * next packet runs.
+ * for the length of a grid, and a copy translates once per page and
+ * keeps the leaf tables of its current 2 MiB region (struct
+ * fw_walk_cache) for the length of its packet.  So a TLB_FLUSH from the
+ * driver is honoured by construction before the next packet runs.
  */
 #ifndef VGPU_FW_MMU_H
 #define VGPU_FW_MMU_H
@@ -19,6 +20,7 @@ struct fw_ctx;
 
 #define FW_MMU_READ	(1u << 0)
 #define FW_MMU_WRITE	(1u << 1)
+#define FW_MMU_ATOMIC	(1u << 2)	/* VGPU_PTE_ATOMIC */
 
 /* A translated page. */
 struct fw_mmu_page {
@@ -26,6 +28,16 @@ struct fw_mmu_page {
 	uint64_t size;		/* 4 KiB (GART) or 64 KiB (VRAM) */
 	uint8_t *host;		/* the page in the firmware's apertures */
 	uint32_t perm;		/* FW_MMU_* */
+};
+
+/*
+ * The leaf page tables of one 2 MiB region (VRAM offsets, or UINT64_MAX
+ * for none), kept by a copy between pages.
+ */
+struct fw_walk_cache {
+	uint64_t region;	/* va >> VGPU_PDE_SHIFT; UINT64_MAX: empty */
+	uint64_t big_pt;
+	uint64_t small_pt;
 };
 
 /* Translate @va; 0, or -1 when nothing valid maps it. */

@@ -223,6 +223,9 @@ enum visa_space {
 /* A module-scope variable (for cudaGetSymbolAddress / cuModuleGetGlobal). */
 #define VISA_SYM_VISIBLE	(1u << 0)	/* .visible: linkable name */
 #define VISA_SYM_EXTERN_DEF	(1u << 1)	/* defined by another module */
+#define VISA_SYM_MANAGED	(1u << 2)	/* __managed__: the loader puts
+						 * the global segment where the
+						 * host reaches it too */
 
 struct visa_symbol {
 	uint32_t name;		/* STRTAB offset */

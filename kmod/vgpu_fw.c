@@ -272,6 +272,7 @@ int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data)
 	    fault->kind > VGPU_FAULT_KIND_MAX || fault->engine > VGPU_ENGINE_MAX)
 		return -EINVAL;
 	fault->kernel_name[sizeof(fault->kernel_name) - 1] = '\0';
+	fault->message[sizeof(fault->message) - 1] = '\0';
 
 	mutex_lock(&dev->lock);
 	q = xa_load(&dev->queues, fault->queue_id);

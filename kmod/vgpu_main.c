@@ -98,21 +98,34 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *data)
  * @cmd: the command, as defined in the uAPI header.
  * @fn: its handler; gets the argument copied into kernel memory.
  * @client: only for client files (-EPERM on the firmware's file).
+ * @min_size: size of the struct in uAPI 1.0, the smallest accepted; the
+ *	struct grew at its end since when it differs from _IOC_SIZE(@cmd).
  */
 struct vgpu_ioctl_desc {
 	unsigned int cmd;
 	int (*fn)(struct vgpu_file *vf, void *data);
 	bool client;
+	u16 min_size;
 };
 
 #define VGPU_IOCTL(_cmd, _fn, _client) \
-	{ .cmd = VGPU_IOCTL_##_cmd, .fn = _fn, .client = _client }
+	VGPU_IOCTL_GREW(_cmd, _fn, _client, _IOC_SIZE(VGPU_IOCTL_##_cmd))
+
+#define VGPU_IOCTL_GREW(_cmd, _fn, _client, _min_size) \
+	{ .cmd = VGPU_IOCTL_##_cmd, .fn = _fn, .client = _client, \
+	  .min_size = _min_size }
+
+/* uAPI 1.1 appended struct vgpu_fault.message (to two structs). */
+#define VGPU_CTX_STATUS_SIZE_1_0 \
+	offsetof(struct vgpu_ctx_status, fault.message)
+#define VGPU_FW_FAULT_SIZE_1_0 offsetof(struct vgpu_fw_fault, fault.message)
 
 static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(GET_INFO, vgpu_ioctl_get_info, false),
 	VGPU_IOCTL(CTX_CREATE, vgpu_ioctl_ctx_create, true),
 	VGPU_IOCTL(CTX_DESTROY, vgpu_ioctl_ctx_destroy, true),
-	VGPU_IOCTL(CTX_STATUS, vgpu_ioctl_ctx_status, true),
+	VGPU_IOCTL_GREW(CTX_STATUS, vgpu_ioctl_ctx_status, true,
+			VGPU_CTX_STATUS_SIZE_1_0),
 	VGPU_IOCTL(VRAM_ALLOC, vgpu_ioctl_vram_alloc, true),
 	VGPU_IOCTL(HOST_ALLOC, vgpu_ioctl_host_alloc, true),
 	VGPU_IOCTL(HOST_REGISTER, vgpu_ioctl_host_register, true),
@@ -128,7 +141,8 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(MEM_IMPORT, vgpu_ioctl_mem_import, true),
 	VGPU_IOCTL(FW_ATTACH, vgpu_ioctl_fw_attach, false),
 	VGPU_IOCTL(FW_SIGNAL, vgpu_ioctl_fw_signal, false),
-	VGPU_IOCTL(FW_FAULT, vgpu_ioctl_fw_fault, false),
+	VGPU_IOCTL_GREW(FW_FAULT, vgpu_ioctl_fw_fault, false,
+			VGPU_FW_FAULT_SIZE_1_0),
 	VGPU_IOCTL(FW_ACK, vgpu_ioctl_fw_ack, false),
 };
 
@@ -184,8 +198,8 @@ static long vgpu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 		return -ENOTTY;
 	usize = _IOC_SIZE(cmd);
 	ksize = _IOC_SIZE(desc->cmd);
-	/* Version 1 structs are the smallest there will ever be. */
-	if (usize < ksize)
+	/* Version 1.0 structs are the smallest there will ever be. */
+	if (usize < desc->min_size)
 		return -EINVAL;
 	if (desc->client && READ_ONCE(vf->is_fw))
 		return -EPERM;
@@ -197,8 +211,9 @@ static long vgpu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 			return ret;
 	}
 	ret = desc->fn(vf, &args);
+	/* An older program gets the fields it knows, and no more. */
 	if (!ret && (_IOC_DIR(cmd) & _IOC_READ) &&
-	    copy_to_user(uarg, &args, ksize))
+	    copy_to_user(uarg, &args, min(usize, ksize)))
 		return -EFAULT;
 	return ret;
 }

@@ -24,12 +24,13 @@ AT(struct vgpu_info, gart_entries, 32);
 AT(struct vgpu_info, hw_version, 56);
 LAYOUT(struct vgpu_ctx_create, 16);
 LAYOUT(struct vgpu_handle_arg, 8);
-LAYOUT(struct vgpu_fault, 128);
+LAYOUT(struct vgpu_fault, 384);
 AT(struct vgpu_fault, va, 16);
 AT(struct vgpu_fault, block, 32);
 AT(struct vgpu_fault, pc, 56);
 AT(struct vgpu_fault, kernel_name, 64);
-LAYOUT(struct vgpu_ctx_status, 144);
+AT(struct vgpu_fault, message, 128);	/* 1.1: the 1.0 struct ended here */
+LAYOUT(struct vgpu_ctx_status, 400);	/* 144 in 1.0 */
 AT(struct vgpu_ctx_status, fault, 16);
 LAYOUT(struct vgpu_vram_alloc, 24);
 LAYOUT(struct vgpu_host_alloc, 32);
@@ -45,7 +46,7 @@ LAYOUT(struct vgpu_mem_export, 16);
 LAYOUT(struct vgpu_mem_import, 32);
 LAYOUT(struct vgpu_fw_attach, 40);
 LAYOUT(struct vgpu_fw_signal, 16);
-LAYOUT(struct vgpu_fw_fault, 136);
+LAYOUT(struct vgpu_fw_fault, 392);	/* 136 in 1.0 */
 LAYOUT(struct vgpu_fw_event, 48);
 AT(struct vgpu_fw_event, seq, 40);
 LAYOUT(struct vgpu_fw_ack, 16);
@@ -67,7 +68,7 @@ int main(void)
 {
 	unsigned int cmds[] = {
 		VGPU_IOCTL_GET_INFO, VGPU_IOCTL_CTX_CREATE, VGPU_IOCTL_WAIT,
-		VGPU_IOCTL_FW_FAULT,
+		VGPU_IOCTL_FW_FAULT, VGPU_IOCTL_CTX_STATUS,
 	};
 	int ok = 1;
 
@@ -77,7 +78,8 @@ int main(void)
 	ok &= cmds[0] == 0x8040b700u;
 	ok &= cmds[1] == 0xc010b701u;
 	ok &= cmds[2] == 0x4018b70du;
-	ok &= cmds[3] == 0x4088b742u;
+	ok &= cmds[3] == 0x4188b742u;	/* 0x4088b742 in 1.0 */
+	ok &= cmds[4] == 0xc190b703u;	/* 0xc090b703 in 1.0 */
 	printf("%s 2 ioctl numbers\n", ok ? "ok" : "not ok");
 	return ok ? 0 : 1;
 }

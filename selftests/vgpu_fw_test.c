@@ -16,6 +16,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -595,6 +596,100 @@ TEST_F(fw, fault_stops_only_its_context)
 	EXPECT_EQ(0, st.state);
 	vgpu_tq_unmap(&q);
 	vgpu_tq_unmap(&good);
+}
+
+/*
+ * uAPI 1.1: the precise kinds and the message travel to the client, which
+ * is how libcuda tells a failed assert() from a __trap() and prints the
+ * assert's line.  Programs built against 1.0 (smaller structs, other ioctl
+ * numbers) keep working and get no more than they asked for.
+ */
+#define VGPU_IOCTL_CTX_STATUS_1_0 \
+	_IOC(_IOC_READ | _IOC_WRITE, VGPU_IOCTL_BASE, 0x03, \
+	     offsetof(struct vgpu_ctx_status, fault.message))
+#define VGPU_IOCTL_FW_FAULT_1_0 \
+	_IOC(_IOC_WRITE, VGPU_IOCTL_BASE, 0x42, \
+	     offsetof(struct vgpu_fw_fault, fault.message))
+
+TEST_F(fw, fault_kinds_and_message)
+{
+	static const char line[] = "t.cu:7: void k(): block: [1,0,0], "
+				   "thread: [2,0,0] Assertion `x` failed.";
+	struct vgpu_fw_fault f = { .fault = {
+		.kind = VGPU_FAULT_ASSERT, .engine = VGPU_ENGINE_COMPUTE,
+		.kernel_name = "k",
+	} };
+	struct {
+		struct vgpu_ctx_status st;
+		char canary[sizeof(struct vgpu_fault)];
+	} old;
+	struct vgpu_ctx_status st = { 0 };
+	struct vgpu_tq q[4];
+	uint32_t ctx[4];
+	const uint32_t kinds[4] = { VGPU_FAULT_ASSERT, VGPU_FAULT_STACK_OVERFLOW,
+				    VGPU_FAULT_OUT_OF_RANGE, VGPU_FAULT_TRAP };
+
+	for (int i = 0; i < 4; i++) {
+		ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx[i]));
+		ASSERT_EQ(0, vgpu_tq_create(&q[i], self->fd, ctx[i],
+					    VGPU_ENGINE_COMPUTE, 4096));
+	}
+	/* An unterminated message is cut, not read past. */
+	memset(f.fault.message, 'x', sizeof(f.fault.message));
+	f.fault.queue_id = q[0].id;
+	ASSERT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+	st.handle = ctx[0];
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
+	EXPECT_EQ(VGPU_FAULT_ASSERT, st.fault.kind);
+	EXPECT_EQ(sizeof(st.fault.message) - 1, strlen(st.fault.message));
+
+	/* Each new kind is accepted and reported as given, with its text. */
+	for (int i = 1; i < 4; i++) {
+		memset(&f.fault.message, 0, sizeof(f.fault.message));
+		strcpy(f.fault.message, line);
+		f.fault.kind = kinds[i];
+		f.fault.queue_id = q[i].id;
+		ASSERT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+		st.handle = ctx[i];
+		ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
+		EXPECT_EQ(kinds[i], st.fault.kind);
+		EXPECT_STREQ(line, st.fault.message);
+	}
+	f.fault.kind = VGPU_FAULT_KIND_MAX + 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+
+	/* A 1.0 client: the record without the message, nothing beyond. */
+	memset(&old, 0x5a, sizeof(old));
+	memset(&old.st, 0, offsetof(struct vgpu_ctx_status, fault.message));
+	old.st.handle = ctx[1];
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS_1_0, &old));
+	EXPECT_EQ(VGPU_FAULT_STACK_OVERFLOW, old.st.fault.kind);
+	EXPECT_STREQ("k", old.st.fault.kernel_name);
+	EXPECT_EQ(0x5a, (unsigned char)old.st.fault.message[0]);
+	/* A 1.0 firmware: its faults arrive, with an empty message. */
+	f.fault.kind = VGPU_FAULT_TRAP;
+	f.fault.queue_id = q[1].id;
+	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT_1_0, &f));
+	/* Smaller than 1.0 is no struct of ours. */
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd,
+				      _IOC(_IOC_READ | _IOC_WRITE,
+					   VGPU_IOCTL_BASE, 0x03, 16), &st));
+	/* Larger than ours: fine while the unknown tail is zero. */
+	{
+		struct {
+			struct vgpu_ctx_status st;
+			__u64 future;
+		} big = { .st.handle = ctx[2] };
+		unsigned long cmd = _IOC(_IOC_READ | _IOC_WRITE,
+					 VGPU_IOCTL_BASE, 0x03, sizeof(big));
+
+		EXPECT_EQ(0, vgpu_ioctl(self->fd, cmd, &big));
+		EXPECT_EQ(VGPU_FAULT_OUT_OF_RANGE, big.st.fault.kind);
+		big.future = 1;
+		EXPECT_EQ(-E2BIG, vgpu_ioctl(self->fd, cmd, &big));
+	}
+	for (int i = 0; i < 4; i++)
+		vgpu_tq_unmap(&q[i]);
 }
 
 TEST_F(fw, watchdog_stops_a_stuck_queue)

@@ -813,7 +813,9 @@ static void test_printf_assert(void)
 	r = tg_launch(&gpu, &m, "check", (uint32_t[3]){ 1, 1, 1 },
 		      (uint32_t[3]){ 64, 1, 1 }, 0, &dv, 8, &f);
 	tap_ok(&t, r == 1 && f.kind == VISA_FAULT_ASSERT && f.thread[0] == 5 &&
-	       strstr(f.message, "v[threadIdx.x] < 5") && f.line,
+	       strstr(f.message, "v[threadIdx.x] < 5") && f.line &&
+	       strstr(f.message, ": block: [0,0,0], thread: [5,0,0] "
+		      "Assertion `v[threadIdx.x] < 5` failed."),
 	       "assert() fails with a fault naming the thread and condition "
 	       "(%s)", f.message);
 	tg_unload(&m);

@@ -190,6 +190,7 @@ int exec_assert(struct warp *w, const struct dinsn *in, uint32_t mask)
 	uint32_t pc = pc_of(w, in);
 	char msg[128], file[96], func[96], text[512];
 	uint32_t line = (uint32_t)src_row(w, in, 2, in->c)[lane];
+	uint32_t tid[3];
 
 	/* Strings that cannot be read are reported as such, not as faults. */
 	if (mem_read_string(w, pc, lane, src_row(w, in, 0, in->a)[lane], msg,
@@ -199,8 +200,12 @@ int exec_assert(struct warp *w, const struct dinsn *in, uint32_t mask)
 	    mem_read_string(w, pc, lane, src_row(w, in, 3, in->e)[lane], func,
 			    sizeof(func), NULL))
 		return EXEC_FAULT;	/* the read recorded its own fault */
-	snprintf(text, sizeof(text), "%s:%u: %s: Assertion `%s` failed.",
-		 file, line, func, msg);
+	warp_thread_idx(w, lane, tid);
+	/* Word for word what CUDA prints for a failed device assert. */
+	snprintf(text, sizeof(text),
+		 "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.",
+		 file, line, func, w->blk->idx[0], w->blk->idx[1],
+		 w->blk->idx[2], tid[0], tid[1], tid[2], msg);
 	core_record_fault(w->blk->g, w, lane, pc, VISA_FAULT_ASSERT, 0, text);
 	w->blk->g->fault.assert_line = line;
 	return EXEC_FAULT;

@@ -21,6 +21,9 @@ static const char *const fault_names[] = {
 	[VGPU_FAULT_TRAP] = "trap",
 	[VGPU_FAULT_BARRIER] = "barrier deadlock",
 	[VGPU_FAULT_BAD_PACKET] = "bad packet",
+	[VGPU_FAULT_ASSERT] = "device-side assert",
+	[VGPU_FAULT_STACK_OVERFLOW] = "stack overflow",
+	[VGPU_FAULT_OUT_OF_RANGE] = "out-of-range shared/local/const access",
 };
 
 int fw_signal_fence(struct fw_queue *q, uint64_t value)

@@ -161,17 +161,20 @@ static uint32_t fault_kind(uint32_t visa_kind)
 {
 	switch (visa_kind) {
 	case VISA_FAULT_UNMAPPED:
-	case VISA_FAULT_OUT_OF_RANGE:
-	case VISA_FAULT_STACK_OVERFLOW:
 		return VGPU_FAULT_MMU_UNMAPPED;
+	case VISA_FAULT_OUT_OF_RANGE:
+		return VGPU_FAULT_OUT_OF_RANGE;
+	case VISA_FAULT_STACK_OVERFLOW:
+		return VGPU_FAULT_STACK_OVERFLOW;
 	case VISA_FAULT_PERMISSION:
 		return VGPU_FAULT_MMU_PERMISSION;
 	case VISA_FAULT_MISALIGNED:
 		return VGPU_FAULT_MISALIGNED;
 	case VISA_FAULT_TRAP:
-	case VISA_FAULT_BREAKPOINT:
-	case VISA_FAULT_ASSERT:
+	case VISA_FAULT_BREAKPOINT:	/* no debugger: a trap, as on hardware */
 		return VGPU_FAULT_TRAP;
+	case VISA_FAULT_ASSERT:
+		return VGPU_FAULT_ASSERT;
 	case VISA_FAULT_BARRIER_DEADLOCK:
 		return VGPU_FAULT_BARRIER;
 	case VISA_FAULT_OUT_OF_RESOURCES:
@@ -277,5 +280,7 @@ int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
 	fault->pc = cf.pc;
 	memcpy(fault->block, cf.block, sizeof(fault->block));
 	memcpy(fault->thread, cf.thread, sizeof(fault->thread));
+	/* The assert's text is for the program's user; it prints it. */
+	snprintf(fault->message, sizeof(fault->message), "%s", cf.message);
 	return 1;
 }

@@ -180,8 +180,12 @@ CUresult cu_ctx_check(struct cu_ctx *ctx)
 		res = CUDA_ERROR_LAUNCH_FAILED;
 	else
 		res = cu_from_fault(&st);
-	__atomic_store_n(&ctx->sticky, res, __ATOMIC_RELEASE);
-	return res;
+	/* The thread that makes the error sticky reports the fault, once. */
+	if (__atomic_compare_exchange_n(&ctx->sticky, &(CUresult){ CUDA_SUCCESS },
+					res, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		cu_report_fault(&st);
+	return __atomic_load_n(&ctx->sticky, __ATOMIC_ACQUIRE);
 }
 
 CUresult cu_ctx_sync(struct cu_ctx *ctx)

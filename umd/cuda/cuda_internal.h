@@ -166,6 +166,7 @@ struct cu_module {
 	unsigned int ptx_arch;		/* sm_NN the PTX targeted, or 0 */
 	CUdeviceptr code_va;		/* where the image lies in VRAM */
 	CUdeviceptr global_va;		/* the module's segments, or 0 */
+	bool global_managed;		/* global_va is managed memory */
 	CUdeviceptr const_va;
 	unsigned int num_functions;
 	struct cu_function *functions;
@@ -222,6 +223,7 @@ int cu_device_count(void);
 CUresult cu_from_errno(int err);
 /* The CUresult that a vGPU fault record stands for. */
 CUresult cu_from_fault(const struct vgpu_ctx_status *status);
+void cu_report_fault(const struct vgpu_ctx_status *status);
 
 /* ---- contexts (context.c, context_current.c) -------------------------- */
 
@@ -303,6 +305,7 @@ struct cu_mem {
 	unsigned int flags;		/* CU_MEMHOSTALLOC_* / REGISTER_* */
 	unsigned long long id;		/* CU_POINTER_ATTRIBUTE_BUFFER_ID */
 	bool imported;			/* cuIpcOpenMemHandle: not ours */
+	bool managed;			/* cuMemAllocManaged (a HOST entry) */
 	int export_fd;			/* cuIpcGetMemHandle's, or -1 */
 };
 
@@ -322,6 +325,8 @@ bool cu_registry_take_ctx(struct cu_ctx *ctx, struct cu_mem *out);
  * or @fd if it has none (then true is returned and @fd is kept).
  */
 bool cu_registry_set_export(uint64_t base, int fd, int *current);
+/* Mark the host entry at @base as managed memory; false if none. */
+bool cu_registry_set_managed(uint64_t base);
 
 /* Whether device @d reaches the pages of host entry @m (portable or own). */
 bool cu_host_reachable(const struct cu_mem *m, const struct cu_device *d);
@@ -336,6 +341,8 @@ void cu_mem_internal_free(struct cu_ctx *ctx, uint32_t handle, void *cpu,
 CUresult cu_mem_device_alloc(struct cu_ctx *ctx, size_t size,
 			     CUdeviceptr *out);
 CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p);
+/* Managed memory (memory.c): host-visible at the same address. */
+CUresult cu_mem_managed_alloc(size_t size, CUdeviceptr *out);
 /* Enter and map device memory (a VRAM object @handle) at a new GPU VA. */
 CUresult cu_mem_device_map(struct cu_ctx *ctx, uint32_t handle,
 			   uint64_t size, uint64_t alloc_size, bool imported,

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cuda_internal.h"
 
@@ -187,19 +188,34 @@ CUresult cu_from_fault(const struct vgpu_ctx_status *st)
 	switch (st->fault.kind) {
 	case VGPU_FAULT_MMU_UNMAPPED:
 	case VGPU_FAULT_MMU_PERMISSION:
+	case VGPU_FAULT_OUT_OF_RANGE:	/* shared/local: no MMU, same error */
 		return CUDA_ERROR_ILLEGAL_ADDRESS;
 	case VGPU_FAULT_MISALIGNED:
 		return CUDA_ERROR_MISALIGNED_ADDRESS;
 	case VGPU_FAULT_ILLEGAL_INSTRUCTION:
 		return CUDA_ERROR_ILLEGAL_INSTRUCTION;
-	case VGPU_FAULT_TRAP:
-		/* The firmware reports a failed assert as a trap. */
+	case VGPU_FAULT_ASSERT:
 		return CUDA_ERROR_ASSERT;
+	case VGPU_FAULT_STACK_OVERFLOW:
+		return CUDA_ERROR_HARDWARE_STACK_ERROR;
 	case VGPU_FAULT_WATCHDOG:
 		return CUDA_ERROR_LAUNCH_TIMEOUT;
+	case VGPU_FAULT_TRAP:		/* __trap(), brkpt without a debugger */
 	case VGPU_FAULT_BARRIER:
 	case VGPU_FAULT_BAD_PACKET:
 	default:
 		return CUDA_ERROR_LAUNCH_FAILED;
 	}
+}
+
+/*
+ * What the user must see of a fault: CUDA prints a failed device assert's
+ * "file:line: function: block: [..], thread: [..] Assertion `..` failed."
+ * on stderr when the host next synchronizes; the firmware wrote that line.
+ */
+void cu_report_fault(const struct vgpu_ctx_status *st)
+{
+	if (st->fault.kind == VGPU_FAULT_ASSERT && st->fault.message[0])
+		fprintf(stderr, "%.*s\n", (int)sizeof(st->fault.message),
+			st->fault.message);
 }

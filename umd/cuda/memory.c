@@ -4,7 +4,8 @@
  *
  * An allocation is a VRAM memory object of the driver, mapped in the
  * allocating context at a GPU VA taken from the range reserved in the
- * process (va_space.c), and entered in the pointer registry.
+ * process (va_space.c), and entered in the pointer registry.  Managed
+ * memory is pinned host memory instead (see cu_mem_managed_alloc()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -113,6 +114,12 @@ CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p)
 {
 	struct cu_mem m;
 
+	if (cu_registry_find(p, &m) && m.managed && m.base == p) {
+		/* Work still queued may use it, as for device memory. */
+		if (ctx)
+			cu_ctx_sync(ctx);
+		return cuMemFreeHost((void *)(uintptr_t)p);
+	}
 	/* Memory of another process is released by cuIpcCloseMemHandle. */
 	if (!cu_registry_find(p, &m) || m.kind != CU_MEM_DEVICE ||
 	    m.base != p || m.imported)
@@ -147,6 +154,51 @@ CU_EXPORT CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 	if (bytesize > vgpu_device_info(ctx->dev->vdev)->vram_size)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	return cu_mem_device_alloc(ctx, bytesize, dptr);
+}
+
+/*
+ * Managed memory.  CUDA's managed memory is one address valid on the host
+ * and on the device.  A device that cannot migrate pages on a fault (as
+ * ours cannot: the firmware walks page tables, it takes no faults) gets it
+ * the way CUDA gives it without concurrentManagedAccess, minus the
+ * migration: the pages are pinned host memory, mapped into every context
+ * at GPU VA == host VA (portable, device-mapped), so both sides reach the
+ * same bytes - zero-copy, coherent, no page ever moves.  The price is
+ * the pinned-memory limits (RLIMIT_MEMLOCK, the GART size), and the
+ * device reads host memory, which in a software GPU costs the same as
+ * VRAM.  The registry marks the entry so that pointer attributes say
+ * "managed" and cuMemFree releases it.
+ */
+CUresult cu_mem_managed_alloc(size_t size, CUdeviceptr *out)
+{
+	void *p;
+	CUresult res = cuMemHostAlloc(&p, size, CU_MEMHOSTALLOC_PORTABLE |
+					       CU_MEMHOSTALLOC_DEVICEMAP);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_registry_set_managed((uintptr_t)p)) {
+		cuMemFreeHost(p);
+		return CUDA_ERROR_UNKNOWN;
+	}
+	*out = (uintptr_t)p;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr *dptr,
+					     size_t bytesize,
+					     unsigned int flags)
+{
+	struct cu_ctx *ctx;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* Exactly one of the attach flags; the memory is the same either way. */
+	if (!dptr || !bytesize ||
+	    (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST))
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_mem_managed_alloc(bytesize, dptr);
 }
 
 CU_EXPORT CUresult CUDAAPI cuMemAllocPitch(CUdeviceptr *dptr, size_t *pPitch,

@@ -79,6 +79,29 @@ static int cu_module_relocate(const struct cu_module *m, uint8_t *seg,
 	return 0;
 }
 
+/*
+ * Whether the module defines a __managed__ variable.  Then its whole
+ * global segment is managed memory (memory.c): the host reads and writes
+ * the variable where the device does, with no copy.  Its __device__
+ * neighbours live there too, which changes nothing for the device.
+ */
+static bool cu_module_has_managed(const struct visa_image_header *h)
+{
+	uint32_t n;
+	const uint8_t *syms = cu_visa_section(h, VISA_SEC_SYMBOLS, &n);
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct visa_symbol *s = (const void *)
+			(syms + (size_t)i * h->sections[VISA_SEC_SYMBOLS].entsize);
+
+		if ((s->flags & VISA_SYM_MANAGED) &&
+		    !(s->flags & VISA_SYM_EXTERN_DEF) &&
+		    s->space == VISA_SPACE_GLOBAL)
+			return true;
+	}
+	return false;
+}
+
 /* Build, relocate and upload one segment (GLOBAL or CONST). */
 static CUresult cu_module_segment(struct cu_module *m, unsigned int space)
 {
@@ -106,7 +129,12 @@ static CUresult cu_module_segment(struct cu_module *m, unsigned int space)
 		free(seg);
 		return CUDA_ERROR_INVALID_IMAGE;
 	}
-	res = cu_copy_from_host(m->ctx, va, seg, size);
+	if (space == VISA_SPACE_GLOBAL && m->global_managed) {
+		memcpy((void *)(uintptr_t)va, seg, size);	/* host-visible */
+		res = CUDA_SUCCESS;
+	} else {
+		res = cu_copy_from_host(m->ctx, va, seg, size);
+	}
 	free(seg);
 	return res;
 }
@@ -167,7 +195,10 @@ static CUresult cu_module_create(struct cu_ctx *ctx, struct cu_jit_result *jit,
 	pthread_mutex_unlock(&ctx->lock);
 
 	res = cu_mem_device_alloc(ctx, m->image_size, &m->code_va);
-	if (res == CUDA_SUCCESS && m->hdr->global_size)
+	m->global_managed = cu_module_has_managed(m->hdr);
+	if (res == CUDA_SUCCESS && m->global_managed)
+		res = cu_mem_managed_alloc(m->hdr->global_size, &m->global_va);
+	else if (res == CUDA_SUCCESS && m->hdr->global_size)
 		res = cu_mem_device_alloc(ctx, m->hdr->global_size,
 					  &m->global_va);
 	if (res == CUDA_SUCCESS && m->hdr->const_size)

@@ -47,7 +47,7 @@ static CUresult cu_pointer_attr(void *data, CUpointer_attribute attr,
 		*(unsigned long long *)data = m ? m->id : 0;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
-		*(int *)data = 0;
+		*(int *)data = m && m->managed;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
 		if (!m && strict)

@@ -174,3 +174,18 @@ bool cu_registry_set_export(uint64_t base, int fd, int *current)
 	pthread_rwlock_unlock(&cu_reg_lock);
 	return set;
 }
+
+bool cu_registry_set_managed(uint64_t base)
+{
+	bool found;
+	size_t i;
+
+	pthread_rwlock_wrlock(&cu_reg_lock);
+	i = cu_reg_search(base);
+	found = cu_reg_contains(i, base) && cu_reg[i].base == base &&
+		cu_reg[i].kind == CU_MEM_HOST;
+	if (found)
+		cu_reg[i].managed = true;
+	pthread_rwlock_unlock(&cu_reg_lock);
+	return found;
+}

@@ -42,6 +42,28 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 	return err;
 }
 
+/*
+ * Managed memory: one pointer for host and device code.  libcuda backs it
+ * with pinned host memory mapped at the same GPU address (zero-copy; see
+ * cu_mem_managed_alloc() in umd/cuda/memory.c); cudaFree releases it.
+ */
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+	CUdeviceptr d;
+	int dev;
+	cudaError_t err;
+
+	if (!devPtr)
+		return rt_return(cudaErrorInvalidValue);
+	err = rt_enter(&dev);
+	if (err != cudaSuccess)
+		return rt_return(err);
+	err = rt_return_cu(cuMemAllocManaged(&d, size, flags));
+	if (err == cudaSuccess)
+		*devPtr = (void *)(uintptr_t)d;
+	return err;
+}
+
 cudaError_t cudaFree(void *devPtr)
 {
 	int dev;

@@ -361,10 +361,11 @@ static void emit_symbols(struct cg *g, struct image *im, struct strtab *st)
 			struct visa_symbol s = {
 				.name = str_add(g->cx, st, v->name),
 				.space = l ? VISA_SPACE_CONST : VISA_SPACE_GLOBAL,
-				.flags = v->linkage == PL_VISIBLE ||
-					 v->linkage == PL_WEAK ||
-					 v->linkage == PL_COMMON ?
-					 VISA_SYM_VISIBLE : 0,
+				.flags = (v->linkage == PL_VISIBLE ||
+					  v->linkage == PL_WEAK ||
+					  v->linkage == PL_COMMON ?
+					  VISA_SYM_VISIBLE : 0) |
+					 (v->managed ? VISA_SYM_MANAGED : 0),
 				.align = v->align ? v->align : 1,
 				.offset = v->addr,
 				.size = v->size,

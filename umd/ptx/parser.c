@@ -508,7 +508,23 @@ static void parse_var_decl(struct parser *p, enum ptx_space space,
 			   enum ptx_linkage linkage, bool in_func)
 {
 	struct decl_quals q;
+	bool managed = false;
 
+	/*
+	 * .attribute(.managed): a __managed__ variable, which the host
+	 * reaches at the same address as the device (the loader places it).
+	 */
+	if (is_dot(&p->tok, "attribute")) {
+		struct ptx_pos pos = p->tok.pos;
+
+		next(p);
+		expect_punct(p, '(');
+		if (space != PS_GLOBAL || in_func || !is_dot(&p->tok, "managed"))
+			UNSUPPORTED(p, &pos, "only .global .attribute(.managed) is supported");
+		next(p);
+		expect_punct(p, ')');
+		managed = true;
+	}
 	parse_quals(p, &q);
 	for (;;) {
 		struct ptx_pos pos = p->tok.pos;
@@ -521,6 +537,7 @@ static void parse_var_decl(struct parser *p, enum ptx_space space,
 			FAIL(p, &pos, "'%s': names starting with '%%' are reserved for registers",
 			     name);
 		v->linkage = linkage;
+		v->managed = managed;
 		v->unsized = unsized;
 		v->size = unsized ? 0 : n * ptx_type_size(q.type) * q.vec;
 		v->has_body = linkage != PL_EXTERN;

@@ -171,6 +171,7 @@ struct ptx_var {
 	uint64_t size;		/* total bytes (0: unsized extern array) */
 	bool unsized;		/* declared with [] */
 	bool has_body;		/* defined here (not just .extern) */
+	bool managed;		/* .attribute(.managed): __managed__ */
 	uint8_t *init;		/* size bytes, or NULL (zero) */
 	PTX_VEC(struct ptx_init_reloc) relocs;
 	struct ptx_pos pos;

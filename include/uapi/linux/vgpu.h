@@ -33,7 +33,7 @@
 #include <linux/types.h>
 
 #define VGPU_UAPI_VERSION_MAJOR	1
-#define VGPU_UAPI_VERSION_MINOR	0
+#define VGPU_UAPI_VERSION_MINOR	1
 
 #define VGPU_IOCTL_BASE		0xB7
 
@@ -114,11 +114,15 @@ enum vgpu_fault_kind {
 	VGPU_FAULT_MMU_PERMISSION = 2,	/* write to read-only, atomic... */
 	VGPU_FAULT_MISALIGNED = 3,	/* misaligned access */
 	VGPU_FAULT_ILLEGAL_INSTRUCTION = 4,
-	VGPU_FAULT_TRAP = 5,		/* trap instruction, failed assert */
+	VGPU_FAULT_TRAP = 5,		/* trap or breakpoint instruction */
 	VGPU_FAULT_BARRIER = 6,		/* barrier deadlock */
 	VGPU_FAULT_BAD_PACKET = 7,	/* malformed queue packet */
 	VGPU_FAULT_WATCHDOG = 8,	/* job ran past the watchdog timeout */
-	VGPU_FAULT_KIND_MAX = 8,
+	/* Since 1.1: */
+	VGPU_FAULT_ASSERT = 9,		/* device-side assert() failed */
+	VGPU_FAULT_STACK_OVERFLOW = 10,	/* call stack / local memory exceeded */
+	VGPU_FAULT_OUT_OF_RANGE = 11,	/* shared/local/const offset too big */
+	VGPU_FAULT_KIND_MAX = 11,
 };
 
 /**
@@ -133,9 +137,19 @@ enum vgpu_fault_kind {
  * @thread: thread index (x, y, z) in its block.
  * @pc: instruction offset in the kernel's code.
  * @kernel_name: NUL-terminated (possibly truncated) name of the kernel.
+ * @message: since 1.1: NUL-terminated human-readable detail, empty if none.
+ *	For VGPU_FAULT_ASSERT it is the line CUDA prints for a failed
+ *	assert: "file:line: function: block: [x,y,z], thread: [x,y,z]
+ *	Assertion `expression` failed.".
  *
  * The firmware fills every field it knows and zeroes the others; the driver
  * fills @kind, @engine and @queue_id of a watchdog timeout itself.
+ *
+ * The kinds tell user space which error to report; since 1.1 the firmware
+ * reports the ASSERT, STACK_OVERFLOW and OUT_OF_RANGE kinds that 1.0 folded
+ * into TRAP and MMU_UNMAPPED.  Programs built against 1.0 pass the 1.0
+ * size of the structs that embed this one and get the record without
+ * @message; they must treat a kind they do not know as a launch failure.
  */
 struct vgpu_fault {
 	__u32 kind;
@@ -148,6 +162,7 @@ struct vgpu_fault {
 	__u32 thread[3];
 	__u64 pc;
 	char kernel_name[64];
+	char message[256];
 };
 
 /**

@@ -67,20 +67,71 @@ TEST(illegal_address_is_sticky_until_reset)
 	ASSERT_EQ(CUDA_SUCCESS, vec_add_check(m, 1000));
 }
 
+/* The last "Assertion" in @text. */
+static const char *strrstr_assertion(const char *text)
+{
+	const char *last = NULL;
+
+	for (const char *p = text; (p = strstr(p, "Assertion")); p++)
+		last = p;
+	return last;
+}
+
 TEST(assert_reports_assert)
+{
+	CUcontext ctx;
+	CUmodule m;
+	CUfunction f;
+	int v = 1, saved;
+	void *params[] = { &v };
+	FILE *log = tmpfile();
+	char text[1024];
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&f, m, "fails_assert"));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(f, 1, 1, 1, 3, 1, 1, 0, NULL,
+					       params, NULL));
+	/* The message goes to stderr: catch it in a file. */
+	ASSERT_NE(NULL, log);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	ASSERT_EQ(STDERR_FILENO, dup2(fileno(log), STDERR_FILENO));
+	ASSERT_EQ(CUDA_ERROR_ASSERT, cuCtxSynchronize());
+	ASSERT_EQ(CUDA_ERROR_ASSERT, cuCtxSynchronize());	/* sticky */
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	rewind(log);
+	text[fread(text, 1, sizeof(text) - 1, log)] = '\0';
+	fclose(log);
+	/* CUDA's format; the first failing thread (lane 0) is reported. */
+	ASSERT_NE(NULL, strstr(text, "drv_kernels.cu:"));
+	ASSERT_NE(NULL, strstr(text, "fails_assert")) TH_LOG("%s", text);
+	ASSERT_NE(NULL, strstr(text, ": block: [0,0,0], thread: [0,0,0] "
+				     "Assertion `v == 0` failed.\n"));
+	/* Printed once, by the call that found the fault. */
+	ASSERT_EQ(strstr(text, "Assertion"), strrstr_assertion(text));
+}
+
+/* As on NVIDIA hardware (not measured here): __trap() is a launch failure. */
+TEST(trap_reports_launch_failed)
 {
 	CUcontext ctx;
 	CUmodule m;
 	CUfunction f;
 	int v = 1;
 	void *params[] = { &v };
+	const char *name;
 
 	CU_SETUP(&ctx);
 	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
-	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&f, m, "fails_assert"));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&f, m, "traps"));
 	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL,
 					       params, NULL));
-	ASSERT_EQ(CUDA_ERROR_ASSERT, cuCtxSynchronize());
+	ASSERT_EQ(CUDA_ERROR_LAUNCH_FAILED, cuCtxSynchronize());
+	ASSERT_EQ(CUDA_SUCCESS, cuGetErrorName(CUDA_ERROR_LAUNCH_FAILED, &name));
+	ASSERT_STREQ("CUDA_ERROR_LAUNCH_FAILED", name);
+	ASSERT_EQ(CUDA_SUCCESS, cuDevicePrimaryCtxReset(0));
 }
 
 /* A created context faults; another context of the process is unharmed. */

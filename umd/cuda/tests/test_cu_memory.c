@@ -371,6 +371,60 @@ TEST(pointer_attributes)
 	ASSERT_EQ(CUDA_SUCCESS, cuMemFreeHost(pinned));
 }
 
+/*
+ * Managed memory: one address for host and device, no copies; a module's
+ * __managed__ variable is reached by the host at cuModuleGetGlobal's
+ * address.
+ */
+TEST(managed_memory)
+{
+	CUcontext ctx;
+	CUmodule m;
+	CUfunction bump;
+	CUdeviceptr d, var;
+	size_t size;
+	int managed = 0, *p, *v;
+	void *params[] = { &d };
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAllocManaged(&d, 256, CU_MEM_ATTACH_GLOBAL));
+	p = (int *)(uintptr_t)d;
+	for (int i = 0; i < 64; i++)
+		p[i] = i;
+	ASSERT_EQ(CUDA_SUCCESS, cuPointerGetAttribute(&managed,
+		  CU_POINTER_ATTRIBUTE_IS_MANAGED, d + 8));
+	ASSERT_EQ(1, managed);
+
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetGlobal(&var, &size, m, "drv_managed"));
+	ASSERT_EQ(sizeof(int), size);
+	v = (int *)(uintptr_t)var;
+	ASSERT_EQ(11, *v);		/* its initializer, read by the host */
+	*v = 100;
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&bump, m, "bump_managed"));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(bump, 1, 1, 1, 1, 1, 1, 0, NULL,
+					       params, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	EXPECT_EQ(101, *v);
+	EXPECT_EQ(101, p[0]);
+	EXPECT_EQ(1, p[1]);
+	/* Device copies and memsets reach it too. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32(d, 7, 64));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	EXPECT_EQ(7, p[63]);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m));
+
+	/* Errors: no attach flag, both, zero bytes. */
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemAllocManaged(&var, 16, 0));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemAllocManaged(&var, 16, 3));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuMemAllocManaged(&var, 0, CU_MEM_ATTACH_GLOBAL));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuMemAllocManaged(NULL, 16, CU_MEM_ATTACH_HOST));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(d));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemFree(d));
+}
+
 /* The child of ipc_between_processes: export, then check the parent's write. */
 static int ipc_child(int to_parent, int from_parent)
 {

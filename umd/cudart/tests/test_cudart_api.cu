@@ -9,6 +9,7 @@
 // build/lib first on the library path.  Where real CUDA's answer was
 // measured, the expected value is the one recorded on an H200
 // (tools/cuda-probe/golden/probe_errors.h200.txt), quoted as "golden".
+#include <assert.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -689,6 +690,98 @@ static void test_sticky_fault(void)
 	       "reloaded");
 }
 
+// --- managed memory -----------------------------------------------------------
+
+__managed__ int managed_counter = 5;
+__managed__ int managed_table[4] = { 1, 2, 3, 4 };
+
+__global__ void managed_bump(int *data, int n)
+{
+	int i = threadIdx.x;
+
+	if (i < n)
+		data[i] = data[i] * 2 + managed_table[i % 4];
+	if (i == 0)
+		atomicAdd(&managed_counter, 10);
+}
+
+// Host writes, the kernel reads and writes, the host reads after the
+// synchronization, through the same pointers, with no copy.
+static void test_managed(void)
+{
+	cudaPointerAttributes attr;
+	int *data = NULL, n = 64, ok = 1;
+
+	clear_error();
+	TAP(managed_counter == 5 && managed_table[3] == 4,
+	    "__managed__ variables hold their initializers on the host");
+	managed_counter = 100;
+	managed_table[0] = 50;
+	TAP(OK(cudaMallocManaged((void **)&data, n * sizeof(int))) && data,
+	    "cudaMallocManaged");
+	if (!data)
+		return;
+	for (int i = 0; i < n; i++)
+		data[i] = i;
+	managed_bump<<<1, n>>>(data, n);
+	TAP(OK(cudaDeviceSynchronize()), "kernel on managed memory");
+	for (int i = 0; i < n; i++)
+		ok &= data[i] == i * 2 + (i % 4 ? i % 4 + 1 : 50);
+	TAP(ok, "the host reads what the kernel wrote (and it read the "
+	    "host's writes)");
+	TAP(managed_counter == 110, "the kernel's atomicAdd on a __managed__ "
+	    "variable is seen by the host: %d", managed_counter);
+	TAP(OK(cudaPointerGetAttributes(&attr, data)) &&
+	    attr.type == cudaMemoryTypeManaged &&
+	    attr.devicePointer == data && attr.hostPointer == data,
+	    "cudaPointerGetAttributes: managed, one address");
+	TAP(OK(cudaMemset(data, 0, n * sizeof(int))) &&
+	    OK(cudaDeviceSynchronize()) && data[n - 1] == 0,
+	    "cudaMemset on managed memory");
+	TAP(OK(cudaFree(data)), "cudaFree of managed memory");
+	TAP(IS(cudaErrorInvalidValue,
+	       cudaMallocManaged((void **)&data, 16, 0)),
+	    "cudaMallocManaged without an attach flag: cudaErrorInvalidValue");
+	clear_error();
+}
+
+__global__ void trap_if(int v)
+{
+	if (v)
+		__trap();
+}
+
+__global__ void assert_zero(int v)
+{
+	assert(v == 0);
+}
+
+// As NVIDIA's runtime (not measured here): __trap() ends the grid with
+// cudaErrorLaunchFailure, a failed assert() with cudaErrorAssert; both
+// are sticky until cudaDeviceReset.
+static void test_trap_and_assert(void)
+{
+	void *p = NULL;
+
+	clear_error();
+	trap_if<<<1, 1>>>(1);
+	TAP(OK(cudaGetLastError()) &&
+	       IS(cudaErrorLaunchFailure, cudaDeviceSynchronize()) &&
+	       IS(cudaErrorLaunchFailure, cudaDeviceSynchronize()),
+	       "__trap(): cudaErrorLaunchFailure, sticky");
+	TAP(OK(cudaDeviceReset()), "cudaDeviceReset after the trap");
+	clear_error();
+	assert_zero<<<1, 1>>>(0);
+	TAP(OK(cudaDeviceSynchronize()), "assert(true) passes");
+	assert_zero<<<2, 3>>>(7);
+	TAP(IS(cudaErrorAssert, cudaDeviceSynchronize()) &&
+	       IS(cudaErrorAssert, cudaGetLastError()) &&
+	       IS(cudaErrorAssert, cudaMalloc(&p, 16)),
+	       "failed assert(): cudaErrorAssert, sticky");
+	TAP(OK(cudaDeviceReset()), "cudaDeviceReset after the assert");
+	clear_error();
+}
+
 int main(void)
 {
 	pid_t fw = rt_test_fw_start();
@@ -705,7 +798,9 @@ int main(void)
 	test_streams_events();
 	test_more_entry_points();
 	test_printf();
+	test_managed();
 	test_sticky_fault();
+	test_trap_and_assert();
 	rt_test_fw_stop(fw);
 	return tap_finish();
 }

@@ -9,6 +9,8 @@
 __device__ int dev_counter = 7;
 __device__ float dev_table[4] = { 1.5f, 2.5f, 3.5f, 4.5f };
 __constant__ int const_scale = 3;
+/* Makes the module's global segment managed memory (host-visible). */
+__managed__ int drv_managed = 11;
 
 extern "C" __global__ void vec_add(const float *a, const float *b, float *c,
 				   int n)
@@ -60,6 +62,18 @@ extern "C" __global__ void write_wild(int *p)
 extern "C" __global__ void fails_assert(int v)
 {
 	assert(v == 0);
+}
+
+extern "C" __global__ void bump_managed(int *p)
+{
+	drv_managed += 1;
+	p[threadIdx.x] += drv_managed;
+}
+
+extern "C" __global__ void traps(int v)
+{
+	if (v)
+		__trap();
 }
 
 extern "C" __global__ void say_hello(int v, float f)

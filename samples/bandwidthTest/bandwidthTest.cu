@@ -100,7 +100,7 @@ static void host_free(enum host_kind kind, uint8_t *p)
 
 // Machines are shared and timers noisy (more so in an emulator): every
 // figure is the best of a few trials of @repeat operations each.
-#define TRIALS 3
+#define TRIALS 5
 
 // The baseline: host memcpy between two ordinary buffers.
 static double memcpy_bandwidth(uint8_t *dst, const uint8_t *src, size_t n,

@@ -690,7 +690,7 @@ static void holder(int ready, enum ending how)
 	CUcontext ctx0, ctx1;
 	CUdevice dev1;
 	CUdeviceptr d;
-	void *p, *wc;
+	void *p, *wc, *pageable;
 	char *reg;
 	int ndev;
 
@@ -710,8 +710,15 @@ static void holder(int ready, enum ending how)
 	    cuMemHostRegister(reg + n / 2, n / 2, 0) ||
 	    cuMemAlloc(&d, n))
 		_exit(4);
-	/* Something staged, so that the bounce buffers exist too. */
-	if (cuMemcpyHtoD(d, reg, n / 2) || cuMemcpyHtoD(d, malloc(n), n))
+	/*
+	 * Something staged, so that the bounce buffers exist too (from
+	 * mmap()ed memory: LeakSanitizer would call an unfreed malloc() a
+	 * leak at exit).
+	 */
+	pageable = mmap(NULL, n, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (pageable == MAP_FAILED || cuMemcpyHtoD(d, reg, n / 2) ||
+	    cuMemcpyHtoD(d, pageable, n))
 		_exit(5);
 	if (write(ready, "r", 1) != 1)
 		_exit(6);

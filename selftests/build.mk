@@ -30,6 +30,4 @@ $(TST)/selftests/vgpu_abi_test: $(OBJ)/selftests/vgpu_abi_test.o
 ALL_TARGETS += $(TST)/selftests/vgpu_abi_test
 NATIVE_TESTS += $(TST)/selftests/vgpu_abi_test
 
-# Keep the objects (make would delete them as intermediates).
-.SECONDARY: $(SELFTESTS_LIB_OBJS) \
-	$(patsubst %,$(OBJ)/selftests/%.o,$(SELFTESTS_PROGS) vgpu_abi_test)
+# (The top-level Makefile keeps every intermediate file: .SECONDARY.)

@@ -81,8 +81,9 @@ $(CUDA_TEST_DATA)/%.fatbin: umd/cuda/tests/kernels/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -fatbin -arch=sm_75 -o $@ $<
 # A vISA image made ahead of time by vgpu-ptxas, for cuModuleLoad of vISA.
-$(CUDA_TEST_DATA)/%.visa: $(CUDA_TEST_DATA)/%.ptx $(PTXAS)
-	$(PTXAS) -o $@ $<
+# (vgpu-ptxas by its path: umd/ptx/build.mk, which names it, comes later.)
+$(CUDA_TEST_DATA)/%.visa: $(CUDA_TEST_DATA)/%.ptx $(BIN)/vgpu-ptxas
+	$(BIN)/vgpu-ptxas -o $@ $<
 
 # The sanitizer copy of the library, for the -san tests.
 CUDA_DRV_SAN := $(LIB)/san/libcuda.so.1

@@ -472,6 +472,23 @@ static void test_atomics(void)
 	}
 	tap_ok(&t, c[0] == 64 * 256 && c[1] == 7,
 	       "global atomics are atomic across SM threads (%u)", c[0]);
+
+	/* A page without VGPU_CORE_PERM_ATOMIC (VGPU_MAP_NO_ATOMIC): RED
+	 * faults on it, and nothing is written; loads and stores are fine. */
+	{
+		uint64_t na = tg_alloc_perm(&gpu, 4096, 4096,
+					    VGPU_CORE_PERM_READ |
+					    VGPU_CORE_PERM_WRITE);
+		uint32_t *h = tg_host(&gpu, na);
+		int r;
+
+		h[0] = h[1] = 5;
+		r = run1d(&m, "cnt", 1, 32, &na, 8, &f);
+		tap_ok(&t, r == 1 && f.kind == VISA_FAULT_PERMISSION &&
+		       f.address == na && h[0] == 5 && h[1] == 5,
+		       "atomics on a page without the atomic permission fault "
+		       "(kind %u)", f.kind);
+	}
 	tg_unload(&m);
 }
 

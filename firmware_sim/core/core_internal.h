@@ -277,7 +277,8 @@ int exec_assert(struct warp *w, const struct dinsn *in, uint32_t mask);
 int block_barrier(struct warp *w, const struct dinsn *in, uint32_t mask);
 
 /* memory.c */
-enum { ACC_READ = 0, ACC_WRITE = 1 };
+/* How memory is accessed: what mem_resolve() checks the page for. */
+enum { ACC_READ = 0, ACC_WRITE = 1, ACC_ATOMIC = 2 };
 void *mem_resolve(struct warp *w, uint32_t pc, int lane, int space,
 		  uint64_t addr, uint32_t size, int access);
 int mem_read_bytes(struct warp *w, uint32_t pc, int lane, uint64_t gaddr,

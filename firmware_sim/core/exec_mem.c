@@ -393,7 +393,7 @@ static int atom(struct warp *w, const struct dinsn *in, uint32_t mask)
 		if (!((mask >> l) & 1))
 			continue;
 		p = mem_resolve(w, pc, l, in->type2, base_addr(w, in, A, l),
-				size, ACC_WRITE);
+				size, ACC_ATOMIC);
 		if (!p)
 			return EXEC_FAULT;
 		if (size == 4)

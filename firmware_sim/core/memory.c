@@ -85,6 +85,14 @@ static void *fault(struct warp *w, uint32_t pc, int lane, uint32_t kind,
 	return NULL;
 }
 
+/* The page permissions each kind of access needs. */
+static const uint32_t access_perm[] = {
+	[ACC_READ] = VGPU_CORE_PERM_READ,
+	[ACC_WRITE] = VGPU_CORE_PERM_WRITE,
+	[ACC_ATOMIC] = VGPU_CORE_PERM_READ | VGPU_CORE_PERM_WRITE |
+		       VGPU_CORE_PERM_ATOMIC,
+};
+
 static void *global_ptr(struct warp *w, uint32_t pc, int lane, uint64_t addr,
 			uint32_t size, int access, const char *what)
 {
@@ -96,8 +104,7 @@ static void *global_ptr(struct warp *w, uint32_t pc, int lane, uint64_t addr,
 	/* An aligned access of <= 16 bytes never crosses a 4 KiB page. */
 	if (addr - e->va > e->size - size)
 		return fault(w, pc, lane, VISA_FAULT_UNMAPPED, addr, what);
-	if (!(e->perm & (access == ACC_WRITE ? VGPU_CORE_PERM_WRITE :
-			 VGPU_CORE_PERM_READ)))
+	if ((e->perm & access_perm[access]) != access_perm[access])
 		return fault(w, pc, lane, VISA_FAULT_PERMISSION, addr, what);
 	return e->host + (addr - e->va);
 }
@@ -150,7 +157,7 @@ void *mem_resolve(struct warp *w, uint32_t pc, int lane, int space,
 	case VISA_SPACE_CONST:
 		if (!in_range(addr, size, g->mod->hdr->const_size))
 			break;
-		if (access == ACC_WRITE)
+		if (access != ACC_READ)
 			return fault(w, pc, lane, VISA_FAULT_PERMISSION, addr,
 				     what);
 		return global_ptr(w, pc, lane, g->l->const_base + addr, size,
@@ -158,7 +165,7 @@ void *mem_resolve(struct warp *w, uint32_t pc, int lane, int space,
 	case VISA_SPACE_PARAM:
 		if (!in_range(addr, size, g->k->param_size))
 			break;
-		if (access == ACC_WRITE)
+		if (access != ACC_READ)
 			return fault(w, pc, lane, VISA_FAULT_PERMISSION, addr,
 				     what);
 		return (uint8_t *)g->param_copy + addr;

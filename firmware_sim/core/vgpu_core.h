@@ -33,6 +33,8 @@ extern "C" {
 /* Page permissions reported by the translate callback. */
 #define VGPU_CORE_PERM_READ	(1u << 0)
 #define VGPU_CORE_PERM_WRITE	(1u << 1)
+/* Atomics (ATOM, RED) allowed; they also need READ and WRITE. */
+#define VGPU_CORE_PERM_ATOMIC	(1u << 2)
 
 /*
  * The result of one translation: the page that contains the address.

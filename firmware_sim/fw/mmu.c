@@ -75,7 +75,8 @@ static int pte_to_page(struct fw_device *dev, uint64_t pte, uint64_t size,
 		return -1;
 	}
 	page->size = size;
-	page->perm = FW_MMU_READ | (pte & VGPU_PTE_WRITE ? FW_MMU_WRITE : 0);
+	page->perm = FW_MMU_READ | (pte & VGPU_PTE_WRITE ? FW_MMU_WRITE : 0) |
+		     (pte & VGPU_PTE_ATOMIC ? FW_MMU_ATOMIC : 0);
 	return 0;
 }
 
@@ -165,7 +166,8 @@ int fw_mmu_core_translate(void *opaque, uint64_t va,
 	out->size = page.size;
 	out->host = page.host;
 	out->perm = VGPU_CORE_PERM_READ |
-		    (page.perm & FW_MMU_WRITE ? VGPU_CORE_PERM_WRITE : 0);
+		    (page.perm & FW_MMU_WRITE ? VGPU_CORE_PERM_WRITE : 0) |
+		    (page.perm & FW_MMU_ATOMIC ? VGPU_CORE_PERM_ATOMIC : 0);
 	return 0;
 }
 

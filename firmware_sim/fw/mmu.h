@@ -20,6 +20,7 @@ struct fw_ctx;
 
 #define FW_MMU_READ	(1u << 0)
 #define FW_MMU_WRITE	(1u << 1)
+#define FW_MMU_ATOMIC	(1u << 2)	/* VGPU_PTE_ATOMIC */
 
 /* A translated page. */
 struct fw_mmu_page {

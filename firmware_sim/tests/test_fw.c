@@ -411,6 +411,57 @@ TEST_F_TIMEOUT(fw, fault_isolation, 120)
 	fw_client_close(&b);
 }
 
+/*
+ * VGPU_MAP_NO_ATOMIC clears the PTE's atomic bit: loads and stores work,
+ * an atomic faults with a permission fault at its address, as on
+ * hardware, and the same kernel on an ordinary mapping runs.
+ */
+TEST_F_TIMEOUT(fw, atomic_on_no_atomic_mapping_faults, 120)
+{
+	struct fw_client *c = &self->c, b;
+	const uint64_t va = FW_TEST_VRAM_VA + 512 * MiB;
+	struct vgpu_map map = {
+		.ctx = c->ctx, .va = va, .size = MiB,
+		.flags = VGPU_MAP_NO_ATOMIC,
+	};
+	struct vgpu_ctx_status st;
+	uint64_t p = va;
+	struct fw_launch_args args = {
+		.grid = { 1, 1, 1 }, .block = { 32, 1, 1 },
+		.params = &p, .param_size = 8,
+	};
+	struct fw_module m, mb;
+	int32_t out[64];
+
+	ASSERT_EQ(0, vgpu_vram_alloc(c->fd, MiB, &map.handle));
+	ASSERT_EQ(0, vgpu_ioctl(c->fd, VGPU_IOCTL_MAP, &map));
+	ASSERT_EQ(0, fw_module_load(c, "fw_kernels.ptx", &m));
+	ASSERT_EQ(0, fw_emit_launch(c, &m, "storeThenAtomicAdd", &args));
+	ASSERT_EQ(-ECANCELED, fw_sync(&c->gr, WAIT_MS));
+	ASSERT_EQ(0, fw_ctx_status(c, &st));
+	EXPECT_EQ(VGPU_FAULT_MMU_PERMISSION, st.fault.kind);
+	EXPECT_EQ(va, st.fault.va);
+	EXPECT_STREQ("storeThenAtomicAdd", st.fault.kernel_name);
+	fw_module_free(&m);
+
+	/* Another client, ordinary memory: the atomics are done. */
+	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+	ASSERT_EQ(0, fw_module_load(&b, "fw_kernels.ptx", &mb));
+	p = fw_client_vram(&b, 4096);
+	ASSERT_NE(0, p);
+	fw_emit_memset(&b.ce, p, 0, 4, 1024);
+	ASSERT_EQ(0, fw_sync(&b.ce, WAIT_MS));
+	ASSERT_EQ(0, fw_emit_launch(&b, &mb, "storeThenAtomicAdd", &args));
+	ASSERT_EQ(0, fw_sync(&b.gr, WAIT_MS));
+	fw_emit_copy(&b.ce, hva(b.host), p, sizeof(out));
+	ASSERT_EQ(0, fw_sync(&b.ce, WAIT_MS));
+	memcpy(out, b.host, sizeof(out));
+	EXPECT_EQ(32, out[0]);
+	EXPECT_EQ(2, out[63]);
+	fw_module_free(&mb);
+	fw_client_close(&b);
+}
+
 /* Copies fault precisely too: kind, address and engine. */
 TEST_F(fw, copy_fault_unmapped_and_misaligned)
 {

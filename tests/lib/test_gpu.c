@@ -60,7 +60,8 @@ uint64_t tg_alloc_perm(struct test_gpu *g, size_t size, uint64_t page,
 uint64_t tg_alloc(struct test_gpu *g, size_t size)
 {
 	return tg_alloc_perm(g, size, 65536,
-			     VGPU_CORE_PERM_READ | VGPU_CORE_PERM_WRITE);
+			     VGPU_CORE_PERM_READ | VGPU_CORE_PERM_WRITE |
+			     VGPU_CORE_PERM_ATOMIC);
 }
 
 void *tg_host(struct test_gpu *g, uint64_t va)

@@ -23,6 +23,13 @@ extern "C" __global__ void badAddress(int *p)
 	p[threadIdx.x] = 1;
 }
 
+// Stores, then adds atomically: the test maps @p without atomics.
+extern "C" __global__ void storeThenAtomicAdd(int *p)
+{
+	p[threadIdx.x + 32] = 2;
+	atomicAdd(p, 1);
+}
+
 // Spins until *flag becomes non-zero, which the test never does: only the
 // watchdog (or the firmware's death) ends it.
 extern "C" __global__ void spin(volatile int *flag)

@@ -21,7 +21,6 @@
 
 #define CU_FATBIN_MAGIC		0xBA55ED50u
 #define CU_WRAPPER_MAGIC	0x466243B1u
-#define CU_COMPILER_ID		"vgpu-ptx visa-" "1"
 
 static pthread_once_t cu_cache_once = PTHREAD_ONCE_INIT;
 static struct vgpu_cache *cu_cache;
@@ -64,6 +63,7 @@ static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
 	const char **texts;
 	size_t *lens, i;
 	struct vgpu_cache_key key;
+	char compiler_id[48];
 	struct vgpu_ptx_diag diag;
 	void *image = NULL;
 	size_t size = 0;
@@ -90,7 +90,13 @@ static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
 	in.ptx_len = lens;
 	in.ptx_count = set->count;
 	in.options = "";
-	in.compiler_version = CU_COMPILER_ID;
+	/*
+	 * The compiler's own version, read from the library that compiles:
+	 * an image made by an older vgpu-ptx is a cache miss, never served.
+	 */
+	snprintf(compiler_id, sizeof(compiler_id), "vgpu-ptx %u visa %u",
+		 vgpu_ptx_compiler_version(), VISA_VERSION_MAJOR);
+	in.compiler_version = compiler_id;
 	in.sm_arch = cu_target.sm_arch;
 	in.device_name = "vgpu";
 	vgpu_cache_key_for_compile(&in, &key);

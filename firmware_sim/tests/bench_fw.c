@@ -8,21 +8,38 @@
  * unless one is attached already.
  *     tools/vgpu-vm -- build/tests/firmware/bench_fw
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
 #include "fw_test_util.h"
+#include "vgpu_visa.h"
 
 #define MiB		(1ull << 20)
 #define ROUNDS		2000
 #define COPY_SIZE	(8 * MiB)
 #define COPY_ROUNDS	16
+#define PAIRS		400
 
 static double per_op_us(uint64_t t0, uint64_t t1, unsigned int n)
 {
 	return (double)(t1 - t0) / 1e3 / n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of @n samples (sorts them). */
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return v[n / 2];
 }
 
 static double gib_per_s(uint64_t t0, uint64_t t1, uint64_t bytes)
@@ -84,24 +101,62 @@ int main(void)
 	printf("%-34s %8.2f us\n", "null ioctl (GET_INFO)",
 	       per_op_us(t0, t1, ROUNDS));
 
-	t0 = vgpu_now_ns();
-	for (int i = 0; i < ROUNDS; i++)
-		if (fw_sync(&c.gr, 10000))
-			return 1;
-	t1 = vgpu_now_ns();
-	printf("%-34s %8.2f us\n", "fence round trip (GR queue)",
-	       per_op_us(t0, t1, ROUNDS));
+	/*
+	 * Round trips come in pairs, measured alternately and reported as
+	 * medians: on a loaded machine (or under TCG) a run of one kind
+	 * alone can land in a slow patch and mislead the comparison.
+	 */
+	{
+		struct visa_printf_fifo *fifo = (void *)(c.host + COPY_SIZE);
+		struct fw_launch_args with_fifo = empty;
+		struct vgpu_pkt_write_mem wr = {
+			.hdr = { .opcode = VGPU_PKT_WRITE_MEM,
+				 .size = sizeof(wr) },
+			.va = (uintptr_t)c.host, .value = 1,
+		};
+		static double fence[PAIRS], write[PAIRS], plain[PAIRS],
+			      named[PAIRS];
 
-	t0 = vgpu_now_ns();
-	for (int i = 0; i < ROUNDS / 4; i++) {
-		fw_emit_launch(&c, &m, "empty", &empty);
-		if (fw_sync(&c.gr, 10000))
-			return 1;
+		memset(fifo, 0, sizeof(*fifo));
+		fifo->magic = VISA_PRINTF_MAGIC;
+		fifo->capacity = MiB - sizeof(*fifo);
+		with_fifo.printf_fifo_va = (uintptr_t)fifo;
+		with_fifo.printf_fifo_size = MiB;
+		for (int i = 0; i < PAIRS; i++) {
+			t0 = vgpu_now_ns();
+			if (fw_sync(&c.gr, 10000))
+				return 1;
+			t1 = vgpu_now_ns();
+			fence[i] = per_op_us(t0, t1, 1);
+			vgpu_tq_emit(&c.gr, &wr, sizeof(wr));
+			if (fw_sync(&c.gr, 10000))
+				return 1;
+			write[i] = per_op_us(t1, vgpu_now_ns(), 1);
+			/* Either order, so neither always follows the other. */
+			for (int k = 0; k < 2; k++) {
+				bool fifo_turn = (k + i) & 1;
+
+				t0 = vgpu_now_ns();
+				fw_emit_launch(&c, &m, "empty",
+					       fifo_turn ? &with_fifo : &empty);
+				if (fw_sync(&c.gr, 10000))
+					return 1;
+				t1 = vgpu_now_ns();
+				if (fifo_turn)
+					named[i] = per_op_us(t0, t1, 1);
+				else
+					plain[i] = per_op_us(t0, t1, 1);
+			}
+		}
+		printf("%-34s %8.2f us (median)\n",
+		       "fence round trip (GR queue)", median(fence, PAIRS));
+		printf("%-34s %8.2f us (median)\n",
+		       "WRITE_MEM to pinned + fence (GR)", median(write, PAIRS));
+		printf("%-34s %8.2f us (median)\n", "empty kernel launch + sync",
+		       median(plain, PAIRS));
+		printf("%-34s %8.2f us (median)\n",
+		       "  ... naming a 1 MiB printf FIFO", median(named, PAIRS));
 	}
-	t1 = vgpu_now_ns();
-	printf("%-34s %8.2f us\n", "empty kernel launch + sync",
-	       per_op_us(t0, t1, ROUNDS / 4));
-
 	if (copy_bw(&c.ce, "copy host -> VRAM (CE)", v1,
 		    (uintptr_t)c.host) ||
 	    copy_bw(&c.ce, "copy VRAM -> host (CE)", (uintptr_t)c.host, v1) ||

@@ -133,8 +133,21 @@ $(CUDA_TST)/bench_cu: umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) \
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(CUDA_TEST_CFLAGS) -Iumd -o $@ \
 		umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) $(LIBVGPU_LIB) \
-		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lpthread
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lpthread -lm
 ALL_TARGETS += $(CUDA_TST)/bench_cu
+
+# make bench: the issue's benchmark in the guest, on both kernels: launch
+# round trips against a null ioctl, the samples' kernels against the CPU,
+# copies against memcpy (bench_cu), then the firmware's own view without
+# libcuda (bench_fw).  Not part of make check: it asserts nothing.
+.PHONY: bench
+bench: all
+	@for k in 6.1 6.12; do \
+		echo "== kernel $$k"; \
+		tools/vgpu-vm --kernel $$k -- sh -c \
+			'$(CUDA_TST)/bench_cu && echo "-- firmware alone" && \
+			 $(TST)/firmware/bench_fw' || exit 1; \
+	done
 
 # Host test of the library's exports: it dlopen()s the library it is
 # told about at build time.

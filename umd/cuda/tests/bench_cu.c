@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench_cu.c - what the driver API costs, measured in the guest:
+ * bench_cu.c - what the stack costs, measured in the guest, each number
+ * next to an in-process baseline:
  *
- *   - a null ioctl (VGPU_IOCTL_GET_INFO) against an empty kernel's
- *     cuLaunchKernel + cuCtxSynchronize round trip;
- *   - copy bandwidth host->device, device->host (pinned and pageable)
- *     and device->device, against memcpy() in the same guest.
+ *   - latency: an empty kernel's cuLaunchKernel + cuCtxSynchronize round
+ *     trip (and a printing kernel's, a memset's) against a null ioctl
+ *     (VGPU_IOCTL_GET_INFO) round trip;
+ *   - kernel throughput of the samples' kernels (vectorAdd, matrixMul's
+ *     tiled product), results checked against the CPU, against the same
+ *     computation done by this CPU core in plain C;
+ *   - copy bandwidth host->device, device->host (pinned and pageable) and
+ *     device->device against memcpy() in the same guest.
  *
- * Not a test: it prints a table.  Run it like the guest tests:
+ * Not a test: it prints a table (make bench runs it in the VM, on both
+ * kernels).  By hand:
  *   tools/vgpu-vm -- build/tests/cuda/bench_cu
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,15 +54,16 @@ static double bench_null_ioctl(void)
 	return t / n * 1e6;
 }
 
-static double bench_launch(CUfunction f, int n)
+static double bench_launch(CUfunction f, void **params, int n)
 {
 	double t;
 
-	CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+	CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL));
 	CHECK(cuCtxSynchronize());
 	t = now_s();
 	for (int i = 0; i < n; i++) {
-		CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+		CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, params,
+				     NULL));
 		CHECK(cuCtxSynchronize());
 	}
 	return (now_s() - t) / n * 1e6;
@@ -84,11 +92,11 @@ static double bench_launch_queued(CUfunction f, int n)
 	return (now_s() - t) / n * 1e6;
 }
 
-/* GB/s of @what over @reps copies of @size bytes. */
-static double bw(const char *what, CUdeviceptr dst, CUdeviceptr src,
-		 size_t size, int reps)
+/* GB/s of @what over @reps copies of @size bytes, and against memcpy. */
+static void bw(const char *what, CUdeviceptr dst, CUdeviceptr src,
+	       size_t size, int reps, double memcpy_gbs)
 {
-	double t;
+	double t, gbs;
 
 	CHECK(cuMemcpy(dst, src, size));
 	t = now_s();
@@ -96,8 +104,118 @@ static double bw(const char *what, CUdeviceptr dst, CUdeviceptr src,
 		CHECK(cuMemcpy(dst, src, size));
 	CHECK(cuCtxSynchronize());
 	t = now_s() - t;
-	printf("  %-28s %8.2f GB/s\n", what, (double)size * reps / t / 1e9);
-	return (double)size * reps / t / 1e9;
+	gbs = (double)size * reps / t / 1e9;
+	printf("  %-34s %9.2f GB/s %8.2fx memcpy\n", what, gbs,
+	       gbs / memcpy_gbs);
+}
+
+static void row_us(const char *what, double us, double null_us)
+{
+	printf("  %-34s %9.1f us   %8.1fx null ioctl\n", what, us,
+	       us / null_us);
+}
+
+/* vectorAdd over @n floats: device against the CPU, results checked. */
+static void bench_vector_add(CUmodule m, int n)
+{
+	size_t bytes = (size_t)n * sizeof(float);
+	float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+	CUdeviceptr da, db, dc;
+	void *params[] = { &da, &db, &dc, &n };
+	CUfunction f;
+	double t, dev_s, cpu_s;
+	const int reps = 5;
+	int bad = 0;
+
+	CHECK(cuModuleGetFunction(&f, m, "vec_add"));
+	for (int i = 0; i < n; i++) {
+		a[i] = (float)i;
+		b[i] = (float)(2 * i);
+	}
+	CHECK(cuMemAlloc(&da, bytes));
+	CHECK(cuMemAlloc(&db, bytes));
+	CHECK(cuMemAlloc(&dc, bytes));
+	CHECK(cuMemcpyHtoD(da, a, bytes));
+	CHECK(cuMemcpyHtoD(db, b, bytes));
+	CHECK(cuLaunchKernel(f, (n + 255) / 256, 1, 1, 256, 1, 1, 0, NULL,
+			     params, NULL));
+	CHECK(cuCtxSynchronize());
+	t = now_s();
+	for (int i = 0; i < reps; i++)
+		CHECK(cuLaunchKernel(f, (n + 255) / 256, 1, 1, 256, 1, 1, 0,
+				     NULL, params, NULL));
+	CHECK(cuCtxSynchronize());
+	dev_s = (now_s() - t) / reps;
+	CHECK(cuMemcpyDtoH(c, dc, bytes));
+	for (int i = 0; i < n; i++)
+		bad += c[i] != (float)(3 * i);
+	t = now_s();
+	for (int r = 0; r < reps; r++) {
+		for (int i = 0; i < n; i++)
+			c[i] = a[i] + b[i];
+		__asm__ volatile("" ::: "memory");
+	}
+	cpu_s = (now_s() - t) / reps;
+	printf("  %-34s %9.3f Gelem/s %5.2fx CPU loop%s\n", "vectorAdd (1M floats)",
+	       n / dev_s / 1e9, cpu_s / dev_s, bad ? "  RESULT WRONG" : "");
+	cuMemFree(da);
+	cuMemFree(db);
+	cuMemFree(dc);
+	free(a);
+	free(b);
+	free(c);
+}
+
+/* matrixMul's tiled kernel on @n x @n floats, against a CPU product. */
+static void bench_matrix_mul(CUmodule m, int n)
+{
+	size_t bytes = (size_t)n * n * sizeof(float);
+	float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+	float *ref = malloc(bytes);
+	CUdeviceptr da, db, dc;
+	void *params[] = { &dc, &da, &db, &n };
+	CUfunction f;
+	double t, dev_s, cpu_s, flop = 2.0 * n * n * n;
+	int bad = 0;
+
+	CHECK(cuModuleGetFunction(&f, m, "matrix_mul_tiled"));
+	for (int i = 0; i < n * n; i++) {
+		a[i] = (float)(i % 7) * 0.5f;
+		b[i] = (float)(i % 5) - 2.0f;
+	}
+	CHECK(cuMemAlloc(&da, bytes));
+	CHECK(cuMemAlloc(&db, bytes));
+	CHECK(cuMemAlloc(&dc, bytes));
+	CHECK(cuMemcpyHtoD(da, a, bytes));
+	CHECK(cuMemcpyHtoD(db, b, bytes));
+	t = now_s();
+	CHECK(cuLaunchKernel(f, n / 16, n / 16, 1, 16, 16, 1, 0, NULL, params,
+			     NULL));
+	CHECK(cuCtxSynchronize());
+	dev_s = now_s() - t;
+	CHECK(cuMemcpyDtoH(c, dc, bytes));
+	t = now_s();
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++) {
+			float sum = 0.0f;
+
+			for (int k = 0; k < n; k++)
+				sum += a[i * n + k] * b[k * n + j];
+			ref[i * n + j] = sum;
+		}
+	cpu_s = now_s() - t;
+	for (int i = 0; i < n * n; i++)
+		bad += fabsf(c[i] - ref[i]) > 1e-3f * (1.0f + fabsf(ref[i]));
+	printf("  %-34s %9.3f GFLOP/s %5.2fx CPU loop%s\n",
+	       "matrixMul (256x256, 16x16 tiles)", flop / dev_s / 1e9,
+	       cpu_s / dev_s, bad ? "  RESULT WRONG" : "");
+	cuMemFree(da);
+	cuMemFree(db);
+	cuMemFree(dc);
+	free(a);
+	free(b);
+	free(c);
+	free(ref);
 }
 
 int main(void)
@@ -106,10 +224,12 @@ int main(void)
 	const int reps = 4;
 	CUcontext ctx;
 	CUmodule m;
-	CUfunction empty;
+	CUfunction empty, print_if;
 	CUdeviceptr d1, d2;
 	void *p1, *p2, *h1, *h2;
-	double t, mc;
+	int quiet = 0;
+	void *print_params[] = { &quiet };
+	double t, mc, null_us;
 	pid_t fw = fw_launcher_start();
 
 	if (fw < 0) {
@@ -121,17 +241,23 @@ int main(void)
 	CHECK(cuCtxSetCurrent(ctx));
 	CHECK(cuModuleLoad(&m, DRV_PTX));
 	CHECK(cuModuleGetFunction(&empty, m, "empty"));
+	CHECK(cuModuleGetFunction(&print_if, m, "print_if"));
 
-	printf("latency\n");
-	printf("  %-28s %8.1f us\n", "null ioctl (GET_INFO)",
-	       bench_null_ioctl());
-	printf("  %-28s %8.1f us\n", "empty launch + synchronize",
-	       bench_launch(empty, 200));
-	printf("  %-28s %8.1f us\n", "empty launch, 1000 queued",
-	       bench_launch_queued(empty, 1000));
+	printf("latency (per round trip)\n");
+	null_us = bench_null_ioctl();
+	row_us("null ioctl (GET_INFO)", null_us, null_us);
+	row_us("empty launch + synchronize", bench_launch(empty, NULL, 200),
+	       null_us);
+	row_us("printf kernel launch + sync", bench_launch(print_if,
+	       print_params, 200), null_us);
+	row_us("empty launch, 1000 queued", bench_launch_queued(empty, 1000),
+	       null_us);
 	CHECK(cuMemAlloc(&d1, size));
-	printf("  %-28s %8.1f us\n", "1-byte memset + synchronize",
-	       bench_memset(d1, 200));
+	row_us("1-byte memset + synchronize", bench_memset(d1, 200), null_us);
+
+	printf("kernel throughput (the samples' kernels)\n");
+	bench_vector_add(m, 1 << 20);
+	bench_matrix_mul(m, 256);
 
 	CHECK(cuMemAlloc(&d2, size));
 	CHECK(cuMemAllocHost(&p1, size));
@@ -144,16 +270,19 @@ int main(void)
 	memset(p2, 2, size);
 	memcpy(h2, h1, size);
 	t = now_s();
-	for (int i = 0; i < reps; i++)
+	for (int i = 0; i < reps; i++) {
 		memcpy(h2, h1, size);
+		__asm__ volatile("" ::: "memory");
+	}
 	mc = (double)size * reps / (now_s() - t) / 1e9;
-	printf("bandwidth (%zu MiB copies)\n", size >> 20);
-	printf("  %-28s %8.2f GB/s\n", "memcpy (guest CPU)", mc);
-	bw("pinned  host -> device", d1, (CUdeviceptr)p1, size, reps);
-	bw("pinned  device -> host", (CUdeviceptr)p2, d1, size, reps);
-	bw("pageable host -> device", d1, (CUdeviceptr)h1, size, reps);
-	bw("pageable device -> host", (CUdeviceptr)h2, d1, size, reps);
-	bw("device -> device", d2, d1, size, reps);
+	printf("copy bandwidth (%zu MiB copies)\n", size >> 20);
+	printf("  %-34s %9.2f GB/s %8.2fx memcpy\n", "memcpy (guest CPU)", mc,
+	       1.0);
+	bw("pinned  host -> device", d1, (CUdeviceptr)p1, size, reps, mc);
+	bw("pinned  device -> host", (CUdeviceptr)p2, d1, size, reps, mc);
+	bw("pageable host -> device", d1, (CUdeviceptr)h1, size, reps, mc);
+	bw("pageable device -> host", (CUdeviceptr)h2, d1, size, reps, mc);
+	bw("device -> device", d2, d1, size, reps, mc);
 
 	CHECK(cuDevicePrimaryCtxRelease(0));
 	free(h1);

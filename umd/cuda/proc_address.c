@@ -90,6 +90,7 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuMemAlloc),
 	CU_PROC(cuMemAllocAsync),
 	CU_PROC(cuMemAllocHost),
+	CU_PROC(cuMemAllocManaged),
 	CU_PROC(cuMemAllocPitch),
 	CU_PROC(cuMemFree),
 	CU_PROC(cuMemFreeAsync),

@@ -52,15 +52,16 @@ static void fill(uint8_t *p, size_t n, unsigned int seed)
 		p[i] = (uint8_t)(i * 7u + seed * 13u + (i >> 12));
 }
 
+// Whether @got holds the @n bytes of @want; says where it does not.
 static bool same(const uint8_t *got, const uint8_t *want, size_t n,
-		 const char *what, size_t size)
+		 const char *what)
 {
 	if (memcmp(got, want, n) == 0)
 		return true;
 	for (size_t i = 0; i < n; i++) {
 		if (got[i] != want[i]) {
 			fprintf(stderr, "%s, %zu bytes: byte %zu is 0x%02x, "
-				"expected 0x%02x\n", what, size, i, got[i],
+				"expected 0x%02x\n", what, n, i, got[i],
 				want[i]);
 			break;
 		}
@@ -191,7 +192,7 @@ static bool host_device(const struct options *o, enum host_kind kind,
 	timed_copy(&r, dev, host, cudaMemcpyHostToDevice, b, o->repeat);
 	print_row(o, &r);
 	CHECK(cudaMemcpy(check, dev, n, cudaMemcpyDeviceToHost));
-	ok &= same(check, host, n, "H2D", n);
+	ok &= same(check, host, n, "H2D");
 
 	// The device now holds the pattern for @seed; send it back.
 	memset(host, 0, n);
@@ -199,7 +200,7 @@ static bool host_device(const struct options *o, enum host_kind kind,
 	timed_copy(&r, host, dev, cudaMemcpyDeviceToHost, b, o->repeat);
 	print_row(o, &r);
 	fill(check, n, seed);
-	ok &= same(host, check, n, "D2H", n);
+	ok &= same(host, check, n, "D2H");
 	host_free(kind, host);
 	return ok;
 }
@@ -224,7 +225,7 @@ static bool device_device(const struct options *o, size_t n,
 	if (!want)
 		exit(sample_result(false));
 	fill(want, n, seed);
-	ok = same(check, want, n, "D2D", n);
+	ok = same(check, want, n, "D2D");
 	free(want);
 	CHECK(cudaFree(dev2));
 	return ok;
@@ -285,7 +286,7 @@ static bool mapped_kernel(const struct options *o, size_t n)
 	memset(out, 0, n);
 	mapped = kernel_bandwidth(din, dout, n, o->repeat);
 	// Synchronized (cudaEventSynchronize): the kernel's writes are visible.
-	ok &= same(out, want, n, "mapped kernel", n);
+	ok &= same(out, want, n, "mapped kernel");
 
 	uint8_t *d1, *d2;
 
@@ -295,7 +296,7 @@ static bool mapped_kernel(const struct options *o, size_t n)
 	device = kernel_bandwidth(d1, d2, n, o->repeat);
 	memset(out, 0, n);
 	CHECK(cudaMemcpy(out, d2, n, cudaMemcpyDeviceToHost));
-	ok &= same(out, want, n, "device kernel", n);
+	ok &= same(out, want, n, "device kernel");
 	CHECK(cudaFree(d1));
 	CHECK(cudaFree(d2));
 	CHECK(cudaFreeHost(in));

@@ -60,14 +60,15 @@ static int fw_launcher_path(char *path, size_t len)
 	return -ENOENT;
 }
 
-pid_t fw_launcher_start(void)
+pid_t fw_launcher_start_on(unsigned int index)
 {
-	char path[PATH_MAX + 32];
+	char path[PATH_MAX + 32], dev[32];
 	int status, i, ret;
 	pid_t pid;
 
-	if (fw_launcher_attached(0))
+	if (fw_launcher_attached(index))
 		return 0;
+	snprintf(dev, sizeof(dev), "/dev/vgpu%u", index);
 	ret = fw_launcher_path(path, sizeof(path));
 	if (ret)
 		return ret;
@@ -77,36 +78,47 @@ pid_t fw_launcher_start(void)
 	if (pid == 0) {
 		/* A test that dies must not leave its firmware running. */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		execl(path, "vgpu-fw", "/dev/vgpu0", (char *)NULL);
+		execl(path, "vgpu-fw", dev, (char *)NULL);
 		_exit(127);
 	}
 	for (i = 0; i < FW_ATTACH_TIMEOUT_MS / 10; i++) {
-		if (fw_launcher_attached(0))
+		if (fw_launcher_attached(index))
 			return pid;
 		if (waitpid(pid, &status, WNOHANG) == pid)
 			return -ECHILD;
 		usleep(10000);
 	}
-	fw_launcher_kill(pid);
+	if (!kill(pid, SIGKILL))
+		waitpid(pid, NULL, 0);
 	return -ETIMEDOUT;
 }
 
-static void fw_launcher_wait_detached(void)
+pid_t fw_launcher_start(void)
+{
+	return fw_launcher_start_on(0);
+}
+
+static void fw_launcher_wait_detached(unsigned int index)
 {
 	int i;
 
 	/* The driver marks the device detached when the file closes. */
-	for (i = 0; i < 500 && fw_launcher_attached(0); i++)
+	for (i = 0; i < 500 && fw_launcher_attached(index); i++)
 		usleep(10000);
 }
 
-void fw_launcher_stop(pid_t pid)
+void fw_launcher_stop_on(pid_t pid, unsigned int index)
 {
 	if (pid <= 0)
 		return;
 	if (!kill(pid, SIGTERM))
 		waitpid(pid, NULL, 0);
-	fw_launcher_wait_detached();
+	fw_launcher_wait_detached(index);
+}
+
+void fw_launcher_stop(pid_t pid)
+{
+	fw_launcher_stop_on(pid, 0);
 }
 
 void fw_launcher_kill(pid_t pid)
@@ -115,5 +127,5 @@ void fw_launcher_kill(pid_t pid)
 		return;
 	if (!kill(pid, SIGKILL))
 		waitpid(pid, NULL, 0);
-	fw_launcher_wait_detached();
+	fw_launcher_wait_detached(0);
 }

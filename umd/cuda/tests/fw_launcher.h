@@ -24,9 +24,12 @@ bool fw_launcher_attached(unsigned int index);
  * started (> 0), 0 if one was already attached, or -errno.
  */
 pid_t fw_launcher_start(void);
+/* The same for /dev/vgpu<index> (a test that uses a second device). */
+pid_t fw_launcher_start_on(unsigned int index);
 
 /* Stop a firmware fw_launcher_start() started (SIGTERM, then reap). */
 void fw_launcher_stop(pid_t pid);
+void fw_launcher_stop_on(pid_t pid, unsigned int index);
 
 /* Kill it as a crash would (SIGKILL), and reap it. */
 void fw_launcher_kill(pid_t pid);

@@ -398,6 +398,62 @@ TEST(mapped_memory_kernel_access)
 }
 
 /*
+ * Read-only pages (PROT_READ) registered READ_ONLY: the copy engine and
+ * kernels read them; the results land in device memory.
+ */
+TEST(registered_read_only_pages)
+{
+	const int n = 3000;
+	const size_t bytes = (size_t)n * sizeof(float), len = bytes + 2 * PAGE;
+	float *ro, *sum = malloc(bytes), *copy = malloc(bytes);
+	CUdeviceptr c, d;
+	CUfunction f;
+	CUcontext ctx;
+	CUmodule m;
+	char *map;
+
+	ASSERT_NE(NULL, sum);
+	ASSERT_NE(NULL, copy);
+	CU_SETUP(&ctx);
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ro = (float *)(map + 500);
+	for (int i = 0; i < n; i++)
+		ro[i] = (float)i * 0.5f;
+	ASSERT_EQ(0, mprotect(map, len, PROT_READ));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemHostRegister(ro, bytes, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemHostRegister(ro, bytes,
+		  CU_MEMHOSTREGISTER_READ_ONLY | CU_MEMHOSTREGISTER_DEVICEMAP));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&c, bytes));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&d, bytes));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&f, m, "vec_add"));
+	{
+		CUdeviceptr a = (CUdeviceptr)ro;
+		int count = n;
+		void *params[] = { &a, &a, &c, &count };
+
+		ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(f, (n + 127) / 128, 1,
+			  1, 128, 1, 1, 0, NULL, params, NULL));
+	}
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyHtoD(d, ro, bytes));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(sum, c, bytes));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(copy, d, bytes));
+	for (int i = 0; i < n; i++) {
+		ASSERT_EQ((float)i, sum[i]);
+		ASSERT_EQ((float)i * 0.5f, copy[i]);
+	}
+	ASSERT_EQ(CUDA_SUCCESS, cuMemHostUnregister(ro));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(c));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(d));
+	munmap(map, len);
+	free(sum);
+	free(copy);
+}
+
+/*
  * Registered pages stay the device's while registered, even after the
  * process has unmapped them; unregistering releases the pins.
  */

@@ -75,17 +75,21 @@ CUresult cu_ctx_new(struct cu_device *dev, unsigned int flags, bool primary,
 	res = cu_stream_init(ctx, &ctx->null_stream, 0, 0, true);
 	if (res != CUDA_SUCCESS)
 		goto fail_printf;
+	/* Map the published host memory and join the device's list as one
+	 * step: memory published meanwhile would reach neither. */
+	cu_host_publish_begin();
 	res = cu_mem_map_host_into(ctx);
+	if (res == CUDA_SUCCESS)
+		res = cu_handle_add(ctx, CU_HANDLE_CTX);
+	if (res == CUDA_SUCCESS) {
+		pthread_mutex_lock(&dev->lock);
+		ctx->next = dev->contexts;
+		dev->contexts = ctx;
+		pthread_mutex_unlock(&dev->lock);
+	}
+	cu_host_publish_end();
 	if (res != CUDA_SUCCESS)
 		goto fail_stream;
-	res = cu_handle_add(ctx, CU_HANDLE_CTX);
-	if (res != CUDA_SUCCESS)
-		goto fail_stream;
-
-	pthread_mutex_lock(&dev->lock);
-	ctx->next = dev->contexts;
-	dev->contexts = ctx;
-	pthread_mutex_unlock(&dev->lock);
 	*out = ctx;
 	return CUDA_SUCCESS;
 

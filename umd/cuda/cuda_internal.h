@@ -332,6 +332,13 @@ bool cu_registry_set_managed(uint64_t base);
 bool cu_host_reachable(const struct cu_mem *m, const struct cu_device *d);
 /* Map every pinned host allocation @ctx's device reaches into @ctx. */
 CUresult cu_mem_map_host_into(struct cu_ctx *ctx);
+/*
+ * Held across publishing host memory, and across a new context's mapping
+ * of the published memory and its joining the device's list, so that no
+ * allocation falls between the two (host_memory.c).
+ */
+void cu_host_publish_begin(void);
+void cu_host_publish_end(void);
 /* Allocate pinned memory for the library's own use, mapped in @ctx. */
 CUresult cu_mem_internal_host(struct cu_ctx *ctx, size_t size,
 			      uint32_t *handle, void **cpu);

@@ -188,13 +188,36 @@ static void cu_host_peers_remove(uint64_t map_base)
 		cu_host_peers_release(p);
 }
 
+/*
+ * Publishing host memory (mapping it into every context of the device,
+ * pinning it for the peers, entering it in the registry) and publishing a
+ * new context (mapping what the registry holds, then joining the device's
+ * list of contexts) are each two steps.  Interleaved, an allocation
+ * published between a context's two steps would be missed by both and
+ * never mapped in that context.  This lock, taken before any other of the
+ * library's, puts them in order.
+ */
+static pthread_mutex_t cu_host_publish_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void cu_host_publish_begin(void)
+{
+	pthread_mutex_lock(&cu_host_publish_lock);
+}
+
+void cu_host_publish_end(void)
+{
+	pthread_mutex_unlock(&cu_host_publish_lock);
+}
+
 /* Map @m on its own device and pin it for the others; all or nothing. */
 static CUresult cu_host_publish(const struct cu_mem *m)
 {
-	CUresult res = cu_host_map_all(m->dev, m->handle, m);
+	CUresult res;
 
+	cu_host_publish_begin();
+	res = cu_host_map_all(m->dev, m->handle, m);
 	if (res != CUDA_SUCCESS)
-		return res;
+		goto out;
 	res = cu_host_peers_add(m);
 	if (res == CUDA_SUCCESS) {
 		res = cu_registry_add(m);
@@ -203,6 +226,8 @@ static CUresult cu_host_publish(const struct cu_mem *m)
 	}
 	if (res != CUDA_SUCCESS)
 		cu_host_unmap_all(m->dev, m);
+out:
+	cu_host_publish_end();
 	return res;
 }
 

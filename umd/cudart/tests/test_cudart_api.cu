@@ -742,6 +742,10 @@ static void test_managed(void)
 	TAP(IS(cudaErrorInvalidValue,
 	       cudaMallocManaged((void **)&data, 16, 0)),
 	    "cudaMallocManaged without an attach flag: cudaErrorInvalidValue");
+	// CUDA's documentation: a zero-byte managed allocation is refused.
+	TAP(IS(cudaErrorInvalidValue,
+	       cudaMallocManaged((void **)&data, 0, cudaMemAttachGlobal)),
+	    "cudaMallocManaged of 0 bytes: cudaErrorInvalidValue");
 	clear_error();
 }
 

@@ -9,6 +9,7 @@
  * invalid, so a corrupt table faults its context instead of reaching
  * memory the context does not own.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include "fw.h"
@@ -257,8 +258,8 @@ int fw_mem_write(struct fw_ctx *ctx, uint64_t va, const void *buf,
  * and each side walks PD3 -> PD1 once per 2 MiB (translate_cached()).
  * A fault stops the copy at the first byte of the page that faulted.
  */
-int fw_mem_copy(struct fw_ctx *ctx, uint64_t dst, uint64_t src, uint64_t len,
-		uint64_t *fault_va)
+static int copy_range(struct fw_ctx *ctx, uint64_t dst, uint64_t src,
+		      uint64_t len, uint64_t *fault_va)
 {
 	struct fw_walk_cache src_wc = { .region = FW_NO_TABLE };
 	struct fw_walk_cache dst_wc = { .region = FW_NO_TABLE };
@@ -291,6 +292,59 @@ int fw_mem_copy(struct fw_ctx *ctx, uint64_t dst, uint64_t src, uint64_t len,
 		len -= n;
 	}
 	return 0;
+}
+
+/*
+ * A copy engine has more than one DMA channel: a large copy is split in
+ * two halves that move at once.  Here a channel is a host thread, so a big
+ * copy keeps two CPUs busy instead of one - the application thread only
+ * sleeps on the fence meanwhile.  Below this size the thread costs more
+ * than it saves.
+ */
+#define FW_COPY_SPLIT_MIN	(4ull << 20)
+
+struct copy_half {
+	struct fw_ctx *ctx;
+	uint64_t dst, src, len, fault_va;
+	int ret;
+};
+
+static void *copy_half_thread(void *arg)
+{
+	struct copy_half *h = arg;
+
+	h->ret = copy_range(h->ctx, h->dst, h->src, h->len, &h->fault_va);
+	return NULL;
+}
+
+/*
+ * Both halves run to their end, so a fault in the first half may leave the
+ * second copied (as two DMA channels would); the fault reported is the
+ * lowest one.
+ */
+int fw_mem_copy(struct fw_ctx *ctx, uint64_t dst, uint64_t src, uint64_t len,
+		uint64_t *fault_va)
+{
+	bool overlap = dst < src + len && src < dst + len;
+	struct copy_half h;
+	uint64_t half;
+	pthread_t t;
+	int ret;
+
+	if (len < FW_COPY_SPLIT_MIN || overlap)
+		return copy_range(ctx, dst, src, len, fault_va);
+	half = (len / 2) & ~(FW_COPY_BURST - 1);
+	h = (struct copy_half){ .ctx = ctx, .dst = dst + half,
+				.src = src + half, .len = len - half };
+	if (pthread_create(&t, NULL, copy_half_thread, &h))
+		return copy_range(ctx, dst, src, len, fault_va);
+	ret = copy_range(ctx, dst, src, half, fault_va);
+	pthread_join(t, NULL);
+	if (!ret && h.ret) {
+		*fault_va = h.fault_va;
+		ret = h.ret;
+	}
+	return ret;
 }
 
 int fw_mem_fill(struct fw_ctx *ctx, uint64_t dst, uint32_t value,

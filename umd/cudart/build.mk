@@ -50,7 +50,7 @@ ALL_TARGETS += $(CUDART_SO) $(CUDART_LINK)
 
 # gnu11 and -isystem: what the kselftest harness needs to build warning-free.
 CUDART_TEST_CFLAGS := $(CUDART_CFLAGS) -std=gnu11 -Iumd/cudart \
-	-isystem $(B)/ext/kselftest
+	-Iumd/cuda/tests -isystem $(B)/ext/kselftest
 CUDART_SAN_OBJ := $(OBJ)/san/umd/cudart
 
 $(CUDART_SAN_OBJ)/%.o: umd/cudart/%.c
@@ -93,8 +93,15 @@ $(eval $(call cudart_unit_test,test_cudart_registry,registry error_state error_t
 # program built by nvcc like any user's; test_cudart_samples runs the
 # samples (unmodified nvcc binaries) with build/lib first on the path.
 
-CUDART_GUEST_NVCC_FLAGS := -cudart shared -arch=sm_75 -O2 -Iumd/cudart/tests
-CUDART_TEST_UTIL := $(OBJ)/umd/cudart/tests/rt_test_util.o
+CUDART_GUEST_NVCC_FLAGS := -cudart shared -arch=sm_75 -O2 -Iumd/cudart/tests \
+	-Iumd/cuda/tests
+# The firmware launcher is the driver-API tests' (umd/cuda/tests).
+CUDART_TEST_UTIL := $(OBJ)/umd/cudart/tests/rt_test_util.o \
+	$(OBJ)/umd/cudart/tests/fw_launcher.o
+$(OBJ)/umd/cudart/tests/fw_launcher.o: umd/cuda/tests/fw_launcher.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+-include $(OBJ)/umd/cudart/tests/fw_launcher.d
 
 $(TST)/cudart/test_cudart_api: umd/cudart/tests/test_cudart_api.cu \
 		$(CUDART_TEST_UTIL) umd/cudart/tests/rt_test_util.h | $(CUDART_LINK)

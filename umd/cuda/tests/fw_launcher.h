@@ -16,6 +16,10 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What the sysfs attribute of /dev/vgpu<index> says: "attached"... */
 bool fw_launcher_attached(unsigned int index);
 
@@ -33,5 +37,9 @@ void fw_launcher_stop_on(pid_t pid, unsigned int index);
 
 /* Kill it as a crash would (SIGKILL), and reap it. */
 void fw_launcher_kill(pid_t pid);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* VGPU_FW_LAUNCHER_H */

@@ -1,23 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TAP output and the firmware launcher of the runtime's guest tests.
+ * TAP output and the build directory of the runtime's guest tests.
  * See rt_test_util.h.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-#include <linux/vgpu.h>
 
 #include "rt_test_util.h"
 
@@ -106,53 +98,3 @@ const char *rt_test_build_dir(void)
 	return dir;
 }
 
-static bool fw_attached(void)
-{
-	struct vgpu_info info = { 0 };
-	int fd = open("/dev/vgpu0", O_RDWR | O_CLOEXEC);
-	bool attached;
-
-	if (fd < 0)
-		return false;
-	attached = !ioctl(fd, VGPU_IOCTL_GET_INFO, &info) &&
-		   (info.flags & VGPU_INFO_FW_ATTACHED);
-	close(fd);
-	return attached;
-}
-
-pid_t rt_test_fw_start(void)
-{
-	char path[PATH_MAX];
-	int status;
-	pid_t pid;
-
-	if (fw_attached())
-		return 0;
-	snprintf(path, sizeof(path), "%s/bin/vgpu-fw", rt_test_build_dir());
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		/* A test that dies must not leave its firmware behind. */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		execl(path, "vgpu-fw", "/dev/vgpu0", (char *)NULL);
-		_exit(127);
-	}
-	/* Attaching takes a moment, more so under TCG: up to 20 s. */
-	for (int i = 0; i < 2000; i++) {
-		if (fw_attached())
-			return pid;
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return -ECHILD;
-		usleep(10000);
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	return -ETIMEDOUT;
-}
-
-void rt_test_fw_stop(pid_t pid)
-{
-	if (pid > 0 && !kill(pid, SIGTERM))
-		waitpid(pid, NULL, 0);
-}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the runtime's guest tests share: TAP output, and starting the real
+ * What the runtime's guest tests share: TAP output, the build directory,
+ * and - through the driver-API tests' fw_launcher.h - starting the real
  * firmware when no one else has (tools/check runs guest tests without
  * --fw, `make run` with it).
  *
@@ -30,17 +31,11 @@ void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print the totals; the exit status for main(). */
 int tap_finish(void);
 
-/* --- firmware ---------------------------------------------------------------- */
-
 /*
- * Make sure a firmware serves /dev/vgpu0: if none is attached, start
- * build/bin/vgpu-fw (found relative to the test binary) and wait until it
- * is.  Returns the pid started, 0 if one was already attached, or a
- * negative errno.
+ * The firmware: the tests start and stop it with umd/cuda/tests/fw_launcher.h
+ * (fw_launcher_start(), fw_launcher_stop()), as the driver-API tests do.
  */
-pid_t rt_test_fw_start(void);
-/* Stop a firmware rt_test_fw_start() started (pid > 0). */
-void rt_test_fw_stop(pid_t pid);
+#include "fw_launcher.h"
 
 /* Directory of the running test binary's build tree ("<root>/build"). */
 const char *rt_test_build_dir(void);

@@ -788,7 +788,7 @@ static void test_trap_and_assert(void)
 
 int main(void)
 {
-	pid_t fw = rt_test_fw_start();
+	pid_t fw = fw_launcher_start();
 
 	tap_plan(-1);
 	if (fw < 0)
@@ -805,6 +805,6 @@ int main(void)
 	test_managed();
 	test_sticky_fault();
 	test_trap_and_assert();
-	rt_test_fw_stop(fw);
+	fw_launcher_stop(fw);
 	return tap_finish();
 }

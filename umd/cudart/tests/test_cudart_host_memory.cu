@@ -12,14 +12,11 @@
 // H200 (tools/cuda-probe/golden/probe_errors.h200.txt).
 #include <cuda_runtime.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rt_test_util.h"
@@ -403,45 +400,16 @@ static void test_portable_second_device(void)
 	free(back);
 }
 
-static bool fw1_attached(void)
-{
-	char state[32] = "";
-	FILE *f = fopen("/sys/class/misc/vgpu1/firmware", "r");
-
-	if (f) {
-		if (!fgets(state, sizeof(state), f))
-			state[0] = '\0';
-		fclose(f);
-	}
-	return !strncmp(state, "attached", 8);
-}
-
-// A firmware for /dev/vgpu1 when there is one and nobody serves it.
+// A firmware for /dev/vgpu1 when there is one (0 when there is none or
+// one serves it already).
 static pid_t start_fw1(void)
 {
-	char path[4096];
-	pid_t pid;
-
-	if (access("/dev/vgpu1", F_OK) || fw1_attached())
-		return 0;
-	snprintf(path, sizeof(path), "%s/bin/vgpu-fw", rt_test_build_dir());
-	pid = fork();
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		execl(path, "vgpu-fw", "/dev/vgpu1", (char *)NULL);
-		_exit(127);
-	}
-	for (int i = 0; pid > 0 && i < 3000; i++) {
-		if (fw1_attached())
-			return pid;
-		usleep(10000);
-	}
-	return pid < 0 ? -errno : -ETIMEDOUT;
+	return access("/dev/vgpu1", F_OK) ? 0 : fw_launcher_start_on(1);
 }
 
 int main(void)
 {
-	pid_t fw = rt_test_fw_start(), fw1;
+	pid_t fw = fw_launcher_start(), fw1;
 
 	tap_plan(-1);
 	if (fw < 0)
@@ -459,10 +427,7 @@ int main(void)
 	test_streams_pipeline();
 	test_portable_second_device();
 	cudaDeviceReset();
-	if (fw1 > 0) {
-		kill(fw1, SIGTERM);
-		waitpid(fw1, NULL, 0);
-	}
-	rt_test_fw_stop(fw);
+	fw_launcher_stop_on(fw1, 1);
+	fw_launcher_stop(fw);
 	return tap_finish();
 }

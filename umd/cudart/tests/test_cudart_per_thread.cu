@@ -98,7 +98,7 @@ static void *work(void *arg)
 
 int main(void)
 {
-	pid_t fw = rt_test_fw_start();
+	pid_t fw = fw_launcher_start();
 	struct worker w[THREADS];
 	pthread_t t[THREADS];
 
@@ -119,6 +119,6 @@ int main(void)
 	tap_ok(cudaDeviceSynchronize() == cudaSuccess &&
 	       cudaGetLastError() == cudaSuccess,
 	       "the main thread's state is untouched");
-	rt_test_fw_stop(fw);
+	fw_launcher_stop(fw);
 	return tap_finish();
 }

@@ -64,7 +64,7 @@ int main(void)
 	};
 	char lib[2048], prog[1024], path[1024], out[16384];
 	const char *build = rt_test_build_dir();
-	pid_t fw = rt_test_fw_start();
+	pid_t fw = fw_launcher_start();
 	const char *old = getenv("LD_LIBRARY_PATH");
 
 	tap_plan(-1);
@@ -95,6 +95,6 @@ int main(void)
 			for (char *l = strtok(out, "\n"); l; l = strtok(NULL, "\n"))
 				tap_diag("%s", l);
 	}
-	rt_test_fw_stop(fw);
+	fw_launcher_stop(fw);
 	return tap_finish();
 }

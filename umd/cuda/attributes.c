@@ -7,8 +7,10 @@
  * 1024 threads per block, warps of 32, 48 KiB of static shared memory and
  * up to 227 KiB with the opt-in, a 64 KiB constant bank.  The compute
  * capability is 9.0, so that PTX built for sm_75 ... sm_90 is usable.
- * Features the device does not have (textures, managed memory, cluster
- * launch, IPC...) read 0, as they do on a GPU without them.
+ * Features the device does not have (textures, cluster launch, IPC...)
+ * read 0, as they do on a GPU without them.  Managed memory exists but
+ * never migrates (memory.c, managed_hints.c): MANAGED_MEMORY reads 1 and
+ * CONCURRENT_MANAGED_ACCESS 0, as on a GPU without concurrent access.
  */
 #include "cuda_internal.h"
 
@@ -70,6 +72,7 @@ static int cu_attribute_value(const struct cu_device *d,
 	case CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED:
 	case CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM:
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
 		return *value = 1, 0;
 	case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
 		return *value = 0x80 + (int)d->ordinal, 0;

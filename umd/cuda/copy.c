@@ -11,7 +11,9 @@
  *    reach): staged through two pinned bounce buffers, in chunks, so
  *    that the CPU fills (or drains) one buffer while the copy engine
  *    works on the other - the pipeline NVIDIA's driver uses;
- *  - both on the host: after the stream's earlier work, memcpy().
+ *  - both on the host: after the stream's earlier work, memcpy();
+ *  - one side in device memory of another context (another device):
+ *    that context's copy engine does it (copy_peer.c).
  */
 #include <string.h>
 
@@ -22,8 +24,8 @@
  * Pinned memory that @d cannot reach (registered with another device and
  * not portable) is pageable as far as @d's copy engine is concerned.
  */
-static enum cu_where cu_classify_for(const struct cu_device *d, uint64_t ptr,
-				     size_t size, bool *in_range)
+enum cu_where cu_classify_for(const struct cu_device *d, uint64_t ptr,
+			      size_t size, bool *in_range)
 {
 	struct cu_mem m;
 
@@ -51,7 +53,7 @@ enum cu_where cu_classify(uint64_t ptr, size_t size, bool *in_range)
  * Both sides device-visible: one DMA operation, after @also if not NULL
  * (the last user of a bounce buffer, which may be on another queue).
  */
-static CUresult cu_copy_dma(struct cu_stream *s, uint64_t dst, uint64_t src,
+CUresult cu_copy_dma(struct cu_stream *s, uint64_t dst, uint64_t src,
 			    size_t size, const struct cu_point *also,
 			    struct cu_point *done)
 {
@@ -171,11 +173,15 @@ CUresult cu_copy(struct cu_stream *s, uint64_t dst, uint64_t src,
 	bool dok, sok;
 	enum cu_where wd = cu_classify_for(s->ctx->dev, dst, size, &dok);
 	enum cu_where ws = cu_classify_for(s->ctx->dev, src, size, &sok);
+	struct cu_ctx *dctx = cu_copy_owner(dst), *sctx = cu_copy_owner(src);
 	struct cu_point done;
 	CUresult res;
 
 	if (!dok || !sok)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* Device memory of another context: not in this address space. */
+	if ((dctx && dctx != s->ctx) || (sctx && sctx != s->ctx))
+		return cu_copy_across(s, dst, dctx, src, sctx, size);
 	if (wd != CU_WHERE_PAGEABLE && ws != CU_WHERE_PAGEABLE &&
 	    (wd == CU_WHERE_DEVICE || ws == CU_WHERE_DEVICE)) {
 		res = cu_copy_dma(s, dst, src, size, NULL, &done);

@@ -2,11 +2,11 @@
 /*
  * copy_2d.c - cuMemcpy2D: a rectangle of rows between pitched buffers.
  *
- * Each row is an ordinary copy (copy.c) on the same stream, so rows go
- * by DMA where both sides are device-visible and through the bounce
- * buffers where one side is pageable.  Rectangles whose rows are
- * contiguous on both sides are one copy.  CUDA arrays do not exist on
- * this device.
+ * A rectangle is a box one slice deep (copy_3d.c): one COPY packet per
+ * row, all in one stream operation, where both sides are device-visible;
+ * one copy when the rows are contiguous on both sides; an ordinary copy
+ * per row (staged through the bounce buffers) where a side is pageable.
+ * CUDA arrays do not exist on this device.
  */
 #include "cuda_internal.h"
 
@@ -32,11 +32,10 @@ static uint64_t cu_2d_side(CUmemorytype type, const void *host,
 
 static CUresult cu_memcpy_2d(const CUDA_MEMCPY2D *c, CUstream h, bool async)
 {
+	struct cu_copy_box b = { .depth = 1 };
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	uint64_t src, dst;
 	CUresult res = cu_ctx_get(&ctx);
-	size_t row;
 
 	if (res != CUDA_SUCCESS)
 		return res;
@@ -50,20 +49,17 @@ static CUresult cu_memcpy_2d(const CUDA_MEMCPY2D *c, CUstream h, bool async)
 	if (c->Height > 1 && (c->srcPitch < c->WidthInBytes + c->srcXInBytes ||
 			      c->dstPitch < c->WidthInBytes + c->dstXInBytes))
 		return CUDA_ERROR_INVALID_VALUE;
-	src = cu_2d_side(c->srcMemoryType, c->srcHost, c->srcDevice,
-			 c->srcXInBytes, c->srcY, c->srcPitch);
-	dst = cu_2d_side(c->dstMemoryType, c->dstHost, c->dstDevice,
-			 c->dstXInBytes, c->dstY, c->dstPitch);
-	if (!src || !dst)
+	b.src = cu_2d_side(c->srcMemoryType, c->srcHost, c->srcDevice,
+			   c->srcXInBytes, c->srcY, c->srcPitch);
+	b.dst = cu_2d_side(c->dstMemoryType, c->dstHost, c->dstDevice,
+			   c->dstXInBytes, c->dstY, c->dstPitch);
+	if (!b.src || !b.dst)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (c->srcPitch == c->WidthInBytes && c->dstPitch == c->WidthInBytes)
-		return cu_copy(s, dst, src, c->WidthInBytes * c->Height, !async);
-	for (row = 0; row < c->Height && res == CUDA_SUCCESS; row++)
-		res = cu_copy(s, dst + row * c->dstPitch, src + row * c->srcPitch,
-			      c->WidthInBytes, false);
-	if (res == CUDA_SUCCESS && !async)
-		res = cu_stream_sync(s);
-	return res;
+	b.src_pitch = c->srcPitch;
+	b.dst_pitch = c->dstPitch;
+	b.width = c->WidthInBytes;
+	b.height = c->Height;
+	return cu_copy_box(s, &b, !async);
 }
 
 CU_EXPORT CUresult CUDAAPI cuMemcpy2D(const CUDA_MEMCPY2D *pCopy)

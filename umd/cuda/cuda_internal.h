@@ -363,9 +363,46 @@ void cu_mem_free_ctx(struct cu_ctx *ctx);
 /* Where a pointer is, seen from the device. */
 enum cu_where { CU_WHERE_PAGEABLE, CU_WHERE_DEVICE, CU_WHERE_PINNED };
 enum cu_where cu_classify(uint64_t ptr, size_t size, bool *in_range);
+/* The same, for the copy engine of device @d (NULL: any device). */
+enum cu_where cu_classify_for(const struct cu_device *d, uint64_t ptr,
+			      size_t size, bool *in_range);
 /* Copy with each side already classified; @sync: wait for completion. */
 CUresult cu_copy(struct cu_stream *s, uint64_t dst, uint64_t src,
 		 size_t size, bool sync);
+/* One COPY packet on @s, both sides reachable, after @also if not NULL. */
+CUresult cu_copy_dma(struct cu_stream *s, uint64_t dst, uint64_t src,
+		     size_t size, const struct cu_point *also,
+		     struct cu_point *done);
+
+/* ---- copies between contexts and devices (copy_peer.c) ------------------ */
+
+/* The context whose device memory holds @ptr, or NULL (host memory). */
+struct cu_ctx *cu_copy_owner(uint64_t ptr);
+/*
+ * A copy on @s of which at least one side is device memory of another
+ * context (@dctx, @sctx: the owners, NULL for host memory).  Returns once
+ * the copy is complete.
+ */
+CUresult cu_copy_across(struct cu_stream *s, uint64_t dst,
+			struct cu_ctx *dctx, uint64_t src,
+			struct cu_ctx *sctx, size_t size);
+
+/* ---- rectangles and boxes (copy_3d.c) ----------------------------------- */
+
+/*
+ * @depth slices of @height rows of @width bytes; on each side rows are
+ * @pitch bytes apart and slices @slice bytes apart; @src and @dst are the
+ * addresses of the first byte.
+ */
+struct cu_copy_box {
+	uint64_t src, dst;
+	size_t src_pitch, dst_pitch;
+	size_t src_slice, dst_slice;
+	size_t width, height, depth;
+};
+/* Copy a box on @s; @sync: wait for completion. */
+CUresult cu_copy_box(struct cu_stream *s, const struct cu_copy_box *b,
+		     bool sync);
 /* Host -> device-visible memory from a buffer (module upload). */
 CUresult cu_copy_from_host(struct cu_ctx *ctx, uint64_t dst, const void *src,
 			   size_t size);

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * copy_3d.c - boxes of bytes between pitched buffers: cuMemcpy3D, and
+ * the engine under cuMemcpy2D (copy_2d.c) too.
+ *
+ * A box is @depth slices of @height rows of @width bytes.  On each side,
+ * rows are a pitch apart and slices a slice pitch apart (pitch times the
+ * rows a slice has there: CUDA_MEMCPY3D's srcHeight / dstHeight).  The
+ * copy engine knows only linear COPY packets, so a box becomes one packet
+ * per contiguous run, all in ONE stream operation (one set of waits, one
+ * fence, one doorbell):
+ *
+ *   - rows that fill their pitch on both sides are contiguous: a slice is
+ *     one run;
+ *   - such slices that also fill their slice pitch on both sides make the
+ *     whole box one run (one ordinary copy);
+ *   - otherwise one run per row.
+ *
+ * That is the DMA case: both sides are device memory of the stream's
+ * context or pinned host memory its device reaches.  When a side is
+ * pageable, host-only or in another context, each run is an ordinary copy
+ * (copy.c), which stages, memcpy()s or hands the run to the other
+ * context's copy engine as a linear copy would.
+ *
+ * CUDA arrays (CU_MEMORYTYPE_ARRAY) do not exist on this device: a copy
+ * naming one is refused with CUDA_ERROR_INVALID_VALUE, what CUDA returns
+ * for an array handle that is not valid.
+ */
+#include "cuda_internal.h"
+
+/* Fold runs that are contiguous on both sides into longer ones. */
+static void cu_box_fold(struct cu_copy_box *b)
+{
+	if (b->height == 1)
+		b->src_pitch = b->dst_pitch = b->width;
+	if (b->src_pitch == b->width && b->dst_pitch == b->width) {
+		b->width *= b->height;
+		b->height = 1;
+		b->src_pitch = b->dst_pitch = b->width;
+	}
+	if (b->depth == 1)
+		b->src_slice = b->dst_slice = b->width * b->height;
+	if (b->height == 1 && b->src_slice == b->width &&
+	    b->dst_slice == b->width) {
+		b->width *= b->depth;
+		b->depth = 1;
+		b->src_pitch = b->dst_pitch = b->width;
+		b->src_slice = b->dst_slice = b->width;
+	}
+}
+
+/* Bytes from the first to the last byte of one side, plus one; 0: overflow. */
+static size_t cu_box_span(size_t pitch, size_t slice, const struct cu_copy_box *b)
+{
+	size_t rows, slices, span;
+
+	if (__builtin_mul_overflow(b->height - 1, pitch, &rows) ||
+	    __builtin_mul_overflow(b->depth - 1, slice, &slices) ||
+	    __builtin_add_overflow(rows, slices, &span) ||
+	    __builtin_add_overflow(span, b->width, &span))
+		return 0;
+	return span;
+}
+
+/* Whether the copy engine of @s's context reaches both whole sides. */
+static bool cu_box_dma(struct cu_stream *s, const struct cu_copy_box *b,
+		       size_t dspan, size_t sspan)
+{
+	struct cu_ctx *dctx = cu_copy_owner(b->dst);
+	struct cu_ctx *sctx = cu_copy_owner(b->src);
+	enum cu_where wd, ws;
+	bool ok;
+
+	if ((dctx && dctx != s->ctx) || (sctx && sctx != s->ctx))
+		return false;
+	wd = cu_classify_for(s->ctx->dev, b->dst, dspan, &ok);
+	ws = cu_classify_for(s->ctx->dev, b->src, sspan, &ok);
+	return wd != CU_WHERE_PAGEABLE && ws != CU_WHERE_PAGEABLE &&
+	       (wd == CU_WHERE_DEVICE || ws == CU_WHERE_DEVICE);
+}
+
+/* All runs in one operation on the stream's copy queue. */
+static CUresult cu_box_emit(struct cu_stream *s, const struct cu_copy_box *b,
+			    bool sync)
+{
+	struct cu_point done;
+	struct cu_op op;
+	size_t y, z;
+	CUresult res;
+	int ret = 0;
+
+	res = cu_op_begin(s, CU_ENGINE_COPY, NULL, &op);
+	if (res != CUDA_SUCCESS)
+		return res;
+	for (z = 0; z < b->depth && !ret; z++)
+		for (y = 0; y < b->height && !ret; y++)
+			ret = vgpu_emit_copy(op.queue->vq,
+				b->dst + z * b->dst_slice + y * b->dst_pitch,
+				b->src + z * b->src_slice + y * b->src_pitch,
+				b->width, op.deadline);
+	if (ret) {
+		cu_op_abort(&op, ret);
+		return cu_from_errno(ret);
+	}
+	res = cu_op_end(&op, &done);
+	if (res == CUDA_SUCCESS && sync)
+		res = cu_point_wait(s->ctx, &done);
+	return res;
+}
+
+CUresult cu_copy_box(struct cu_stream *s, const struct cu_copy_box *box,
+		     bool sync)
+{
+	struct cu_copy_box b = *box;
+	size_t dspan, sspan, y, z;
+	bool dok, sok;
+	CUresult res = CUDA_SUCCESS;
+
+	if (!b.width || !b.height || !b.depth)
+		return CUDA_SUCCESS;
+	cu_box_fold(&b);
+	dspan = cu_box_span(b.dst_pitch, b.dst_slice, &b);
+	sspan = cu_box_span(b.src_pitch, b.src_slice, &b);
+	if (!dspan || !sspan || b.dst + dspan < b.dst || b.src + sspan < b.src)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* The whole extent of each side must lie in one allocation. */
+	cu_classify_for(s->ctx->dev, b.dst, dspan, &dok);
+	cu_classify_for(s->ctx->dev, b.src, sspan, &sok);
+	if (!dok || !sok)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (b.height == 1 && b.depth == 1)
+		return cu_copy(s, b.dst, b.src, b.width, sync);
+	if (cu_box_dma(s, &b, dspan, sspan))
+		return cu_box_emit(s, &b, sync);
+	for (z = 0; z < b.depth && res == CUDA_SUCCESS; z++)
+		for (y = 0; y < b.height && res == CUDA_SUCCESS; y++)
+			res = cu_copy(s, b.dst + z * b.dst_slice + y * b.dst_pitch,
+				      b.src + z * b.src_slice + y * b.src_pitch,
+				      b.width, false);
+	if (res == CUDA_SUCCESS && sync)
+		res = cu_stream_sync(s);
+	return res;
+}
+
+/* ---- cuMemcpy3D ------------------------------------------------------------ */
+
+/*
+ * The first byte of one side, @x bytes, @y rows and @z slices in; 0 for a
+ * side that cannot be used (an array, an unknown memory type, NULL).
+ * A side declared device memory must be memory the device reaches.
+ */
+static uint64_t cu_3d_side(CUmemorytype type, const void *host,
+			   CUdeviceptr dev, size_t x, size_t y, size_t z,
+			   size_t pitch, size_t slice)
+{
+	uint64_t base, off;
+	bool ok;
+
+	switch (type) {
+	case CU_MEMORYTYPE_HOST:
+		base = (uintptr_t)host;
+		break;
+	case CU_MEMORYTYPE_DEVICE:
+		base = dev;
+		if (base && cu_classify(base, 0, &ok) == CU_WHERE_PAGEABLE)
+			return 0;
+		break;
+	case CU_MEMORYTYPE_UNIFIED:
+		base = dev;
+		break;
+	default:
+		return 0;	/* CU_MEMORYTYPE_ARRAY: no arrays here */
+	}
+	if (!base || __builtin_mul_overflow(z, slice, &off) ||
+	    __builtin_add_overflow(off, y * pitch, &off) ||
+	    __builtin_add_overflow(off, x, &off) ||
+	    __builtin_add_overflow(base, off, &base))
+		return 0;
+	return base;
+}
+
+/* The checks of CUDA_MEMCPY3D that do not depend on the pointers. */
+static bool cu_3d_shape_ok(const CUDA_MEMCPY3D *c)
+{
+	if (c->srcLOD || c->dstLOD || c->reserved0 || c->reserved1)
+		return false;
+	if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
+	    c->dstMemoryType == CU_MEMORYTYPE_ARRAY)
+		return false;
+	/* A pitch must hold a row, a slice must hold the box's rows. */
+	if ((c->Height > 1 || c->Depth > 1) &&
+	    (c->srcPitch < c->WidthInBytes + c->srcXInBytes ||
+	     c->dstPitch < c->WidthInBytes + c->dstXInBytes ||
+	     c->WidthInBytes + c->srcXInBytes < c->WidthInBytes ||
+	     c->WidthInBytes + c->dstXInBytes < c->WidthInBytes))
+		return false;
+	if (c->Depth > 1 && (c->srcHeight < c->Height + c->srcY ||
+			     c->dstHeight < c->Height + c->dstY))
+		return false;
+	return true;
+}
+
+static CUresult cu_memcpy_3d(const CUDA_MEMCPY3D *c, CUstream h, bool async)
+{
+	struct cu_copy_box b;
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_stream_current(h, &ctx, &s);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!c || !cu_3d_shape_ok(c))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!c->WidthInBytes || !c->Height || !c->Depth)
+		return CUDA_SUCCESS;
+	if (__builtin_mul_overflow(c->srcPitch, c->srcHeight, &b.src_slice) ||
+	    __builtin_mul_overflow(c->dstPitch, c->dstHeight, &b.dst_slice))
+		return CUDA_ERROR_INVALID_VALUE;
+	b.src = cu_3d_side(c->srcMemoryType, c->srcHost, c->srcDevice,
+			   c->srcXInBytes, c->srcY, c->srcZ, c->srcPitch,
+			   b.src_slice);
+	b.dst = cu_3d_side(c->dstMemoryType, c->dstHost, c->dstDevice,
+			   c->dstXInBytes, c->dstY, c->dstZ, c->dstPitch,
+			   b.dst_slice);
+	if (!b.src || !b.dst)
+		return CUDA_ERROR_INVALID_VALUE;
+	b.src_pitch = c->srcPitch;
+	b.dst_pitch = c->dstPitch;
+	b.width = c->WidthInBytes;
+	b.height = c->Height;
+	b.depth = c->Depth;
+	return cu_copy_box(s, &b, !async);
+}
+
+CU_EXPORT CUresult CUDAAPI cuMemcpy3D(const CUDA_MEMCPY3D *pCopy)
+{
+	return cu_memcpy_3d(pCopy, NULL, false);
+}
+
+CU_EXPORT CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy,
+					   CUstream hStream)
+{
+	return cu_memcpy_3d(pCopy, hStream, true);
+}

@@ -315,6 +315,7 @@ struct vgpu_ctx {
  * @eventfd: notified on each interrupt (under vgpu_dev.lock).
  * @wd_rptr: watchdog: rptr seen at the last check.
  * @wd_progress: watchdog: jiffies of the last progress.
+ * @wd_busy: watchdog: work was pending at the last check.
  * @create_ev: QUEUE_CREATE record.
  * @kick_ev: QUEUE_KICK record (kicks coalesce while it is pending).
  * @destroy_ev: QUEUE_DESTROY record, allocated up front.
@@ -337,6 +338,7 @@ struct vgpu_queue {
 	struct eventfd_ctx *eventfd;
 	u64 wd_rptr;
 	unsigned long wd_progress;
+	bool wd_busy;
 	struct vgpu_event create_ev;
 	struct vgpu_event kick_ev;
 	struct vgpu_event *destroy_ev;

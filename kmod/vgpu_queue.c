@@ -474,9 +474,14 @@ static void vgpu_watchdog_check(struct vgpu_queue *q, unsigned int ms)
 
 	if (READ_ONCE(q->error))
 		return;
-	if (wptr == rptr || rptr != q->wd_rptr) {
-		/* Idle, or progress since the last look. */
+	if (wptr == rptr || rptr != q->wd_rptr || !q->wd_busy) {
+		/*
+		 * Idle, progress since the last look, or work seen for the
+		 * first time: the clock starts now.  Starting it at an earlier
+		 * idle look would count time before the work was submitted.
+		 */
 		q->wd_rptr = rptr;
+		q->wd_busy = wptr != rptr;
 		q->wd_progress = jiffies;
 		return;
 	}

@@ -152,6 +152,11 @@ cudaError_t rt_variable_get(struct rt_variable *v, int dev, CUdeviceptr *addr,
 /* Unload @fb's modules from every device (process exit, dlclose). */
 void rt_modules_unload(struct rt_fatbin *fb);
 
+/* --- copies (memory_3d.c) ------------------------------------------------- */
+
+/* The driver's memory type of the destination (@dst) or source of @kind. */
+CUmemorytype rt_memory_type(enum cudaMemcpyKind kind, bool dst);
+
 /* --- launches (launch.c) ---------------------------------------------------- */
 
 cudaError_t rt_launch(CUfunction fn, dim3 grid, dim3 block, void **args,

@@ -198,19 +198,18 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 }
 
 /*
- * 2D copies: @height rows of @width bytes, each side with its own pitch.
- * Contiguous rows are one copy; otherwise each row is a copy of its own,
- * queued in order on the same stream (the driver does not offer
- * cuMemcpy2D yet: see REQUESTS.md).
+ * 2D copies: @height rows of @width bytes, each side with its own pitch:
+ * one cuMemcpy2D, which the driver turns into one copy-engine operation
+ * (umd/cuda/copy_3d.c).  The kind gives each side's memory type.
  */
 static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src,
 			       size_t spitch, size_t width, size_t height,
 			       enum cudaMemcpyKind kind, CUstream stream,
 			       bool async)
 {
+	CUDA_MEMCPY2D c = { 0 };
 	int dev;
 	cudaError_t err;
-	CUresult r = CUDA_SUCCESS;
 
 	if (!rt_kind_valid(kind))
 		return cudaErrorInvalidMemcpyDirection;
@@ -221,14 +220,18 @@ static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src,
 		return err;
 	if (!dst || !src)
 		return cudaErrorInvalidValue;
-	if (dpitch == width && spitch == width)
-		return rt_error_from_cu(rt_copy(dst, src, width * height, kind,
-						stream, async));
-	for (size_t row = 0; row < height && r == CUDA_SUCCESS; row++)
-		r = rt_copy((char *)dst + row * dpitch,
-			    (const char *)src + row * spitch, width, kind,
-			    stream, async);
-	return rt_error_from_cu(r);
+	c.srcMemoryType = rt_memory_type(kind, false);
+	c.srcHost = src;
+	c.srcDevice = rt_dptr(src);
+	c.srcPitch = spitch;
+	c.dstMemoryType = rt_memory_type(kind, true);
+	c.dstHost = dst;
+	c.dstDevice = rt_dptr(dst);
+	c.dstPitch = dpitch;
+	c.WidthInBytes = width;
+	c.Height = height;
+	return rt_error_from_cu(async ? cuMemcpy2DAsync(&c, stream) :
+					cuMemcpy2D(&c));
 }
 
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src,

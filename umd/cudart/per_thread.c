@@ -265,3 +265,52 @@ cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char *symbol,
 	return cudaGetDriverEntryPointByVersion(symbol, funcPtr, cudaVersion,
 						flags, driverStatus);
 }
+
+/* --- 3D memory and managed-memory hints ----------------------------------- */
+
+RT_PER_THREAD(cudaMemcpy3D, _ptds);
+RT_PER_THREAD(cudaMemset3D, _ptds);
+RT_PER_THREAD(cudaMemcpy3DAsync, _ptsz);
+RT_PER_THREAD(cudaMemset3DAsync, _ptsz);
+RT_PER_THREAD(cudaStreamAttachMemAsync, _ptsz);
+RT_PER_THREAD(cudaMemPrefetchAsync, _ptsz);
+
+cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p)
+{
+	return rt_ptds_wait(cudaMemcpy3DAsync(p, cudaStreamPerThread));
+}
+
+cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value,
+			      struct cudaExtent extent)
+{
+	return rt_ptds_wait(cudaMemset3DAsync(pitchedDevPtr, value, extent,
+					      cudaStreamPerThread));
+}
+
+cudaError_t cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p,
+				   cudaStream_t stream)
+{
+	return cudaMemcpy3DAsync(p, rt_ptsz(stream));
+}
+
+cudaError_t cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr,
+				   int value, struct cudaExtent extent,
+				   cudaStream_t stream)
+{
+	return cudaMemset3DAsync(pitchedDevPtr, value, extent,
+				 rt_ptsz(stream));
+}
+
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t stream, void *devPtr,
+					  size_t length, unsigned int flags)
+{
+	return cudaStreamAttachMemAsync(rt_ptsz(stream), devPtr, length, flags);
+}
+
+cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
+				      struct cudaMemLocation location,
+				      unsigned int flags, cudaStream_t stream)
+{
+	return cudaMemPrefetchAsync(devPtr, count, location, flags,
+				    rt_ptsz(stream));
+}

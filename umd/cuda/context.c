@@ -419,6 +419,9 @@ CU_EXPORT CUresult CUDAAPI cuCtxSynchronize(void)
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	res = cu_capture_forbid_ctx(ctx);
+	if (res != CUDA_SUCCESS)
+		return res;
 	res = cu_ctx_sync(ctx);
 	if (res != CUDA_SUCCESS)
 		return res;

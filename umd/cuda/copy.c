@@ -167,6 +167,24 @@ static CUresult cu_copy_staged_out(struct cu_stream *s, uint8_t *dst,
 	return res;
 }
 
+/* An asynchronous copy on a capturing stream becomes a memcpy node. */
+static CUresult cu_copy_capture(struct cu_stream *s, uint64_t dst,
+				uint64_t src, size_t size, bool *recorded)
+{
+	CUDA_MEMCPY3D node = {
+		.srcMemoryType = CU_MEMORYTYPE_UNIFIED,
+		.srcDevice = src,
+		.dstMemoryType = CU_MEMORYTYPE_UNIFIED,
+		.dstDevice = dst,
+		.WidthInBytes = size,
+		.Height = 1,
+		.Depth = 1,
+	};
+
+	return cu_capture_op(s, CU_GRAPH_NODE_TYPE_MEMCPY, &node,
+			     (CUcontext)s->ctx, recorded);
+}
+
 CUresult cu_copy(struct cu_stream *s, uint64_t dst, uint64_t src,
 		 size_t size, bool sync)
 {
@@ -175,10 +193,15 @@ CUresult cu_copy(struct cu_stream *s, uint64_t dst, uint64_t src,
 	enum cu_where ws = cu_classify_for(s->ctx->dev, src, size, &sok);
 	struct cu_ctx *dctx = cu_copy_owner(dst), *sctx = cu_copy_owner(src);
 	struct cu_point done;
+	bool recorded = false;
 	CUresult res;
 
 	if (!dok || !sok)
 		return CUDA_ERROR_INVALID_VALUE;
+	res = sync ? cu_capture_forbid(s) :
+	      cu_copy_capture(s, dst, src, size, &recorded);
+	if (res != CUDA_SUCCESS || recorded)
+		return res;
 	/* Device memory of another context: not in this address space. */
 	if ((dctx && dctx != s->ctx) || (sctx && sctx != s->ctx))
 		return cu_copy_across(s, dst, dctx, src, sctx, size);

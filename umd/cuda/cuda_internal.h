@@ -87,6 +87,7 @@
 
 struct cu_ctx;
 struct cu_queue;
+struct cu_capture_point;
 
 struct cu_device {
 	unsigned int ordinal;
@@ -131,6 +132,7 @@ struct cu_stream {
 	struct cu_queue *compute;
 	struct cu_queue *copy;		/* created on the first copy */
 	struct cu_point last;		/* the last operation, in order */
+	struct cu_capture_point *capture;	/* while capturing (stream_capture.c) */
 	struct cu_stream *next;		/* in ctx->streams */
 };
 
@@ -141,6 +143,7 @@ struct cu_event {
 	bool recorded;
 	struct cu_point point;		/* where it was recorded */
 	int ts_slot;			/* timestamp u64, -1 with DISABLE_TIMING */
+	struct cu_capture_point *captured;	/* recorded in a capture */
 };
 
 struct cu_function {
@@ -284,6 +287,32 @@ void cu_op_abort(struct cu_op *op, int err);
 
 CUresult cu_va_init(void);
 uint64_t cu_va_alloc(uint64_t size);
+/* ---- stream capture (stream_capture.c) -------------------------------- */
+
+/*
+ * Every enqueuing path asks cu_capture_op() first, with the parameters
+ * the operation would have as a graph node (@type's struct).  *@recorded
+ * true: the stream captures and the operation was recorded as a node (or
+ * failed: the result says) - the caller must not submit it.  Otherwise
+ * the operation goes to the device; an error then means it may not
+ * happen at all (the legacy stream while a blocking stream captures).
+ */
+CUresult cu_capture_op(struct cu_stream *s, CUgraphNodeType type,
+		       const void *params, CUcontext ctx, bool *recorded);
+/* An operation that cannot be captured (a synchronisation, a query). */
+CUresult cu_capture_forbid(struct cu_stream *s);
+/* Synchronising the whole context: refused while any stream captures. */
+CUresult cu_capture_forbid_ctx(struct cu_ctx *ctx);
+/* Event record and stream-wait-event, which fork and join captures. */
+CUresult cu_capture_event_record(struct cu_stream *s, struct cu_event *ev,
+				 bool *recorded);
+CUresult cu_capture_wait_event(struct cu_stream *s, struct cu_event *ev,
+			       bool *recorded);
+/* Querying or waiting for an event recorded in a live capture: refused. */
+CUresult cu_capture_event_check(struct cu_event *ev);
+void cu_capture_event_release(struct cu_event *ev);
+void cu_capture_stream_release(struct cu_stream *s);
+
 void cu_va_free(uint64_t va, uint64_t size);
 bool cu_va_contains(uint64_t ptr);
 
@@ -428,6 +457,15 @@ bool cu_function_valid(const struct cu_function *f);
 
 static inline uint64_t cu_align_up(uint64_t v, uint64_t a)
 {
+/* ---- launches (launch.c) ------------------------------------------------ */
+
+/*
+ * Pack @f's arguments (kernelParams or extra) into @buf, the kernel's
+ * param_size bytes; with @buf NULL only check that they can be packed.
+ */
+CUresult cu_launch_params(const struct cu_function *f, void **params,
+			  void **extra, uint8_t *buf);
+
 	return (v + a - 1) & ~(a - 1);
 }
 

@@ -102,6 +102,7 @@ CU_EXPORT CUresult CUDAAPI cuEventDestroy(CUevent hEvent)
 		cu_point_wait(ev->ctx, &ev->point);
 		cu_ts_slot_put(ev->ctx, ev->ts_slot);
 	}
+	cu_capture_event_release(ev);
 	ev->magic = CU_DEAD_MAGIC;
 	free(ev);
 	return CUDA_SUCCESS;
@@ -114,6 +115,7 @@ static CUresult cu_event_record(CUevent hEvent, CUstream hStream)
 	struct cu_stream *s;
 	struct cu_point done;
 	struct cu_op op;
+	bool recorded;
 	CUresult res = cu_ctx_get(&ctx);
 	int ret;
 
@@ -126,6 +128,10 @@ static CUresult cu_event_record(CUevent hEvent, CUstream hStream)
 		return res;
 	if (s->ctx != ev->ctx)
 		return CUDA_ERROR_INVALID_HANDLE;
+	/* In a capture the event stands for the stream's current nodes. */
+	res = cu_capture_event_record(s, ev, &recorded);
+	if (res != CUDA_SUCCESS || recorded)
+		return res;
 	res = cu_op_begin(s, CU_ENGINE_COMPUTE, NULL, &op);
 	if (res != CUDA_SUCCESS)
 		return res;
@@ -168,6 +174,9 @@ CU_EXPORT CUresult CUDAAPI cuEventQuery(CUevent hEvent)
 		return res;
 	if (!cu_handle_valid(ev, CU_HANDLE_EVENT))
 		return CUDA_ERROR_INVALID_HANDLE;
+	res = cu_capture_event_check(ev);
+	if (res != CUDA_SUCCESS)
+		return res;
 	/* An event never recorded counts as complete (measured). */
 	if (!ev->recorded || cu_point_done(&ev->point))
 		return CUDA_SUCCESS;
@@ -184,6 +193,9 @@ CU_EXPORT CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
 		return res;
 	if (!cu_handle_valid(ev, CU_HANDLE_EVENT))
 		return CUDA_ERROR_INVALID_HANDLE;
+	res = cu_capture_event_check(ev);
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (!ev->recorded)
 		return CUDA_SUCCESS;
 	res = cu_point_wait(ev->ctx, &ev->point);

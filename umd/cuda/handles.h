@@ -13,6 +13,9 @@ enum cu_handle_type {
 	CU_HANDLE_EVENT,
 	CU_HANDLE_MODULE,
 	CU_HANDLE_FUNCTION,
+	CU_HANDLE_GRAPH,
+	CU_HANDLE_GRAPH_NODE,
+	CU_HANDLE_GRAPH_EXEC,
 };
 
 CUresult cu_handle_add(const void *p, enum cu_handle_type type);

@@ -52,9 +52,10 @@ static CUresult cu_launch_check(const struct cu_function *f,
 
 /*
  * Fill @buf (param_size bytes) from kernelParams or the extra buffer;
- * with @buf NULL only check that it can be done.
+ * with @buf NULL only check that it can be done.  Graph kernel nodes
+ * copy their arguments with it too (graph.c).
  */
-static CUresult cu_launch_params(const struct cu_function *f, void **params,
+CUresult cu_launch_params(const struct cu_function *f, void **params,
 				 void **extra, uint8_t *buf)
 {
 	const struct visa_kernel *k = f->kernel;
@@ -103,6 +104,27 @@ static CUresult cu_launch_params(const struct cu_function *f, void **params,
 	return CUDA_SUCCESS;
 }
 
+/* A launch on a capturing stream becomes a kernel node. */
+static CUresult cu_launch_capture(struct cu_function *f,
+				  const struct cu_launch_cfg *c,
+				  struct cu_stream *s, void **params,
+				  void **extra, bool *recorded)
+{
+	CUDA_KERNEL_NODE_PARAMS node = {
+		.func = (CUfunction)f,
+		.gridDimX = c->grid[0], .gridDimY = c->grid[1],
+		.gridDimZ = c->grid[2],
+		.blockDimX = c->block[0], .blockDimY = c->block[1],
+		.blockDimZ = c->block[2],
+		.sharedMemBytes = c->shared,
+		.kernelParams = params,
+		.extra = extra,
+	};
+
+	return cu_capture_op(s, CU_GRAPH_NODE_TYPE_KERNEL, &node, NULL,
+			     recorded);
+}
+
 static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 			  CUstream hStream, void **params, void **extra)
 {
@@ -113,6 +135,7 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	struct cu_ctx *ctx;
 	struct cu_op op;
 	uint32_t psize, bytes;
+	bool recorded;
 	void *mem;
 	CUresult res = cu_ctx_get(&ctx);
 	int ret;
@@ -136,6 +159,9 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	bytes = (uint32_t)(sizeof(*pkt) + sizeof(*v1) + cu_align_up(psize, 8));
 	res = cu_launch_params(f, params, extra, NULL);
 	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_launch_capture(f, c, s, params, extra, &recorded);
+	if (res != CUDA_SUCCESS || recorded)
 		return res;
 
 	res = cu_op_begin(s, CU_ENGINE_COMPUTE, NULL, &op);

@@ -5,6 +5,21 @@
  */
 #include "cuda_internal.h"
 
+/* A memset on a capturing stream becomes a memset node. */
+static CUresult cu_memset_capture(struct cu_stream *s, CUdeviceptr dst,
+				  size_t pitch, uint32_t value,
+				  unsigned int elem, size_t width,
+				  size_t height, bool *recorded)
+{
+	CUDA_MEMSET_NODE_PARAMS node = {
+		.dst = dst, .pitch = pitch, .value = value,
+		.elementSize = elem, .width = width, .height = height,
+	};
+
+	return cu_capture_op(s, CU_GRAPH_NODE_TYPE_MEMSET, &node,
+			     (CUcontext)s->ctx, recorded);
+}
+
 /*
  * @height rows of @width elements of @elem bytes, rows @pitch bytes apart
  * (1D: height 1).  One operation, one packet per row.
@@ -16,7 +31,7 @@ static CUresult cu_memset(CUdeviceptr dst, size_t pitch, uint32_t value,
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
 	struct cu_op op;
-	bool in_range;
+	bool in_range, recorded;
 	size_t row, span;
 	CUresult res = cu_stream_current(h, &ctx, &s);
 	int ret = 0;
@@ -30,6 +45,10 @@ static CUresult cu_memset(CUdeviceptr dst, size_t pitch, uint32_t value,
 	span = (height - 1) * pitch + width * elem;
 	if (cu_classify(dst, span, &in_range) == CU_WHERE_PAGEABLE || !in_range)
 		return CUDA_ERROR_INVALID_VALUE;
+	res = cu_memset_capture(s, dst, pitch, value, elem, width, height,
+				&recorded);
+	if (res != CUDA_SUCCESS || recorded)
+		return res;
 	res = cu_op_begin(s, CU_ENGINE_COPY, NULL, &op);
 	if (res != CUDA_SUCCESS)
 		return res;

@@ -18,6 +18,7 @@ CUresult cu_stream_init(struct cu_ctx *ctx, struct cu_stream *s,
 	s->last.queue = NULL;
 	s->last.seq = 0;
 	s->copy = NULL;
+	s->capture = NULL;
 	pthread_mutex_init(&s->lock, NULL);
 	/* The compute queue now, so that a failure shows at creation. */
 	return cu_queue_get(ctx, CU_ENGINE_COMPUTE, &s->compute);
@@ -136,6 +137,7 @@ CU_EXPORT CUresult CUDAAPI cuStreamDestroy(CUstream h)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (!cu_handle_remove(s, CU_HANDLE_STREAM))
 		return CUDA_ERROR_INVALID_HANDLE;
+	cu_capture_stream_release(s);
 	ctx = s->ctx;
 	pthread_mutex_lock(&ctx->lock);
 	for (pp = &ctx->streams; *pp; pp = &(*pp)->next) {
@@ -163,6 +165,9 @@ CU_EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream h)
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	res = cu_capture_forbid(s);
+	if (res != CUDA_SUCCESS)
+		return res;
 	res = cu_stream_sync(s);
 	if (res != CUDA_SUCCESS)
 		return res;
@@ -176,6 +181,9 @@ CU_EXPORT CUresult CUDAAPI cuStreamQuery(CUstream h)
 	struct cu_point p;
 	CUresult res = cu_stream_current(h, &ctx, &s);
 
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_capture_forbid(s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	pthread_mutex_lock(&ctx->lock);
@@ -196,6 +204,7 @@ CU_EXPORT CUresult CUDAAPI cuStreamWaitEvent(CUstream h, CUevent hEvent,
 	struct cu_stream *s;
 	struct cu_point p;
 	struct cu_op op;
+	bool recorded;
 	CUresult res = cu_stream_current(h, &ctx, &s);
 
 	if (res != CUDA_SUCCESS)
@@ -204,6 +213,10 @@ CU_EXPORT CUresult CUDAAPI cuStreamWaitEvent(CUstream h, CUevent hEvent,
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (Flags & ~(unsigned int)CU_EVENT_WAIT_EXTERNAL)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* Capture: a fork or a join of the capture, no packet. */
+	res = cu_capture_wait_event(s, ev, &recorded);
+	if (res != CUDA_SUCCESS || recorded)
+		return res;
 	p = ev->point;
 	/* Nothing to wait for: an event never recorded, or already done. */
 	if (!ev->recorded || cu_point_done(&p))
@@ -288,8 +301,10 @@ CU_EXPORT CUresult CUDAAPI cuStreamGetId(CUstream h,
 CU_EXPORT CUresult CUDAAPI cuLaunchHostFunc(CUstream h, CUhostFn fn,
 					    void *userData)
 {
+	CUDA_HOST_NODE_PARAMS node = { .fn = fn, .userData = userData };
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
+	bool recorded;
 	CUresult res = cu_ctx_get(&ctx);
 
 	if (res != CUDA_SUCCESS)
@@ -298,6 +313,9 @@ CU_EXPORT CUresult CUDAAPI cuLaunchHostFunc(CUstream h, CUhostFn fn,
 		return CUDA_ERROR_INVALID_VALUE;
 	res = cu_stream_resolve(ctx, h, &s);
 	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_capture_op(s, CU_GRAPH_NODE_TYPE_HOST, &node, NULL, &recorded);
+	if (res != CUDA_SUCCESS || recorded)
 		return res;
 	res = cu_stream_sync(s);
 	if (res != CUDA_SUCCESS)
@@ -320,6 +338,10 @@ CU_EXPORT CUresult CUDAAPI cuStreamAddCallback(CUstream h,
 	if (!callback || flags)
 		return CUDA_ERROR_INVALID_VALUE;
 	res = cu_stream_resolve(ctx, h, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* Callbacks cannot be captured (host nodes can). */
+	res = cu_capture_forbid(s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	res = cu_stream_sync(s);

@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * graph.c - building graphs: cuGraphCreate, the cuGraphAdd*Node calls,
+ * edges, and the queries on a graph's structure.
+ *
+ * A graph is only a description: adding a node submits nothing.  Each
+ * node keeps a copy of its parameters (for a kernel node, of every
+ * argument too, laid out by the kernel's metadata as a launch would lay
+ * them out) and the list of nodes it depends on.  Graphs are not
+ * thread-safe objects, in CUDA as here: one thread builds a graph at a
+ * time.  cuGraphInstantiate (graph_exec.c) turns a graph into something
+ * that can be launched.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph_internal.h"
+#include "handles.h"
+
+bool cu_graph_valid(const struct cu_graph *g)
+{
+	return cu_handle_valid(g, CU_HANDLE_GRAPH);
+}
+
+bool cu_graph_node_valid(const struct cu_graph_node *n)
+{
+	return cu_handle_valid(n, CU_HANDLE_GRAPH_NODE);
+}
+
+CUresult cu_graph_new(struct cu_graph **out)
+{
+	struct cu_graph *g = calloc(1, sizeof(*g));
+	CUresult res;
+
+	if (!g)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	g->magic = CU_GRAPH_MAGIC;
+	res = cu_handle_add(g, CU_HANDLE_GRAPH);
+	if (res != CUDA_SUCCESS) {
+		free(g);
+		return res;
+	}
+	*out = g;
+	return CUDA_SUCCESS;
+}
+
+CUresult cu_node_list_push(struct cu_graph_node ***v, size_t *n,
+				  size_t *cap, struct cu_graph_node *p)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 4;
+		struct cu_graph_node **nv = realloc(*v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = p;
+	return CUDA_SUCCESS;
+}
+
+/* ---- node parameters ------------------------------------------------------ */
+
+void cu_graph_node_free_params(struct cu_graph_node *n)
+{
+	if (n->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+		free(n->u.kernel.arg_buf);
+		free(n->u.kernel.args);
+		n->u.kernel.arg_buf = NULL;
+		n->u.kernel.args = NULL;
+	}
+}
+
+/*
+ * The kernel's arguments, copied into a buffer of its own, with an
+ * argument array pointing into it: what kernelParams would be.
+ */
+CUresult cu_kernel_node_set(struct cu_kernel_node *k,
+			    const CUDA_KERNEL_NODE_PARAMS *p)
+{
+	const struct cu_function *f = (const struct cu_function *)p->func;
+	uint32_t i, count, size;
+	uint8_t *buf;
+	void **args;
+	CUresult res;
+
+	/* CUkernel handles (cuLibrary*) do not exist in this library. */
+	if (!f)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_function_valid(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	res = cu_launch_params(f, p->kernelParams, p->extra, NULL);
+	if (res != CUDA_SUCCESS)
+		return res;
+	count = f->kernel->param_count;
+	size = f->kernel->param_size;
+	buf = calloc(1, size ? size : 1);
+	args = calloc(count ? count : 1, sizeof(*args));
+	if (!buf || !args) {
+		free(buf);
+		free(args);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	cu_launch_params(f, p->kernelParams, p->extra, buf);
+	for (i = 0; i < count; i++) {
+		const struct visa_param *vp = (const void *)
+			(f->params + (size_t)i * f->param_entsize);
+
+		args[i] = buf + vp->offset;
+	}
+	free(k->arg_buf);
+	free(k->args);
+	k->p = *p;
+	k->p.kernelParams = count ? args : NULL;
+	k->p.extra = NULL;
+	k->p.kern = NULL;
+	k->p.ctx = (CUcontext)f->module->ctx;
+	k->arg_buf = buf;
+	k->args = args;
+	return CUDA_SUCCESS;
+}
+
+static bool cu_memcpy_side_ok(CUmemorytype t)
+{
+	/* CUDA arrays do not exist on this device. */
+	return t == CU_MEMORYTYPE_HOST || t == CU_MEMORYTYPE_DEVICE ||
+	       t == CU_MEMORYTYPE_UNIFIED;
+}
+
+static CUresult cu_node_set_params(struct cu_graph_node *n,
+				   const void *params, CUcontext ctx)
+{
+	switch (n->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL:
+		return cu_kernel_node_set(&n->u.kernel, params);
+	case CU_GRAPH_NODE_TYPE_MEMCPY: {
+		const CUDA_MEMCPY3D *c = params;
+
+		if (!cu_memcpy_side_ok(c->srcMemoryType) ||
+		    !cu_memcpy_side_ok(c->dstMemoryType) ||
+		    !c->WidthInBytes || !c->Height || !c->Depth)
+			return CUDA_ERROR_INVALID_VALUE;
+		n->u.memcpy.p = *c;
+		n->u.memcpy.ctx = ctx;
+		return CUDA_SUCCESS;
+	}
+	case CU_GRAPH_NODE_TYPE_MEMSET: {
+		const CUDA_MEMSET_NODE_PARAMS *m = params;
+
+		if (m->elementSize != 1 && m->elementSize != 2 &&
+		    m->elementSize != 4)
+			return CUDA_ERROR_INVALID_VALUE;
+		if (!m->dst || !m->width || !m->height)
+			return CUDA_ERROR_INVALID_VALUE;
+		n->u.memset = *m;
+		return CUDA_SUCCESS;
+	}
+	case CU_GRAPH_NODE_TYPE_HOST: {
+		const CUDA_HOST_NODE_PARAMS *h = params;
+
+		if (!h->fn)
+			return CUDA_ERROR_INVALID_VALUE;
+		n->u.host = *h;
+		return CUDA_SUCCESS;
+	}
+	case CU_GRAPH_NODE_TYPE_EMPTY:
+		return CUDA_SUCCESS;
+	default:
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+}
+
+CUresult cu_graph_node_copy_params(struct cu_graph_node *dst,
+				   const struct cu_graph_node *src)
+{
+	dst->type = src->type;
+	if (src->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+		memset(&dst->u.kernel, 0, sizeof(dst->u.kernel));
+		return cu_kernel_node_set(&dst->u.kernel, &src->u.kernel.p);
+	}
+	dst->u = src->u;
+	return CUDA_SUCCESS;
+}
+
+/* ---- nodes and edges ------------------------------------------------------- */
+
+/* @deps: nodes of @g, each named once. */
+static CUresult cu_deps_check(const struct cu_graph *g,
+			      struct cu_graph_node *const *deps, size_t n)
+{
+	size_t i, j;
+
+	if (n && !deps)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < n; i++) {
+		if (!cu_graph_node_valid(deps[i]) || deps[i]->graph != g)
+			return CUDA_ERROR_INVALID_VALUE;
+		for (j = 0; j < i; j++)
+			if (deps[j] == deps[i])
+				return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+static void cu_node_destroy(struct cu_graph_node *n)
+{
+	cu_handle_remove(n, CU_HANDLE_GRAPH_NODE);
+	cu_graph_node_free_params(n);
+	free(n->deps);
+	n->magic = CU_DEAD_MAGIC;
+	free(n);
+}
+
+CUresult cu_graph_add(struct cu_graph *g, CUgraphNodeType type,
+		      const void *params, CUcontext ctx,
+		      struct cu_graph_node *const *deps, size_t num_deps,
+		      struct cu_graph_node **out)
+{
+	struct cu_graph_node *n;
+	CUresult res;
+	size_t i;
+
+	if (!out || !cu_graph_valid(g))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (type != CU_GRAPH_NODE_TYPE_EMPTY && !params)
+		return CUDA_ERROR_INVALID_VALUE;
+	res = cu_deps_check(g, deps, num_deps);
+	if (res != CUDA_SUCCESS)
+		return res;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	n->magic = CU_GRAPH_NODE_MAGIC;
+	n->graph = g;
+	n->index = g->num_nodes;
+	n->type = type;
+	res = cu_node_set_params(n, params, ctx);
+	for (i = 0; i < num_deps && res == CUDA_SUCCESS; i++)
+		res = cu_node_list_push(&n->deps, &n->num_deps, &n->deps_cap,
+					deps[i]);
+	if (res == CUDA_SUCCESS)
+		res = cu_handle_add(n, CU_HANDLE_GRAPH_NODE);
+	if (res == CUDA_SUCCESS) {
+		res = cu_node_list_push(&g->nodes, &g->num_nodes,
+					&g->nodes_cap, n);
+		if (res != CUDA_SUCCESS)
+			cu_handle_remove(n, CU_HANDLE_GRAPH_NODE);
+	}
+	if (res != CUDA_SUCCESS) {
+		cu_graph_node_free_params(n);
+		free(n->deps);
+		free(n);
+		return res;
+	}
+	*out = n;
+	return CUDA_SUCCESS;
+}
+
+void cu_graph_free(struct cu_graph *g)
+{
+	size_t i;
+
+	cu_handle_remove(g, CU_HANDLE_GRAPH);
+	for (i = 0; i < g->num_nodes; i++)
+		cu_node_destroy(g->nodes[i]);
+	free(g->nodes);
+	g->magic = CU_DEAD_MAGIC;
+	free(g);
+}
+
+/* ---- the API ------------------------------------------------------------- */
+
+CU_EXPORT CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags)
+{
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!phGraph || flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_graph_new((struct cu_graph **)phGraph);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph)
+{
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_graph_valid((struct cu_graph *)hGraph))
+		return CUDA_ERROR_INVALID_VALUE;
+	cu_graph_free((struct cu_graph *)hGraph);
+	return CUDA_SUCCESS;
+}
+
+/* The common shape of the cuGraphAdd*Node calls. */
+static CUresult cu_graph_add_api(CUgraphNode *ph, CUgraph hGraph,
+				 const CUgraphNode *deps, size_t num_deps,
+				 CUgraphNodeType type, const void *params,
+				 CUcontext ctx)
+{
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	return cu_graph_add((struct cu_graph *)hGraph, type, params, ctx,
+			    (struct cu_graph_node *const *)deps, num_deps,
+			    (struct cu_graph_node **)ph);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphAddKernelNode(CUgraphNode *phGraphNode,
+		CUgraph hGraph, const CUgraphNode *dependencies,
+		size_t numDependencies, const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	return cu_graph_add_api(phGraphNode, hGraph, dependencies,
+				numDependencies, CU_GRAPH_NODE_TYPE_KERNEL,
+				nodeParams, NULL);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *phGraphNode,
+		CUgraph hGraph, const CUgraphNode *dependencies,
+		size_t numDependencies, const CUDA_MEMCPY3D *copyParams,
+		CUcontext ctx)
+{
+	return cu_graph_add_api(phGraphNode, hGraph, dependencies,
+				numDependencies, CU_GRAPH_NODE_TYPE_MEMCPY,
+				copyParams, ctx);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *phGraphNode,
+		CUgraph hGraph, const CUgraphNode *dependencies,
+		size_t numDependencies,
+		const CUDA_MEMSET_NODE_PARAMS *memsetParams, CUcontext ctx)
+{
+	return cu_graph_add_api(phGraphNode, hGraph, dependencies,
+				numDependencies, CU_GRAPH_NODE_TYPE_MEMSET,
+				memsetParams, ctx);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode,
+		CUgraph hGraph, const CUgraphNode *dependencies,
+		size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams)
+{
+	return cu_graph_add_api(phGraphNode, hGraph, dependencies,
+				numDependencies, CU_GRAPH_NODE_TYPE_HOST,
+				nodeParams, NULL);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *phGraphNode,
+		CUgraph hGraph, const CUgraphNode *dependencies,
+		size_t numDependencies)
+{
+	return cu_graph_add_api(phGraphNode, hGraph, dependencies,
+				numDependencies, CU_GRAPH_NODE_TYPE_EMPTY,
+				NULL, NULL);
+}
+
+static bool cu_node_depends_on(const struct cu_graph_node *n,
+			       const struct cu_graph_node *d)
+{
+	size_t i;
+
+	for (i = 0; i < n->num_deps; i++)
+		if (n->deps[i] == d)
+			return true;
+	return false;
+}
+
+/*
+ * Edges from[i] -> to[i]: to[i] runs after from[i].  Every edge is
+ * checked before any is added, so a failed call adds none.  Edge data
+ * (programmatic dependent launch) must be the default: all zero.
+ */
+CU_EXPORT CUresult CUDAAPI cuGraphAddDependencies(CUgraph hGraph,
+		const CUgraphNode *from, const CUgraphNode *to,
+		const CUgraphEdgeData *edgeData, size_t numDependencies)
+{
+	struct cu_graph *g = (struct cu_graph *)hGraph;
+	static const CUgraphEdgeData none;
+	size_t i, j;
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_graph_valid(g) || (numDependencies && (!from || !to)))
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < numDependencies; i++) {
+		struct cu_graph_node *a = (struct cu_graph_node *)from[i];
+		struct cu_graph_node *b = (struct cu_graph_node *)to[i];
+
+		if (edgeData && memcmp(&edgeData[i], &none, sizeof(none)))
+			return CUDA_ERROR_NOT_SUPPORTED;
+		if (!cu_graph_node_valid(a) || !cu_graph_node_valid(b) ||
+		    a->graph != g || b->graph != g || a == b)
+			return CUDA_ERROR_INVALID_VALUE;
+		/* An edge that exists already, or twice in this call. */
+		if (cu_node_depends_on(b, a))
+			return CUDA_ERROR_INVALID_VALUE;
+		for (j = 0; j < i; j++)
+			if (from[j] == from[i] && to[j] == to[i])
+				return CUDA_ERROR_INVALID_VALUE;
+	}
+	for (i = 0; i < numDependencies; i++) {
+		struct cu_graph_node *b = (struct cu_graph_node *)to[i];
+
+		res = cu_node_list_push(&b->deps, &b->num_deps, &b->deps_cap,
+					(struct cu_graph_node *)from[i]);
+		if (res != CUDA_SUCCESS)
+			return res;
+	}
+	return CUDA_SUCCESS;
+}
+
+/*
+ * The query convention of cuGraphGetNodes and friends: with @out NULL
+ * report the count; otherwise fill up to *@num entries, and set *@num to
+ * the number filled (the rest of @out, if larger, is NULLed).
+ */
+static CUresult cu_report_nodes(struct cu_graph_node *const *v, size_t n,
+				CUgraphNode *out, size_t *num)
+{
+	size_t i;
+
+	if (!num)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!out) {
+		*num = n;
+		return CUDA_SUCCESS;
+	}
+	for (i = 0; i < *num; i++)
+		out[i] = i < n ? (CUgraphNode)v[i] : NULL;
+	if (*num > n)
+		*num = n;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphGetNodes(CUgraph hGraph, CUgraphNode *nodes,
+					   size_t *numNodes)
+{
+	struct cu_graph *g = (struct cu_graph *)hGraph;
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_graph_valid(g))
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_report_nodes(g->nodes, g->num_nodes, nodes, numNodes);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphGetRootNodes(CUgraph hGraph,
+					       CUgraphNode *rootNodes,
+					       size_t *numRootNodes)
+{
+	struct cu_graph *g = (struct cu_graph *)hGraph;
+	struct cu_graph_node **roots;
+	size_t i, n = 0;
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_graph_valid(g))
+		return CUDA_ERROR_INVALID_VALUE;
+	roots = calloc(g->num_nodes ? g->num_nodes : 1, sizeof(*roots));
+	if (!roots)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (i = 0; i < g->num_nodes; i++)
+		if (!g->nodes[i]->num_deps)
+			roots[n++] = g->nodes[i];
+	res = cu_report_nodes(roots, n, rootNodes, numRootNodes);
+	free(roots);
+	return res;
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphNodeGetDependencies(CUgraphNode hNode,
+		CUgraphNode *dependencies, CUgraphEdgeData *edgeData,
+		size_t *numDependencies)
+{
+	struct cu_graph_node *n = (struct cu_graph_node *)hNode;
+	CUresult res = cu_initialized();
+	size_t i;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_graph_node_valid(n))
+		return CUDA_ERROR_INVALID_VALUE;
+	res = cu_report_nodes(n->deps, n->num_deps, dependencies,
+			      numDependencies);
+	if (res == CUDA_SUCCESS && dependencies && edgeData)
+		for (i = 0; i < *numDependencies; i++)
+			memset(&edgeData[i], 0, sizeof(edgeData[i]));
+	return res;
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode,
+					      CUgraphNodeType *type)
+{
+	struct cu_graph_node *n = (struct cu_graph_node *)hNode;
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!type || !cu_graph_node_valid(n))
+		return CUDA_ERROR_INVALID_VALUE;
+	*type = n->type;
+	return CUDA_SUCCESS;
+}
+
+/* A node of @type, or NULL. */
+static struct cu_graph_node *cu_node_of_type(CUgraphNode h,
+					     CUgraphNodeType type)
+{
+	struct cu_graph_node *n = (struct cu_graph_node *)h;
+
+	return cu_graph_node_valid(n) && n->type == type ? n : NULL;
+}
+
+/*
+ * The parameters as the graph holds them: kernelParams points at the
+ * node's own copies of the arguments, valid while the node lives.
+ */
+CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode,
+		CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	struct cu_graph_node *n = cu_node_of_type(hNode,
+						  CU_GRAPH_NODE_TYPE_KERNEL);
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!n || !nodeParams)
+		return CUDA_ERROR_INVALID_VALUE;
+	*nodeParams = n->u.kernel.p;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode,
+		const CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	struct cu_graph_node *n = cu_node_of_type(hNode,
+						  CU_GRAPH_NODE_TYPE_KERNEL);
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!n || !nodeParams)
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_kernel_node_set(&n->u.kernel, nodeParams);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode,
+		CUDA_MEMSET_NODE_PARAMS *nodeParams)
+{
+	struct cu_graph_node *n = cu_node_of_type(hNode,
+						  CU_GRAPH_NODE_TYPE_MEMSET);
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!n || !nodeParams)
+		return CUDA_ERROR_INVALID_VALUE;
+	*nodeParams = n->u.memset;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode,
+		CUDA_MEMCPY3D *nodeParams)
+{
+	struct cu_graph_node *n = cu_node_of_type(hNode,
+						  CU_GRAPH_NODE_TYPE_MEMCPY);
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!n || !nodeParams)
+		return CUDA_ERROR_INVALID_VALUE;
+	*nodeParams = n->u.memcpy.p;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode,
+		CUDA_HOST_NODE_PARAMS *nodeParams)
+{
+	struct cu_graph_node *n = cu_node_of_type(hNode,
+						  CU_GRAPH_NODE_TYPE_HOST);
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!n || !nodeParams)
+		return CUDA_ERROR_INVALID_VALUE;
+	*nodeParams = n->u.host;
+	return CUDA_SUCCESS;
+}

@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stream_capture.c - building a graph by recording what is enqueued on
+ * streams (cuStreamBeginCapture ... cuStreamEndCapture).
+ *
+ * While a stream captures, each operation enqueued on it becomes a node
+ * of the capture's graph instead of packets in a queue: every path that
+ * enqueues (launch.c, copy.c, memset.c, stream.c, event.c) first calls
+ * cu_capture_op(), which either records the node and tells the caller to
+ * stop there, or lets the operation go to the device as usual.
+ *
+ * A capturing stream carries a capture point: the set of nodes the next
+ * operation depends on (its "leaves").  Recording a node makes it depend
+ * on the set, then the set becomes just that node - the stream's order,
+ * turned into edges.  Events carry the order across streams: recording
+ * an event in a capturing stream copies the stream's set into the event;
+ * a stream that waits for such an event joins the capture (fork) or adds
+ * the event's set to its own (join).  cuStreamEndCapture on the stream
+ * that began the capture requires every other stream to have been joined
+ * back, and hands the graph over.
+ *
+ * What cannot be captured - synchronising or querying a capturing stream,
+ * the whole context, or the legacy stream while a blocking stream of its
+ * context captures (it would depend on work that is not really queued) -
+ * fails, and invalidates the capture as CUDA does: later operations of
+ * the capture fail with CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, and
+ * cuStreamEndCapture returns that error and no graph.
+ *
+ * One lock serialises all capture state; when no capture is active
+ * anywhere in the process (the usual case) the hooks cost one atomic
+ * load and take no lock.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph_internal.h"
+#include "handles.h"
+
+static pthread_mutex_t cu_capture_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned int cu_captures_active;		/* atomic */
+static unsigned long long cu_capture_next_id = 1;	/* cu_capture_lock */
+
+static bool cu_capture_any(void)
+{
+	return __atomic_load_n(&cu_captures_active, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* ---- capture points ---------------------------------------------------- */
+
+static struct cu_capture_point *cu_point_new(struct cu_capture *seq,
+					     struct cu_graph_node *const *deps,
+					     size_t n)
+{
+	struct cu_capture_point *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	if (n) {
+		p->deps = malloc(n * sizeof(*p->deps));
+		if (!p->deps) {
+			free(p);
+			return NULL;
+		}
+		memcpy(p->deps, deps, n * sizeof(*p->deps));
+	}
+	p->num_deps = n;
+	p->seq = seq;
+	seq->refs++;
+	return p;
+}
+
+static void cu_seq_put(struct cu_capture *seq)
+{
+	if (--seq->refs)
+		return;
+	if (seq->graph)
+		cu_graph_free(seq->graph);
+	free(seq);
+}
+
+static void cu_point_free(struct cu_capture_point *p)
+{
+	if (!p)
+		return;
+	cu_seq_put(p->seq);
+	free(p->deps);
+	free(p);
+}
+
+/* Add @extra's nodes to @p's set (no duplicates). */
+static CUresult cu_point_merge(struct cu_capture_point *p,
+			       const struct cu_capture_point *extra)
+{
+	struct cu_graph_node **v;
+	size_t i, j, n = p->num_deps;
+
+	v = realloc(p->deps, (n + extra->num_deps + 1) * sizeof(*v));
+	if (!v)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (i = 0; i < extra->num_deps; i++) {
+		for (j = 0; j < n && v[j] != extra->deps[i]; j++)
+			;
+		if (j == n)
+			v[n++] = extra->deps[i];
+	}
+	p->deps = v;
+	p->num_deps = n;
+	return CUDA_SUCCESS;
+}
+
+/* ---- capture sequences -------------------------------------------------- */
+
+static void cu_seq_invalidate(struct cu_capture *seq)
+{
+	if (seq->error == CUDA_SUCCESS)
+		seq->error = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+}
+
+/*
+ * Take every stream of @seq out of capture mode; @seq is over (its graph
+ * stays with it until handed over or freed with it).
+ */
+static void cu_seq_end(struct cu_capture *seq)
+{
+	struct cu_ctx *ctx = seq->origin->ctx;
+	struct cu_capture_point *p;
+	struct cu_stream *t;
+
+	pthread_mutex_lock(&ctx->lock);
+	for (t = ctx->streams; t; t = t->next) {
+		p = t->capture;
+		if (p && p->seq == seq) {
+			t->capture = NULL;
+			/* refs > 1 here: the origin's point still holds one. */
+			cu_point_free(p);
+		}
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	seq->ended = true;
+	__atomic_fetch_sub(&cu_captures_active, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * The legacy stream implicitly waits for every blocking stream of its
+ * context: using it while one of them captures would make real work
+ * depend on work that is not queued.  Such captures are invalidated.
+ */
+static bool cu_legacy_conflict(struct cu_ctx *ctx)
+{
+	struct cu_stream *t;
+	bool conflict = false;
+
+	pthread_mutex_lock(&ctx->lock);
+	for (t = ctx->streams; t; t = t->next) {
+		if (t->capture && !(t->flags & CU_STREAM_NON_BLOCKING)) {
+			cu_seq_invalidate(t->capture->seq);
+			conflict = true;
+		}
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	return conflict;
+}
+
+/* ---- the hooks ------------------------------------------------------------ */
+
+/* cu_capture_op() with the lock held; @params NULL: not capturable. */
+static CUresult cu_capture_op_locked(struct cu_stream *s, CUgraphNodeType type,
+				     const void *params, CUcontext ctx,
+				     bool *recorded)
+{
+	struct cu_capture_point *p = s->capture;
+	struct cu_graph_node *node;
+	CUresult res;
+
+	*recorded = false;
+	if (!p) {
+		if (s->is_null && cu_legacy_conflict(s->ctx))
+			return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+		return CUDA_SUCCESS;
+	}
+	*recorded = true;
+	if (p->seq->error != CUDA_SUCCESS)
+		return p->seq->error;
+	if (!params) {
+		cu_seq_invalidate(p->seq);
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	}
+	res = cu_graph_add(p->seq->graph, type, params, ctx, p->deps,
+			   p->num_deps, &node);
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* The new node is now the stream's only leaf. */
+	if (!p->deps) {
+		p->deps = malloc(sizeof(*p->deps));
+		if (!p->deps) {
+			cu_seq_invalidate(p->seq);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+	}
+	p->deps[0] = node;
+	p->num_deps = 1;
+	return CUDA_SUCCESS;
+}
+
+CUresult cu_capture_op(struct cu_stream *s, CUgraphNodeType type,
+		       const void *params, CUcontext ctx, bool *recorded)
+{
+	CUresult res;
+
+	*recorded = false;
+	if (!cu_capture_any())
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&cu_capture_lock);
+	res = cu_capture_op_locked(s, type, params, ctx, recorded);
+	pthread_mutex_unlock(&cu_capture_lock);
+	return res;
+}
+
+CUresult cu_capture_forbid(struct cu_stream *s)
+{
+	bool recorded;
+
+	return cu_capture_op(s, CU_GRAPH_NODE_TYPE_EMPTY, NULL, NULL,
+			     &recorded);
+}
+
+CUresult cu_capture_forbid_ctx(struct cu_ctx *ctx)
+{
+	struct cu_stream *t;
+	bool capturing = false;
+
+	if (!cu_capture_any())
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&cu_capture_lock);
+	pthread_mutex_lock(&ctx->lock);
+	for (t = ctx->streams; t; t = t->next) {
+		if (t->capture) {
+			cu_seq_invalidate(t->capture->seq);
+			capturing = true;
+		}
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_unlock(&cu_capture_lock);
+	return capturing ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
+}
+
+/* An event recorded in a capture that is still going on. */
+static struct cu_capture_point *cu_event_capture(const struct cu_event *ev)
+{
+	struct cu_capture_point *p = ev->captured;
+
+	return p && !p->seq->ended ? p : NULL;
+}
+
+CUresult cu_capture_event_record(struct cu_stream *s, struct cu_event *ev,
+				 bool *recorded)
+{
+	struct cu_capture_point *p, *snap;
+	CUresult res = CUDA_SUCCESS;
+
+	*recorded = false;
+	if (!cu_capture_any() &&
+	    !__atomic_load_n(&ev->captured, __ATOMIC_ACQUIRE))
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&cu_capture_lock);
+	p = s->capture;
+	if (!p) {
+		/* A real record: the event no longer stands for nodes. */
+		cu_point_free(ev->captured);
+		ev->captured = NULL;
+		if (s->is_null && cu_legacy_conflict(s->ctx))
+			res = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+	} else if (p->seq->error != CUDA_SUCCESS) {
+		*recorded = true;
+		res = p->seq->error;
+	} else {
+		*recorded = true;
+		snap = cu_point_new(p->seq, p->deps, p->num_deps);
+		if (!snap) {
+			res = CUDA_ERROR_OUT_OF_MEMORY;
+		} else {
+			cu_point_free(ev->captured);
+			ev->captured = snap;
+		}
+	}
+	pthread_mutex_unlock(&cu_capture_lock);
+	return res;
+}
+
+static CUresult cu_capture_wait_locked(struct cu_stream *s,
+				       struct cu_event *ev, bool *recorded)
+{
+	struct cu_capture_point *p = s->capture;
+	struct cu_capture_point *snap = cu_event_capture(ev);
+
+	*recorded = false;
+	if (p) {
+		*recorded = true;
+		if (p->seq->error != CUDA_SUCCESS)
+			return p->seq->error;
+		/*
+		 * An event of no capture, or of another capture: the two
+		 * cannot be merged (isolation).
+		 */
+		if (!snap || snap->seq != p->seq) {
+			cu_seq_invalidate(p->seq);
+			if (snap)
+				cu_seq_invalidate(snap->seq);
+			return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+		}
+		return cu_point_merge(p, snap);
+	}
+	if (!snap) {
+		if (s->is_null && cu_legacy_conflict(s->ctx))
+			return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+		return CUDA_SUCCESS;
+	}
+	/* Fork: the stream joins the event's capture. */
+	*recorded = true;
+	if (snap->seq->error != CUDA_SUCCESS)
+		return snap->seq->error;
+	if (s->is_null || s->ctx != snap->seq->origin->ctx) {
+		cu_seq_invalidate(snap->seq);
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	}
+	p = cu_point_new(snap->seq, snap->deps, snap->num_deps);
+	if (!p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	s->capture = p;
+	return CUDA_SUCCESS;
+}
+
+CUresult cu_capture_wait_event(struct cu_stream *s, struct cu_event *ev,
+			       bool *recorded)
+{
+	CUresult res;
+
+	*recorded = false;
+	if (!cu_capture_any())
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&cu_capture_lock);
+	res = cu_capture_wait_locked(s, ev, recorded);
+	pthread_mutex_unlock(&cu_capture_lock);
+	return res;
+}
+
+CUresult cu_capture_event_check(struct cu_event *ev)
+{
+	struct cu_capture_point *snap;
+	CUresult res = CUDA_SUCCESS;
+
+	if (!cu_capture_any())
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&cu_capture_lock);
+	snap = cu_event_capture(ev);
+	if (snap) {
+		cu_seq_invalidate(snap->seq);
+		res = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	}
+	pthread_mutex_unlock(&cu_capture_lock);
+	return res;
+}
+
+void cu_capture_event_release(struct cu_event *ev)
+{
+	if (!__atomic_load_n(&ev->captured, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_lock(&cu_capture_lock);
+	cu_point_free(ev->captured);
+	ev->captured = NULL;
+	pthread_mutex_unlock(&cu_capture_lock);
+}
+
+/*
+ * A stream is being destroyed: a capture it takes part in cannot be
+ * completed correctly any more; if it began the capture, the capture
+ * ends here (nobody can end it later).
+ */
+void cu_capture_stream_release(struct cu_stream *s)
+{
+	struct cu_capture_point *p;
+	struct cu_capture *seq;
+
+	if (!cu_capture_any())
+		return;
+	pthread_mutex_lock(&cu_capture_lock);
+	p = s->capture;
+	if (p) {
+		seq = p->seq;
+		cu_seq_invalidate(seq);
+		if (seq->origin == s) {
+			seq->refs++;
+			cu_seq_end(seq);
+			cu_seq_put(seq);
+		}
+		if (s->capture) {
+			cu_point_free(s->capture);
+			s->capture = NULL;
+		}
+	}
+	pthread_mutex_unlock(&cu_capture_lock);
+}
+
+/* ---- the API --------------------------------------------------------------- */
+
+CU_EXPORT CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream,
+						CUstreamCaptureMode mode)
+{
+	struct cu_capture *seq;
+	struct cu_stream *s;
+	struct cu_ctx *ctx;
+	CUresult res = cu_stream_current(hStream, &ctx, &s);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (mode != CU_STREAM_CAPTURE_MODE_GLOBAL &&
+	    mode != CU_STREAM_CAPTURE_MODE_THREAD_LOCAL &&
+	    mode != CU_STREAM_CAPTURE_MODE_RELAXED)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* The legacy stream cannot capture. */
+	if (s->is_null)
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	seq = calloc(1, sizeof(*seq));
+	if (!seq)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	res = cu_graph_new(&seq->graph);
+	if (res != CUDA_SUCCESS) {
+		free(seq);
+		return res;
+	}
+	seq->origin = s;
+	seq->mode = mode;
+	pthread_mutex_lock(&cu_capture_lock);
+	if (s->capture) {
+		res = CUDA_ERROR_ILLEGAL_STATE;
+	} else {
+		s->capture = cu_point_new(seq, NULL, 0);
+		if (!s->capture)
+			res = CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	if (res == CUDA_SUCCESS) {
+		seq->id = cu_capture_next_id++;
+		__atomic_fetch_add(&cu_captures_active, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&cu_capture_lock);
+	if (res != CUDA_SUCCESS) {
+		cu_graph_free(seq->graph);
+		free(seq);
+	}
+	return res;
+}
+
+/* Whether @target is one of @from's nodes or an ancestor of one. */
+static bool cu_reaches(struct cu_graph *g, struct cu_graph_node *const *from,
+		       size_t n, const struct cu_graph_node *target)
+{
+	struct cu_graph_node **stack;
+	bool *seen, found = false;
+	size_t top = 0, i;
+
+	stack = malloc((g->num_nodes + 1) * sizeof(*stack));
+	seen = calloc(g->num_nodes + 1, sizeof(*seen));
+	if (!stack || !seen)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (!seen[from[i]->index]) {
+			seen[from[i]->index] = true;
+			stack[top++] = from[i];
+		}
+	}
+	while (top && !found) {
+		struct cu_graph_node *x = stack[--top];
+
+		found = x == target;
+		for (i = 0; i < x->num_deps; i++) {
+			if (!seen[x->deps[i]->index]) {
+				seen[x->deps[i]->index] = true;
+				stack[top++] = x->deps[i];
+			}
+		}
+	}
+out:
+	free(stack);
+	free(seen);
+	return found;
+}
+
+/* Every other stream of @seq must have been joined back into @origin. */
+static bool cu_seq_joined(struct cu_capture *seq,
+			  const struct cu_capture_point *origin)
+{
+	struct cu_ctx *ctx = seq->origin->ctx;
+	struct cu_stream *t;
+	bool ok = true;
+	size_t i;
+
+	pthread_mutex_lock(&ctx->lock);
+	for (t = ctx->streams; t && ok; t = t->next) {
+		if (!t->capture || t->capture == origin || t->capture->seq != seq)
+			continue;
+		for (i = 0; i < t->capture->num_deps && ok; i++)
+			ok = cu_reaches(seq->graph, origin->deps,
+					origin->num_deps, t->capture->deps[i]);
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	return ok;
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamEndCapture(CUstream hStream,
+					      CUgraph *phGraph)
+{
+	struct cu_capture_point *p;
+	struct cu_capture *seq;
+	struct cu_stream *s;
+	struct cu_ctx *ctx;
+	CUresult res = cu_stream_current(hStream, &ctx, &s);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!phGraph)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&cu_capture_lock);
+	p = s->capture;
+	if (!p) {
+		pthread_mutex_unlock(&cu_capture_lock);
+		return CUDA_ERROR_ILLEGAL_STATE;
+	}
+	seq = p->seq;
+	if (seq->origin != s) {
+		cu_seq_invalidate(seq);
+		pthread_mutex_unlock(&cu_capture_lock);
+		return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
+	}
+	res = seq->error;
+	if (res == CUDA_SUCCESS && !cu_seq_joined(seq, p))
+		res = CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
+	seq->refs++;		/* keep it past the streams' release */
+	cu_seq_end(seq);
+	*phGraph = NULL;
+	if (res == CUDA_SUCCESS) {
+		*phGraph = (CUgraph)seq->graph;
+		seq->graph = NULL;
+	}
+	cu_seq_put(seq);
+	pthread_mutex_unlock(&cu_capture_lock);
+	return res;
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream,
+					       CUstreamCaptureStatus *status)
+{
+	struct cu_stream *s;
+	struct cu_ctx *ctx;
+	CUresult res = cu_stream_current(hStream, &ctx, &s);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!status)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&cu_capture_lock);
+	*status = CU_STREAM_CAPTURE_STATUS_NONE;
+	if (s->capture)
+		*status = s->capture->seq->error == CUDA_SUCCESS ?
+			  CU_STREAM_CAPTURE_STATUS_ACTIVE :
+			  CU_STREAM_CAPTURE_STATUS_INVALIDATED;
+	else if (s->is_null && cu_capture_any() && cu_legacy_conflict(ctx))
+		res = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+	pthread_mutex_unlock(&cu_capture_lock);
+	return res;
+}
+
+/*
+ * The capture's id and graph and the stream's current leaves.  The leaf
+ * array belongs to the stream and is valid until its next operation.
+ */
+CU_EXPORT CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream,
+		CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out,
+		CUgraph *graph_out, const CUgraphNode **dependencies_out,
+		const CUgraphEdgeData **edgeData_out,
+		size_t *numDependencies_out)
+{
+	struct cu_capture_point *p;
+	struct cu_stream *s;
+	struct cu_ctx *ctx;
+	CUresult res = cu_stream_current(hStream, &ctx, &s);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!captureStatus_out)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&cu_capture_lock);
+	p = s->capture;
+	if (!p) {
+		*captureStatus_out = CU_STREAM_CAPTURE_STATUS_NONE;
+		if (s->is_null && cu_capture_any() && cu_legacy_conflict(ctx))
+			res = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+	} else {
+		*captureStatus_out = p->seq->error == CUDA_SUCCESS ?
+				     CU_STREAM_CAPTURE_STATUS_ACTIVE :
+				     CU_STREAM_CAPTURE_STATUS_INVALIDATED;
+		if (id_out)
+			*id_out = p->seq->id;
+		if (graph_out)
+			*graph_out = (CUgraph)p->seq->graph;
+		if (dependencies_out)
+			*dependencies_out = (const CUgraphNode *)p->deps;
+		if (edgeData_out)
+			*edgeData_out = NULL;	/* all edges are default */
+		if (numDependencies_out)
+			*numDependencies_out = p->num_deps;
+	}
+	pthread_mutex_unlock(&cu_capture_lock);
+	return res;
+}

@@ -164,3 +164,10 @@ $(CUDA_TST)/test_cu_host_memory.vmargs $(CUDA_TST)/test_cu_host_memory-san.vmarg
 	echo "--module-param num_devices=2" > $@
 ALL_TARGETS += $(CUDA_TST)/test_cu_host_memory.vmargs \
 	$(CUDA_TST)/test_cu_host_memory-san.vmargs
+
+# test_cu_memcpy3d_peer copies between the memory of two devices.
+$(CUDA_TST)/test_cu_memcpy3d_peer.vmargs $(CUDA_TST)/test_cu_memcpy3d_peer-san.vmargs:
+	@mkdir -p $(dir $@)
+	echo "--module-param num_devices=2" > $@
+ALL_TARGETS += $(CUDA_TST)/test_cu_memcpy3d_peer.vmargs \
+	$(CUDA_TST)/test_cu_memcpy3d_peer-san.vmargs

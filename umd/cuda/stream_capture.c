@@ -299,14 +299,18 @@ static CUresult cu_capture_wait_locked(struct cu_stream *s,
 		if (p->seq->error != CUDA_SUCCESS)
 			return p->seq->error;
 		/*
-		 * An event of no capture, or of another capture: the two
-		 * cannot be merged (isolation).
+		 * An event of no capture would make the graph depend on
+		 * work outside it (isolation); one of another capture would
+		 * merge two separate captures.
 		 */
-		if (!snap || snap->seq != p->seq) {
+		if (!snap) {
 			cu_seq_invalidate(p->seq);
-			if (snap)
-				cu_seq_invalidate(snap->seq);
 			return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+		}
+		if (snap->seq != p->seq) {
+			cu_seq_invalidate(p->seq);
+			cu_seq_invalidate(snap->seq);
+			return CUDA_ERROR_STREAM_CAPTURE_MERGE;
 		}
 		return cu_point_merge(p, snap);
 	}

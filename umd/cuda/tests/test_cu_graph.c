@@ -574,14 +574,14 @@ TEST(capture_join_errors)
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamIsCapturing(s2, &st));
 	ASSERT_EQ(CU_STREAM_CAPTURE_STATUS_NONE, st);
 
-	/* Two separate captures cannot be merged (isolation), and an
-	 * event recorded outside any capture cannot be waited for. */
+	/* Two separate captures cannot be merged, and an event recorded
+	 * outside any capture cannot be waited for (isolation). */
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(s1,
 					CU_STREAM_CAPTURE_MODE_GLOBAL));
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(s3,
 					CU_STREAM_CAPTURE_MODE_GLOBAL));
 	ASSERT_EQ(CUDA_SUCCESS, cuEventRecord(ev2, s3));
-	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_ISOLATION,
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_MERGE,
 		  cuStreamWaitEvent(s1, ev2, 0));
 	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
 		  cuStreamEndCapture(s1, &g));

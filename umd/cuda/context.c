@@ -376,8 +376,10 @@ CU_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev,
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&d->lock);
 	d->primary_flags = flags;
+	/* Waiters read the policy without the lock (queue.c). */
 	if (d->primary)
-		d->primary->flags = flags | CU_CTX_MAP_HOST;
+		__atomic_store_n(&d->primary->flags, flags | CU_CTX_MAP_HOST,
+				 __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&d->lock);
 	return CUDA_SUCCESS;
 }

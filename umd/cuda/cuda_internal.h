@@ -254,7 +254,11 @@ void cu_queue_put(struct cu_queue *q);
 bool cu_point_done(const struct cu_point *p);
 /* Have @p written to its queue's sync slot (see queue.c). */
 int cu_point_publish(const struct cu_point *p, int64_t deadline);
+/* Wait for @p as the context's CU_CTX_SCHED_* flag says (queue.c). */
 CUresult cu_point_wait(struct cu_ctx *ctx, const struct cu_point *p);
+/* Wait for @p with the given CU_CTX_SCHED_* policy. */
+CUresult cu_point_wait_sched(struct cu_ctx *ctx, const struct cu_point *p,
+			     unsigned int sched);
 CUresult cu_stream_init(struct cu_ctx *ctx, struct cu_stream *s,
 			unsigned int flags, int priority, bool is_null);
 void cu_stream_fini(struct cu_stream *s);

@@ -198,7 +198,12 @@ CU_EXPORT CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
 		return res;
 	if (!ev->recorded)
 		return CUDA_SUCCESS;
-	res = cu_point_wait(ev->ctx, &ev->point);
+	/* CU_EVENT_BLOCKING_SYNC: sleep, whatever the context's policy. */
+	if (ev->flags & CU_EVENT_BLOCKING_SYNC)
+		res = cu_point_wait_sched(ev->ctx, &ev->point,
+					  CU_CTX_SCHED_BLOCKING_SYNC);
+	else
+		res = cu_point_wait(ev->ctx, &ev->point);
 	cu_printf_flush(ev->ctx);
 	return res;
 }

@@ -13,6 +13,7 @@
  * never destroyed before the context is.
  */
 #include <errno.h>
+#include <stdint.h>
 
 #include "cuda_internal.h"
 
@@ -110,14 +111,46 @@ out:
 	return ret;
 }
 
-CUresult cu_point_wait(struct cu_ctx *ctx, const struct cu_point *p)
+/*
+ * How long a CU_CTX_SCHED_AUTO wait polls before it sleeps.  CUDA's own
+ * heuristic spins while the process has no more contexts than CPUs; here
+ * the GPU itself runs on those CPUs (the firmware's engine and SM
+ * threads), so a waiter that spins takes a CPU from the very work it waits
+ * for.  A waiter that polls with sched_yield() gives the CPU to any of them
+ * that can run, yet never goes to sleep: it avoids the sleep, interrupt
+ * and wake-up of a blocking wait, which on a guest (where waking an idle
+ * virtual CPU is itself slow) is most of a short round trip.  After this
+ * long the work is long enough for a sleep not to matter, and the thread
+ * blocks in the driver rather than take CPU time from the GPU.
+ */
+#define CU_AUTO_SPIN_NS		(1000ll * 1000)
+
+CUresult cu_point_wait_sched(struct cu_ctx *ctx, const struct cu_point *p,
+			     unsigned int sched)
 {
+	struct vgpu_queue *vq;
 	int ret;
 
 	if (cu_point_done(p))
 		return CUDA_SUCCESS;
+	vq = p->queue->vq;
+	switch (sched) {
+	case CU_CTX_SCHED_SPIN:
+		vgpu_queue_spin(vq, p->seq, INT64_MAX, false);
+		break;
+	case CU_CTX_SCHED_YIELD:
+		vgpu_queue_spin(vq, p->seq, INT64_MAX, true);
+		break;
+	case CU_CTX_SCHED_BLOCKING_SYNC:
+		break;
+	default:
+		vgpu_queue_spin(vq, p->seq, vgpu_now_ns() + CU_AUTO_SPIN_NS,
+				true);
+		break;
+	}
+	/* Done or stopped: returns at once, with the error if any. */
 	do {
-		ret = vgpu_queue_wait(p->queue->vq, p->seq,
+		ret = vgpu_queue_wait(vq, p->seq,
 				      vgpu_now_ns() + CU_WAIT_SLICE_NS);
 	} while (ret == -ETIME);
 	if (!ret)
@@ -128,4 +161,11 @@ CUresult cu_point_wait(struct cu_ctx *ctx, const struct cu_point *p)
 		return res != CUDA_SUCCESS ? res : CUDA_ERROR_LAUNCH_FAILED;
 	}
 	return cu_from_errno(ret);
+}
+
+CUresult cu_point_wait(struct cu_ctx *ctx, const struct cu_point *p)
+{
+	unsigned int flags = __atomic_load_n(&ctx->flags, __ATOMIC_RELAXED);
+
+	return cu_point_wait_sched(ctx, p, flags & CU_CTX_SCHED_MASK);
 }

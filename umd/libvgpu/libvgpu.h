@@ -25,6 +25,7 @@
 #ifndef VGPU_LIBVGPU_H
 #define VGPU_LIBVGPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -163,6 +164,17 @@ uint32_t vgpu_queue_error(const struct vgpu_queue *q);
  * (context dead) or -ENODEV (device lost); signals are retried.
  */
 int vgpu_queue_wait(struct vgpu_queue *q, uint64_t fence, int64_t deadline_ns);
+
+/*
+ * Watch the fence page, without any system call, until the queue's
+ * completed fence is >= @fence, the queue stops (its error is set), or the
+ * absolute CLOCK_MONOTONIC @deadline_ns passes.  Between looks the CPU
+ * pauses (@yield false) or gives itself up with sched_yield() (@yield
+ * true).  Returns true when a vgpu_queue_wait() would now return at once
+ * (done, or stopped: the wait then tells which error), false on timeout.
+ */
+bool vgpu_queue_spin(const struct vgpu_queue *q, uint64_t fence,
+		     int64_t deadline_ns, bool yield);
 
 /* CLOCK_MONOTONIC now, in nanoseconds: to build deadlines. */
 int64_t vgpu_now_ns(void);

@@ -17,6 +17,7 @@
  * is never left in a ring while the firmware sleeps.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -221,6 +222,32 @@ int vgpu_queue_submit(struct vgpu_queue *q)
 	if (!__atomic_load_n(&q->doorbell->fw_sleeping, __ATOMIC_RELAXED))
 		return 0;
 	return vgpu_ioctl(q->dev->fd, VGPU_IOCTL_QUEUE_KICK, &args);
+}
+
+/* The PAUSE of a spin-wait loop: lets a sibling hyperthread run. */
+static inline void vgpu_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+bool vgpu_queue_spin(const struct vgpu_queue *q, uint64_t fence,
+		     int64_t deadline_ns, bool yield)
+{
+	for (unsigned int n = 0;; n++) {
+		if (vgpu_queue_completed(q) >= fence || vgpu_queue_error(q))
+			return true;
+		/* Reading the clock costs more than a look at the page. */
+		if (n % 16 == 15 && vgpu_now_ns() >= deadline_ns)
+			return false;
+		if (yield)
+			sched_yield();
+		else
+			vgpu_cpu_relax();
+	}
 }
 
 int vgpu_queue_wait(struct vgpu_queue *q, uint64_t fence, int64_t deadline_ns)

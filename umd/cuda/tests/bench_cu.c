@@ -69,6 +69,27 @@ static double bench_launch(CUfunction f, void **params, int n)
 	return (now_s() - t) / n * 1e6;
 }
 
+/*
+ * Empty launch + synchronize in a context of its own, created with the
+ * wait policy @sched (CU_CTX_SCHED_*): what cudaSetDeviceFlags() chooses.
+ */
+static double bench_sched(unsigned int sched, int n)
+{
+	CUcontext ctx, prev;
+	CUfunction f;
+	CUmodule m;
+	double us;
+
+	CHECK(cuCtxGetCurrent(&prev));
+	CHECK(cuCtxCreate(&ctx, NULL, sched, 0));
+	CHECK(cuModuleLoad(&m, DRV_PTX));
+	CHECK(cuModuleGetFunction(&f, m, "empty"));
+	us = bench_launch(f, NULL, n);
+	CHECK(cuCtxDestroy(ctx));
+	CHECK(cuCtxSetCurrent(prev));
+	return us;
+}
+
 /* A one-byte memset on the copy engine + synchronize, in microseconds. */
 static double bench_memset(CUdeviceptr d, int n)
 {
@@ -248,6 +269,14 @@ int main(void)
 	row_us("null ioctl (GET_INFO)", null_us, null_us);
 	row_us("empty launch + synchronize", bench_launch(empty, NULL, 200),
 	       null_us);
+	row_us("  same, context SCHED_AUTO", bench_sched(CU_CTX_SCHED_AUTO,
+	       200), null_us);
+	row_us("  same, context SCHED_SPIN", bench_sched(CU_CTX_SCHED_SPIN,
+	       200), null_us);
+	row_us("  same, context SCHED_YIELD", bench_sched(CU_CTX_SCHED_YIELD,
+	       200), null_us);
+	row_us("  same, context BLOCKING_SYNC",
+	       bench_sched(CU_CTX_SCHED_BLOCKING_SYNC, 200), null_us);
 	row_us("printf kernel launch + sync", bench_launch(print_if,
 	       print_params, 200), null_us);
 	row_us("empty launch, 1000 queued", bench_launch_queued(empty, 1000),

@@ -67,6 +67,50 @@ TEST(illegal_address_is_sticky_until_reset)
 	ASSERT_EQ(CUDA_SUCCESS, vec_add_check(m, 1000));
 }
 
+/*
+ * Each wait policy of cuCtxCreate (cudaSetDeviceFlags' cudaDeviceSchedule*)
+ * sees results, and sees a fault instead of waiting forever: a spinning
+ * waiter reads the queue's error from the fence page, not only the fence.
+ * An event made with CU_EVENT_BLOCKING_SYNC sleeps whatever the policy.
+ */
+TEST(every_wait_policy_sees_results_and_faults)
+{
+	static const unsigned int policies[] = {
+		CU_CTX_SCHED_AUTO, CU_CTX_SCHED_SPIN, CU_CTX_SCHED_YIELD,
+		CU_CTX_SCHED_BLOCKING_SYNC,
+	};
+	CUfunction wild;
+	CUdeviceptr d;
+	void *params[] = { &d };
+	unsigned int flags;
+	CUcontext ctx;
+	CUevent ev;
+	CUmodule m;
+
+	ASSERT_EQ(CUDA_SUCCESS, cuInit(0));
+	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+		ASSERT_EQ(CUDA_SUCCESS, cuCtxCreate(&ctx, NULL, policies[i], 0));
+		ASSERT_EQ(CUDA_SUCCESS, cuCtxGetFlags(&flags));
+		ASSERT_EQ(policies[i], flags & CU_CTX_SCHED_MASK);
+		ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+		ASSERT_EQ(CUDA_SUCCESS, vec_add_check(m, 1000));
+		ASSERT_EQ(CUDA_SUCCESS,
+			  cuEventCreate(&ev, CU_EVENT_BLOCKING_SYNC));
+		ASSERT_EQ(CUDA_SUCCESS, vec_add_check(m, 4000));
+		ASSERT_EQ(CUDA_SUCCESS, cuEventRecord(ev, NULL));
+		ASSERT_EQ(CUDA_SUCCESS, cuEventSynchronize(ev));
+		ASSERT_EQ(CUDA_SUCCESS, cuEventDestroy(ev));
+
+		ASSERT_EQ(CUDA_SUCCESS,
+			  cuModuleGetFunction(&wild, m, "write_wild"));
+		ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&d, 4096));
+		ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(wild, 1, 1, 1, 1, 1, 1,
+						       0, NULL, params, NULL));
+		ASSERT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, cuCtxSynchronize());
+		ASSERT_EQ(CUDA_SUCCESS, cuCtxDestroy(ctx));
+	}
+}
+
 /* The last "Assertion" in @text. */
 static const char *strrstr_assertion(const char *text)
 {

@@ -287,10 +287,6 @@ CUresult cu_op_begin(struct cu_stream *s, unsigned int engine,
 CUresult cu_op_end(struct cu_op *op, struct cu_point *done);
 void cu_op_abort(struct cu_op *op, int err);
 
-/* ---- memory (va_space.c, registry.c, memory.c) ------------------------ */
-
-CUresult cu_va_init(void);
-uint64_t cu_va_alloc(uint64_t size);
 /* ---- stream capture (stream_capture.c) -------------------------------- */
 
 /*
@@ -317,6 +313,10 @@ CUresult cu_capture_event_check(struct cu_event *ev);
 void cu_capture_event_release(struct cu_event *ev);
 void cu_capture_stream_release(struct cu_stream *s);
 
+/* ---- memory (va_space.c, registry.c, memory.c) ------------------------ */
+
+CUresult cu_va_init(void);
+uint64_t cu_va_alloc(uint64_t size);
 void cu_va_free(uint64_t va, uint64_t size);
 bool cu_va_contains(uint64_t ptr);
 
@@ -457,10 +457,6 @@ const void *cu_visa_section(const struct visa_image_header *h,
 void cu_module_free(struct cu_module *m);
 bool cu_function_valid(const struct cu_function *f);
 
-/* ---- small helpers ----------------------------------------------------- */
-
-static inline uint64_t cu_align_up(uint64_t v, uint64_t a)
-{
 /* ---- launches (launch.c) ------------------------------------------------ */
 
 /*
@@ -470,6 +466,10 @@ static inline uint64_t cu_align_up(uint64_t v, uint64_t a)
 CUresult cu_launch_params(const struct cu_function *f, void **params,
 			  void **extra, uint8_t *buf);
 
+/* ---- small helpers ----------------------------------------------------- */
+
+static inline uint64_t cu_align_up(uint64_t v, uint64_t a)
+{
 	return (v + a - 1) & ~(a - 1);
 }
 

@@ -149,3 +149,25 @@ $(TST)/cudart/test_cudart_host_memory.vmargs:
 ALL_TARGETS += $(TST)/cudart/test_cudart_host_memory \
 	$(TST)/cudart/test_cudart_host_memory.vmargs
 GUEST_TESTS += $(TST)/cudart/test_cudart_host_memory
+
+# 3D memory, peer copies, IPC and managed-memory hints through the
+# runtime, on two devices (its TEST.vmargs asks vgpu-vm for a second one).
+$(TST)/cudart/test_cudart_mem3d: umd/cudart/tests/test_cudart_mem3d.cu \
+		$(CUDART_TEST_UTIL) umd/cudart/tests/rt_test_util.h | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
+$(TST)/cudart/test_cudart_mem3d.vmargs:
+	@mkdir -p $(dir $@)
+	echo "--module-param num_devices=2" > $@
+ALL_TARGETS += $(TST)/cudart/test_cudart_mem3d \
+	$(TST)/cudart/test_cudart_mem3d.vmargs
+GUEST_TESTS += $(TST)/cudart/test_cudart_mem3d
+
+# CUDA graphs and stream capture through the runtime (<<<>>> launches
+# captured, graphs built node by node).
+$(TST)/cudart/test_cudart_graph: umd/cudart/tests/test_cudart_graph.cu \
+		$(CUDART_TEST_UTIL) umd/cudart/tests/rt_test_util.h | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/test_cudart_graph
+GUEST_TESTS += $(TST)/cudart/test_cudart_graph

@@ -131,6 +131,7 @@ void cu_ctx_free(struct cu_ctx *ctx)
 	while (ctx->streams) {
 		struct cu_stream *s = ctx->streams;
 
+		cu_capture_stream_release(s);	/* ends its capture, if any */
 		ctx->streams = s->next;
 		cu_handle_remove(s, CU_HANDLE_STREAM);
 		cu_stream_fini(s);

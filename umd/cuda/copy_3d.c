@@ -108,12 +108,37 @@ static CUresult cu_box_emit(struct cu_stream *s, const struct cu_copy_box *b,
 	return res;
 }
 
+/*
+ * On a capturing stream an asynchronous box is one memcpy node of the
+ * graph (stream_capture.c); the graph copies it with cuMemcpy2DAsync.
+ */
+static CUresult cu_box_capture(struct cu_stream *s,
+			       const struct cu_copy_box *b, bool *recorded)
+{
+	CUDA_MEMCPY3D node = {
+		.srcMemoryType = CU_MEMORYTYPE_UNIFIED,
+		.srcDevice = b->src,
+		.srcPitch = b->src_pitch,
+		.srcHeight = b->src_pitch ? b->src_slice / b->src_pitch : 0,
+		.dstMemoryType = CU_MEMORYTYPE_UNIFIED,
+		.dstDevice = b->dst,
+		.dstPitch = b->dst_pitch,
+		.dstHeight = b->dst_pitch ? b->dst_slice / b->dst_pitch : 0,
+		.WidthInBytes = b->width,
+		.Height = b->height,
+		.Depth = b->depth,
+	};
+
+	return cu_capture_op(s, CU_GRAPH_NODE_TYPE_MEMCPY, &node,
+			     (CUcontext)s->ctx, recorded);
+}
+
 CUresult cu_copy_box(struct cu_stream *s, const struct cu_copy_box *box,
 		     bool sync)
 {
 	struct cu_copy_box b = *box;
 	size_t dspan, sspan, y, z;
-	bool dok, sok;
+	bool dok, sok, recorded = false;
 	CUresult res = CUDA_SUCCESS;
 
 	if (!b.width || !b.height || !b.depth)
@@ -128,6 +153,9 @@ CUresult cu_copy_box(struct cu_stream *s, const struct cu_copy_box *box,
 	cu_classify_for(s->ctx->dev, b.src, sspan, &sok);
 	if (!dok || !sok)
 		return CUDA_ERROR_INVALID_VALUE;
+	res = sync ? cu_capture_forbid(s) : cu_box_capture(s, box, &recorded);
+	if (res != CUDA_SUCCESS || recorded)
+		return res;
 	if (b.height == 1 && b.depth == 1)
 		return cu_copy(s, b.dst, b.src, b.width, sync);
 	if (cu_box_dma(s, &b, dspan, sspan))

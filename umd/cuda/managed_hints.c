@@ -76,7 +76,8 @@ CU_EXPORT CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream,
 	if (!cu_managed_range(dptr, length, &m) ||
 	    (length && (dptr != m.base || length != m.size)))
 		return CUDA_ERROR_INVALID_VALUE;
-	return CUDA_SUCCESS;
+	/* Not an operation a graph can hold (CUDA refuses it too). */
+	return cu_capture_forbid(s);
 }
 
 CU_EXPORT CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,

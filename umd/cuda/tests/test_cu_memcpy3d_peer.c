@@ -350,6 +350,67 @@ TEST(memcpy3d_errors)
 	cuMemFree(d);
 }
 
+/*
+ * On a capturing stream a box is one memcpy node; the graph, launched
+ * twice, copies it each time.  A synchronous copy there is refused.
+ */
+TEST(memcpy3d_captured)
+{
+	const struct shape *sh = &shapes[0];
+	size_t ssize = shape_src_size(sh), dsize = shape_dst_size(sh);
+	uint8_t *src = malloc(ssize), *want = malloc(dsize);
+	uint8_t *got = malloc(dsize);
+	CUDA_MEMCPY3D c = { 0 };
+	CUgraphExec exec;
+	CUdeviceptr a, b;
+	CUcontext ctx;
+	CUstream st;
+	CUgraph g;
+
+	CU_SETUP(&ctx);
+	ASSERT_TRUE(src && want && got);
+	fill_pattern(src, ssize, 11);
+	fill_pattern(want, dsize, 12);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&a, ssize));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&b, dsize));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyHtoD(a, src, ssize));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&st, CU_STREAM_NON_BLOCKING));
+	shape_set(&c, sh);
+	c.srcMemoryType = c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	c.srcDevice = a;
+	c.dstDevice = b;
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(st,
+			CU_STREAM_CAPTURE_MODE_GLOBAL));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpy3DAsync(&c, st));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamEndCapture(st, &g));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphInstantiate(&exec, g, 0));
+	ref_copy3d(want, src, &c);
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(CUDA_SUCCESS, cuMemsetD8(b, 0, dsize));
+		ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+		ASSERT_EQ(CUDA_SUCCESS, cuGraphLaunch(exec, st));
+		ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(st));
+		ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(got, b, dsize));
+		/* Bytes outside the box read 0 (memset), inside the source. */
+		for (size_t j = 0; j < dsize; j++)
+			if (got[j])
+				ASSERT_EQ(want[j], got[j]);
+		ASSERT_EQ(0, memcmp(got + at(sh->dx, sh->dy, sh->dz,
+					     sh->dpitch, sh->dheight),
+				    want + at(sh->dx, sh->dy, sh->dz,
+					      sh->dpitch, sh->dheight),
+				    sh->w));
+	}
+	cuGraphExecDestroy(exec);
+	cuGraphDestroy(g);
+	cuStreamDestroy(st);
+	cuMemFree(a);
+	cuMemFree(b);
+	free(src);
+	free(want);
+	free(got);
+}
+
 /* cuMemcpy2D on the same engine: pitched rows with offsets. */
 TEST(memcpy2d_pitched)
 {

@@ -18,6 +18,24 @@
 static pthread_mutex_t cu_ctx_id_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long long cu_ctx_next_id = 1;
 
+/*
+ * The first device fault of the process (atomic; CUDA_SUCCESS until one).
+ * A fault - an illegal address, a trap, a failed assert, a timeout -
+ * leaves the whole process unable to use the device, as NVIDIA documents
+ * ("the process must be terminated and relaunched").  Measured on an H100
+ * with CUDA 13: after a fault, work in every other context of the process,
+ * a new cuCtxCreate, and the first retain after cuDevicePrimaryCtxReset
+ * all return the fault's error.  A lost device (the firmware died) is not
+ * such a fault: vGPU's firmware can be restarted, and a new context then
+ * works (Documentation/umd-driver-api.rst, "Sticky errors").
+ */
+static CUresult cu_process_fault = CUDA_SUCCESS;
+
+static CUresult cu_process_fault_get(void)
+{
+	return __atomic_load_n(&cu_process_fault, __ATOMIC_ACQUIRE);
+}
+
 #define CU_CTX_FLAGS_ALL	(CU_CTX_SCHED_MASK | CU_CTX_MAP_HOST | \
 				 CU_CTX_LMEM_RESIZE_TO_MAX | \
 				 CU_CTX_COREDUMP_ENABLE | \
@@ -44,6 +62,9 @@ CUresult cu_ctx_new(struct cu_device *dev, unsigned int flags, bool primary,
 	int ret;
 
 	*out = NULL;
+	res = cu_process_fault_get();
+	if (res != CUDA_SUCCESS)
+		return res;
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -159,7 +180,8 @@ void cu_ctx_free(struct cu_ctx *ctx)
 
 /*
  * The sticky error: once the driver stopped the context (a fault, the
- * watchdog, the firmware gone), every call in it fails the same way.
+ * watchdog, the firmware gone), every call in it fails the same way, and
+ * after a fault every call in every context of the process does.
  * Reading the fence pages' error words costs no system call; only a
  * stopped queue makes us ask the driver why.
  */
@@ -170,8 +192,12 @@ CUresult cu_ctx_check(struct cu_ctx *ctx)
 	unsigned int i;
 	bool dead = false;
 
-	if (__atomic_load_n(&ctx->sticky, __ATOMIC_ACQUIRE) != CUDA_SUCCESS)
-		return ctx->sticky;
+	res = __atomic_load_n(&ctx->sticky, __ATOMIC_ACQUIRE);
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_process_fault_get();
+	if (res != CUDA_SUCCESS)
+		return res;
 	pthread_mutex_lock(&ctx->lock);
 	for (i = 0; i < ctx->num_queues && !dead; i++)
 		dead = vgpu_queue_error(ctx->queues[i].vq) != 0;
@@ -190,7 +216,13 @@ CUresult cu_ctx_check(struct cu_ctx *ctx)
 					res, false, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE))
 		cu_report_fault(&st);
-	return __atomic_load_n(&ctx->sticky, __ATOMIC_ACQUIRE);
+	res = __atomic_load_n(&ctx->sticky, __ATOMIC_ACQUIRE);
+	if (res != CUDA_ERROR_DEVICE_UNAVAILABLE)
+		__atomic_compare_exchange_n(&cu_process_fault,
+					    &(CUresult){ CUDA_SUCCESS }, res,
+					    false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE);
+	return res;
 }
 
 CUresult cu_ctx_sync(struct cu_ctx *ctx)
@@ -358,8 +390,9 @@ CU_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev)
 	if (res != CUDA_SUCCESS)
 		return res;
 	/*
-	 * Everything of the context goes, including a sticky fault: the
-	 * next retain creates a fresh context (what cudaDeviceReset needs).
+	 * Everything of the context goes.  The next retain creates a fresh
+	 * context - unless the process saw a device fault, which no reset
+	 * clears (cu_process_fault): then the retain returns that error.
 	 */
 	cu_primary_destroy(d);
 	return CUDA_SUCCESS;

@@ -189,9 +189,10 @@ CU_EXPORT CUresult CUDAAPI cuStreamQuery(CUstream h)
 	pthread_mutex_lock(&ctx->lock);
 	p = s->last;
 	pthread_mutex_unlock(&ctx->lock);
-	if (!cu_point_done(&p))
-		return cu_ctx_check(ctx) != CUDA_SUCCESS ? ctx->sticky :
-		       CUDA_ERROR_NOT_READY;
+	if (!cu_point_done(&p)) {
+		res = cu_ctx_check(ctx);
+		return res != CUDA_SUCCESS ? res : CUDA_ERROR_NOT_READY;
+	}
 	cu_printf_flush(ctx);
 	return CUDA_SUCCESS;
 }

@@ -50,7 +50,14 @@ static cudaError_t rt_driver_ready(void)
 	return rt_error_from_cu(rt_driver_status);
 }
 
-/* Retain @dev's primary context if not yet done; return it in @ctx. */
+/*
+ * Retain @dev's primary context if not yet done; return it in @ctx.
+ *
+ * After a device fault no context can be made in the process any more
+ * (the driver returns the fault's error).  NVIDIA's runtime then reports
+ * the device as unavailable: measured on an H200, cudaMalloc after a fault
+ * and a cudaDeviceReset is cudaErrorDevicesUnavailable.
+ */
 cudaError_t rt_primary_context(int dev, CUcontext *ctx)
 {
 	struct rt_device_state *st = &rt_devices[dev];
@@ -61,7 +68,20 @@ cudaError_t rt_primary_context(int dev, CUcontext *ctx)
 		r = cuDevicePrimaryCtxRetain(&st->primary, (CUdevice)dev);
 	*ctx = st->primary;
 	pthread_mutex_unlock(&st->lock);
-	return rt_error_from_cu(r);
+	switch (r) {
+	case CUDA_ERROR_ILLEGAL_ADDRESS:
+	case CUDA_ERROR_MISALIGNED_ADDRESS:
+	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+	case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+	case CUDA_ERROR_INVALID_PC:
+	case CUDA_ERROR_HARDWARE_STACK_ERROR:
+	case CUDA_ERROR_ASSERT:
+	case CUDA_ERROR_LAUNCH_TIMEOUT:
+	case CUDA_ERROR_LAUNCH_FAILED:
+		return cudaErrorDevicesUnavailable;
+	default:
+		return rt_error_from_cu(r);
+	}
 }
 
 cudaError_t rt_enter(int *dev)

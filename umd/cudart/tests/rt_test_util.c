@@ -3,12 +3,14 @@
  * TAP output and the build directory of the runtime's guest tests.
  * See rt_test_util.h.
  */
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rt_test_util.h"
@@ -68,6 +70,44 @@ void tap_diag(const char *fmt, ...)
 	va_end(ap);
 	printf("\n");
 	fflush(stdout);
+}
+
+void rt_test_in_child(const char *name, void (*fn)(void))
+{
+	int counts[2] = { 0, 0 }, fds[2], status;
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(fds)) {
+		tap_ok(false, "%s: pipe: %s", name, strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid < 0) {
+		tap_ok(false, "%s: fork: %s", name, strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		fn();
+		counts[0] = tap_count;
+		counts[1] = tap_failed;
+		fflush(stdout);
+		_exit(write(fds[1], counts, sizeof(counts)) == sizeof(counts) ?
+		      0 : 1);
+	}
+	close(fds[1]);
+	if (read(fds[0], counts, sizeof(counts)) == sizeof(counts)) {
+		tap_count = counts[0];
+		tap_failed = counts[1];
+	}
+	close(fds[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		tap_ok(false, "%s: the child process ended abnormally (status "
+		       "%#x)", name, status);
 }
 
 int tap_finish(void)

@@ -37,6 +37,15 @@ int tap_finish(void);
  */
 #include "fw_launcher.h"
 
+/*
+ * Run @fn in a child process and wait for it; its TAP lines continue the
+ * numbering and count in the totals.  For what ends the process's use of
+ * the device (a fault: no reset clears it, as on NVIDIA hardware): call
+ * it before the parent makes any CUDA call, since a process that used
+ * CUDA cannot hand the device to a forked child.
+ */
+void rt_test_in_child(const char *name, void (*fn)(void));
+
 /* Directory of the running test binary's build tree ("<root>/build"). */
 const char *rt_test_build_dir(void);
 

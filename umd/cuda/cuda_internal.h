@@ -144,6 +144,7 @@ struct cu_event {
 	struct cu_point point;		/* where it was recorded */
 	int ts_slot;			/* timestamp u64, -1 with DISABLE_TIMING */
 	struct cu_capture_point *captured;	/* recorded in a capture */
+	struct cu_ipc_event *ipc;	/* CU_EVENT_INTERPROCESS (ipc_event.c) */
 };
 
 struct cu_function {
@@ -312,6 +313,23 @@ CUresult cu_capture_wait_event(struct cu_stream *s, struct cu_event *ev,
 CUresult cu_capture_event_check(struct cu_event *ev);
 void cu_capture_event_release(struct cu_event *ev);
 void cu_capture_stream_release(struct cu_stream *s);
+
+/* ---- interprocess events (ipc_event.c, ipc.c) ------------------------- */
+
+struct cu_ipc_event;
+/* Give a new CU_EVENT_INTERPROCESS event its shared page. */
+CUresult cu_ipc_event_init(struct cu_event *ev);
+void cu_ipc_event_release(struct cu_event *ev);
+/* In a record of @ev: the packet that marks the record complete. */
+int cu_ipc_event_emit(struct cu_event *ev, struct vgpu_queue *q,
+		      int64_t deadline);
+/* Opened from another process's handle: query, wait through the page. */
+bool cu_ipc_event_imported(const struct cu_event *ev);
+CUresult cu_ipc_event_query(struct cu_event *ev);
+CUresult cu_ipc_event_sync(struct cu_event *ev);
+CUresult cu_ipc_event_wait(struct cu_stream *s, struct cu_event *ev);
+/* Descriptor @fd of process @pid, as one of ours (-errno on failure). */
+int cu_ipc_fetch_fd(int32_t pid, int32_t fd);
 
 /* ---- memory (va_space.c, registry.c, memory.c) ------------------------ */
 

@@ -98,19 +98,20 @@ CUDART_GUEST_NVCC_FLAGS := -cudart shared -arch=sm_75 -O2 -Iumd/cudart/tests \
 # The firmware launcher is the driver-API tests' (umd/cuda/tests).
 CUDART_TEST_UTIL := $(OBJ)/umd/cudart/tests/rt_test_util.o \
 	$(OBJ)/umd/cudart/tests/fw_launcher.o
+CUDART_TEST_HDRS := umd/cudart/tests/rt_test_util.h umd/cudart/tests/rt_tap.h
 $(OBJ)/umd/cudart/tests/fw_launcher.o: umd/cuda/tests/fw_launcher.c
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
 -include $(OBJ)/umd/cudart/tests/fw_launcher.d
 
 $(TST)/cudart/test_cudart_api: umd/cudart/tests/test_cudart_api.cu \
-		$(CUDART_TEST_UTIL) umd/cudart/tests/rt_test_util.h | $(CUDART_LINK)
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL) -ldl
 
 # The same, compiled with per-thread default streams (the _ptds/_ptsz API).
 $(TST)/cudart/test_cudart_per_thread: umd/cudart/tests/test_cudart_per_thread.cu \
-		$(CUDART_TEST_UTIL) umd/cudart/tests/rt_test_util.h | $(CUDART_LINK)
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) --default-stream per-thread -o $@ $< \
 		$(CUDART_TEST_UTIL)
@@ -140,7 +141,7 @@ NATIVE_TESTS += $(TST)/cudart/test_cudart_library
 # Page-locked host memory through the runtime, on two devices (portable
 # memory): its TEST.vmargs asks vgpu-vm for a second one.
 $(TST)/cudart/test_cudart_host_memory: umd/cudart/tests/test_cudart_host_memory.cu \
-		$(CUDART_TEST_UTIL) umd/cudart/tests/rt_test_util.h | $(CUDART_LINK)
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
 $(TST)/cudart/test_cudart_host_memory.vmargs:
@@ -153,7 +154,7 @@ GUEST_TESTS += $(TST)/cudart/test_cudart_host_memory
 # 3D memory, peer copies, IPC and managed-memory hints through the
 # runtime, on two devices (its TEST.vmargs asks vgpu-vm for a second one).
 $(TST)/cudart/test_cudart_mem3d: umd/cudart/tests/test_cudart_mem3d.cu \
-		$(CUDART_TEST_UTIL) umd/cudart/tests/rt_test_util.h | $(CUDART_LINK)
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
 $(TST)/cudart/test_cudart_mem3d.vmargs:
@@ -166,7 +167,7 @@ GUEST_TESTS += $(TST)/cudart/test_cudart_mem3d
 # CUDA graphs and stream capture through the runtime (<<<>>> launches
 # captured, graphs built node by node).
 $(TST)/cudart/test_cudart_graph: umd/cudart/tests/test_cudart_graph.cu \
-		$(CUDART_TEST_UTIL) umd/cudart/tests/rt_test_util.h | $(CUDART_LINK)
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/cudart/test_cudart_graph

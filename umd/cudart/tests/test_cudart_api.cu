@@ -19,15 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt_test_util.h"
-
-/*
- * One test case.  The condition is evaluated before the message's
- * arguments, which often print what the condition's calls returned.
- */
-#define TAP(cond, ...) ({ bool ok_ = (cond); tap_ok(ok_, __VA_ARGS__); })
-#define OK(call) ((call) == cudaSuccess)
-#define IS(err, call) ((call) == (err))
+#include "rt_tap.h"
 
 // --- device code ------------------------------------------------------------
 

@@ -85,6 +85,9 @@
 
 #define CU_PRINTF_FIFO_DEFAULT		(1u << 20)
 
+/* Extra streams a context lends to graph launches for parallel branches. */
+#define CU_GRAPH_LANES			2
+
 struct cu_ctx;
 struct cu_queue;
 struct cu_capture_point;
@@ -193,6 +196,9 @@ struct cu_ctx {
 	struct cu_queue queues[CU_MAX_QUEUES];
 	unsigned int num_queues;
 	struct cu_module *modules;
+	/* Streams graph launches run parallel branches on (graph_launch.c),
+	 * created on first use; also in @streams. */
+	struct cu_stream *graph_lanes[CU_GRAPH_LANES];
 	uint64_t next_image_id;
 	size_t limits[CU_LIMIT_MAX];
 

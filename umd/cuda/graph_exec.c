@@ -8,15 +8,7 @@
  * graph is refused.  Later changes to the graph do not affect the
  * executable graph, as CUDA promises.
  *
- * A launch submits the nodes one after another, in that order, as
- * ordinary operations of the launch stream: a kernel node is one LAUNCH
- * packet on the stream's compute queue, a copy or memset node packets on
- * its copy queue, a host node a call on the launching thread once the
- * stream has reached it.  The stream's own ordering (stream_order.c)
- * then makes every node start after the one submitted before it, so all
- * edges hold, and the launch as a whole is ordered in its stream like
- * any other work.  The price of this simple design: independent branches
- * of the graph do not run concurrently.
+ * cuGraphLaunch (graph_launch.c) then submits the copies in that order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +53,56 @@ static bool cu_graph_topo_sort(const struct cu_graph *g,
 	return ok;
 }
 
+/*
+ * The edges in terms of positions in the order, which is how a launch
+ * looks them up: node i's dependencies are dep[dep_first[i]] to
+ * dep[dep_first[i + 1] - 1].
+ */
+static CUresult cu_exec_edges(struct cu_graph_exec *e)
+{
+	size_t n = e->num_nodes, edges = 0, i, j;
+	size_t *pos = malloc((n ? n : 1) * sizeof(*pos));
+	size_t *fanout = calloc(n ? n : 1, sizeof(*fanout));
+
+	for (i = 0; i < n; i++)
+		edges += e->origin[i]->num_deps;
+	e->dep_first = malloc((n + 1) * sizeof(*e->dep_first));
+	e->dep = malloc((edges ? edges : 1) * sizeof(*e->dep));
+	e->publish = calloc(n ? n : 1, sizeof(*e->publish));
+	if (!pos || !fanout || !e->dep_first || !e->dep || !e->publish) {
+		free(pos);
+		free(fanout);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	/* pos[k]: where graph node k (g->nodes[k]) is in the order. */
+	for (i = 0; i < n; i++)
+		pos[e->origin[i]->index] = i;
+	edges = 0;
+	for (i = 0; i < n; i++) {
+		e->dep_first[i] = edges;
+		for (j = 0; j < e->origin[i]->num_deps; j++)
+			e->dep[edges++] = pos[e->origin[i]->deps[j]->index];
+	}
+	e->dep_first[n] = edges;
+	/*
+	 * A launch may put a node's dependents on another lane when it forks
+	 * (two or more dependents) or when a dependent joins branches (two
+	 * or more dependencies): such nodes are published at once.
+	 */
+	for (i = 0; i < edges; i++)
+		fanout[e->dep[i]]++;
+	for (i = 0; i < n; i++) {
+		if (fanout[i] > 1)
+			e->publish[i] = true;
+		if (e->dep_first[i + 1] - e->dep_first[i] > 1)
+			for (j = e->dep_first[i]; j < e->dep_first[i + 1]; j++)
+				e->publish[e->dep[j]] = true;
+	}
+	free(fanout);
+	free(pos);
+	return CUDA_SUCCESS;
+}
+
 static void cu_graph_exec_free(struct cu_graph_exec *e)
 {
 	size_t i;
@@ -69,6 +111,10 @@ static void cu_graph_exec_free(struct cu_graph_exec *e)
 		cu_graph_node_free_params(&e->nodes[i]);
 	free(e->nodes);
 	free(e->origin);
+	free(e->dep_first);
+	free(e->dep);
+	free(e->publish);
+	pthread_mutex_destroy(&e->launch_lock);
 	e->magic = CU_DEAD_MAGIC;
 	free(e);
 }
@@ -91,6 +137,7 @@ static CUresult cu_graph_instantiate(struct cu_graph_exec **out,
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	e->magic = CU_GRAPH_EXEC_MAGIC;
 	e->ctx = ctx;
+	pthread_mutex_init(&e->launch_lock, NULL);
 	e->nodes = calloc(n ? n : 1, sizeof(*e->nodes));
 	e->origin = calloc(n ? n : 1, sizeof(*e->origin));
 	if (!e->nodes || !e->origin) {
@@ -110,6 +157,8 @@ static CUresult cu_graph_instantiate(struct cu_graph_exec **out,
 		e->num_nodes = i + 1;
 	}
 	if (res == CUDA_SUCCESS)
+		res = cu_exec_edges(e);
+	if (res == CUDA_SUCCESS)
 		res = cu_handle_add(e, CU_HANDLE_GRAPH_EXEC);
 	if (res != CUDA_SUCCESS) {
 		cu_graph_exec_free(e);
@@ -117,73 +166,6 @@ static CUresult cu_graph_instantiate(struct cu_graph_exec **out,
 	}
 	*out = e;
 	return CUDA_SUCCESS;
-}
-
-/* One copy node: each 2D slice of the 3D copy as one cuMemcpy2DAsync. */
-static CUresult cu_exec_memcpy(const CUDA_MEMCPY3D *c, CUstream h)
-{
-	CUresult res = CUDA_SUCCESS;
-	size_t z;
-
-	for (z = 0; z < c->Depth && res == CUDA_SUCCESS; z++) {
-		CUDA_MEMCPY2D s = {
-			.srcXInBytes = c->srcXInBytes,
-			.srcY = c->srcY + (c->srcZ + z) * c->srcHeight,
-			.srcMemoryType = c->srcMemoryType,
-			.srcHost = c->srcHost,
-			.srcDevice = c->srcDevice,
-			.srcPitch = c->srcPitch,
-			.dstXInBytes = c->dstXInBytes,
-			.dstY = c->dstY + (c->dstZ + z) * c->dstHeight,
-			.dstMemoryType = c->dstMemoryType,
-			.dstHost = c->dstHost,
-			.dstDevice = c->dstDevice,
-			.dstPitch = c->dstPitch,
-			.WidthInBytes = c->WidthInBytes,
-			.Height = c->Height,
-		};
-
-		res = cuMemcpy2DAsync(&s, h);
-	}
-	return res;
-}
-
-static CUresult cu_exec_memset(const CUDA_MEMSET_NODE_PARAMS *m, CUstream h)
-{
-	switch (m->elementSize) {
-	case 1:
-		return cuMemsetD2D8Async(m->dst, m->pitch, (unsigned char)m->value,
-					 m->width, m->height, h);
-	case 2:
-		return cuMemsetD2D16Async(m->dst, m->pitch,
-					  (unsigned short)m->value, m->width,
-					  m->height, h);
-	default:
-		return cuMemsetD2D32Async(m->dst, m->pitch, m->value, m->width,
-					  m->height, h);
-	}
-}
-
-/* Submit one node on stream @h. */
-static CUresult cu_exec_node(const struct cu_graph_node *n, CUstream h)
-{
-	const CUDA_KERNEL_NODE_PARAMS *k = &n->u.kernel.p;
-
-	switch (n->type) {
-	case CU_GRAPH_NODE_TYPE_KERNEL:
-		return cuLaunchKernel(k->func, k->gridDimX, k->gridDimY,
-				      k->gridDimZ, k->blockDimX, k->blockDimY,
-				      k->blockDimZ, k->sharedMemBytes, h,
-				      k->kernelParams, NULL);
-	case CU_GRAPH_NODE_TYPE_MEMCPY:
-		return cu_exec_memcpy(&n->u.memcpy.p, h);
-	case CU_GRAPH_NODE_TYPE_MEMSET:
-		return cu_exec_memset(&n->u.memset, h);
-	case CU_GRAPH_NODE_TYPE_HOST:
-		return cuLaunchHostFunc(h, n->u.host.fn, n->u.host.userData);
-	default:
-		return CUDA_SUCCESS;	/* empty */
-	}
 }
 
 static struct cu_graph_exec *cu_exec_of(CUgraphExec h)
@@ -209,7 +191,6 @@ CU_EXPORT CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec,
 	struct cu_stream *s;
 	struct cu_ctx *ctx;
 	CUresult res = cu_stream_current(hStream, &ctx, &s);
-	size_t i;
 
 	if (res != CUDA_SUCCESS)
 		return res;
@@ -222,9 +203,7 @@ CU_EXPORT CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec,
 	res = cu_capture_forbid(s);
 	if (res != CUDA_SUCCESS)
 		return res;
-	for (i = 0; i < e->num_nodes && res == CUDA_SUCCESS; i++)
-		res = cu_exec_node(&e->nodes[i], hStream);
-	return res;
+	return cu_graph_exec_launch(e, s, hStream);
 }
 
 CU_EXPORT CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec)

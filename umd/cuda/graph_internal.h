@@ -64,7 +64,25 @@ struct cu_graph_exec {
 	struct cu_graph_node *nodes;	/* copies, in topological order */
 	struct cu_graph_node **origin;	/* the graph's node of each copy */
 	size_t num_nodes;
+	/* The edges by position: node i waits for nodes dep[dep_first[i]]
+	 * up to dep[dep_first[i + 1]] (all earlier in the order). */
+	size_t *dep_first, *dep;
+	/* Nodes another lane may wait for: published as soon as submitted. */
+	bool *publish;
+
+	pthread_mutex_t launch_lock;	/* one launch at a time; @last */
+	struct cu_point last;		/* where the previous launch ended */
 };
+
+/* ---- graph_launch.c ------------------------------------------------------ */
+
+/*
+ * Submit every node of @e, in order, on @s (the stream handle @h names)
+ * and the context's lanes;
+ * ordered after @s's earlier work, and @s's later work after it.
+ */
+CUresult cu_graph_exec_launch(struct cu_graph_exec *e, struct cu_stream *s,
+			      CUstream h);
 
 /* ---- graph.c ----------------------------------------------------------- */
 

@@ -41,6 +41,13 @@ __global__ void mul(const float *u, const float *v, float *out, int n)
 		out[i] = u[i] * v[i];
 }
 
+// Spins until *flag is set: only finishes if something else runs meanwhile.
+__global__ void wait_for_flag(volatile int *flag)
+{
+	while (*flag == 0)
+		;
+}
+
 struct buffers {
 	float *hx, *hout, *hhalf;	// pinned (hhalf: N times 0.5)
 	float *x, *u, *v, *out;		// device
@@ -345,6 +352,55 @@ static void test_capture_errors(struct buffers *b)
 	cudaStreamDestroy(s2);
 }
 
+static void CUDART_CB set_flag(void *p)
+{
+	*(volatile int *)p = 1;
+}
+
+/*
+ * Independent branches run at the same time: one branch is a kernel that
+ * waits for a flag, the other a host node that sets it.  Run one after
+ * the other (the kernel first, as it comes first in the graph), the
+ * kernel would never end - the watchdog would stop it after 5 s and the
+ * launch would fail.  CUDA allows but does not promise this concurrency;
+ * this library gives each branch its own queue (graph_launch.c).
+ */
+static void test_parallel_branches(void)
+{
+	cudaGraph_t g;
+	cudaGraphExec_t exec;
+	cudaGraphNode_t k, h, join, deps[2];
+	int *flag;
+	void *args[] = { &flag };
+	struct cudaKernelNodeParams kp = {};
+	struct cudaHostNodeParams hp;
+	bool ok;
+
+	ok = OK(cudaMallocHost(&flag, sizeof(int)));
+	kp.func = (void *)wait_for_flag;
+	kp.gridDim = dim3(1);
+	kp.blockDim = dim3(1);
+	kp.kernelParams = args;
+	hp.fn = set_flag;
+	hp.userData = flag;
+	ok = ok && OK(cudaGraphCreate(&g, 0)) &&
+	     OK(cudaGraphAddKernelNode(&k, g, NULL, 0, &kp)) &&
+	     OK(cudaGraphAddHostNode(&h, g, NULL, 0, &hp));
+	deps[0] = k;
+	deps[1] = h;
+	ok = ok && OK(cudaGraphAddEmptyNode(&join, g, deps, 2)) &&
+	     OK(cudaGraphInstantiate(&exec, g, 0));
+	TAP(ok, "parallel: graph built");
+	for (int l = 0; l < 2; l++) {
+		*flag = 0;
+		TAP(OK(cudaGraphLaunch(exec, 0)) && OK(cudaStreamSynchronize(0)) &&
+		    *flag == 1, "parallel: the branches ran side by side (%d)", l);
+	}
+	cudaGraphExecDestroy(exec);
+	cudaGraphDestroy(g);
+	cudaFreeHost(flag);
+}
+
 static void test_graph_errors(void)
 {
 	cudaGraph_t g, g2;
@@ -387,6 +443,7 @@ int main(void)
 	test_capture(&b);
 	test_explicit(&b);
 	test_capture_errors(&b);
+	test_parallel_branches();
 	test_graph_errors();
 	free_buffers(&b);
 	cudaDeviceReset();

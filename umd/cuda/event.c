@@ -75,8 +75,17 @@ CU_EXPORT CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags)
 			return CUDA_ERROR_OUT_OF_MEMORY;
 		}
 	}
+	/* Shared with other processes through a page of its own. */
+	if (Flags & CU_EVENT_INTERPROCESS) {
+		res = cu_ipc_event_init(ev);
+		if (res != CUDA_SUCCESS) {
+			free(ev);
+			return res;
+		}
+	}
 	res = cu_handle_add(ev, CU_HANDLE_EVENT);
 	if (res != CUDA_SUCCESS) {
+		cu_ipc_event_release(ev);
 		cu_ts_slot_put(ctx, ev->ts_slot);
 		free(ev);
 		return res;
@@ -101,6 +110,12 @@ CU_EXPORT CUresult CUDAAPI cuEventDestroy(CUevent hEvent)
 	if (ev->ts_slot >= 0 && cu_ctx_valid(ev->ctx)) {
 		cu_point_wait(ev->ctx, &ev->point);
 		cu_ts_slot_put(ev->ctx, ev->ts_slot);
+	}
+	if (ev->ipc) {
+		/* Its WRITE_MEM lands before the page goes. */
+		if (ev->recorded && cu_ctx_valid(ev->ctx))
+			cu_point_wait(ev->ctx, &ev->point);
+		cu_ipc_event_release(ev);
 	}
 	cu_capture_event_release(ev);
 	ev->magic = CU_DEAD_MAGIC;
@@ -132,16 +147,20 @@ static CUresult cu_event_record(CUevent hEvent, CUstream hStream)
 	res = cu_capture_event_record(s, ev, &recorded);
 	if (res != CUDA_SUCCESS || recorded)
 		return res;
-	res = cu_op_begin(s, CU_ENGINE_COMPUTE, NULL, &op);
+	/* An interprocess event's records complete in order (ipc_event.c). */
+	res = cu_op_begin(s, CU_ENGINE_COMPUTE,
+			  ev->ipc && ev->recorded ? &ev->point : NULL, &op);
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (ev->ts_slot >= 0) {
+	ret = 0;
+	if (ev->ts_slot >= 0)
 		ret = vgpu_emit_timestamp(op.queue->vq, (uintptr_t)cu_ts(ev),
 					  op.deadline);
-		if (ret) {
-			cu_op_abort(&op, ret);
-			return cu_from_errno(ret);
-		}
+	if (!ret && ev->ipc)
+		ret = cu_ipc_event_emit(ev, op.queue->vq, op.deadline);
+	if (ret) {
+		cu_op_abort(&op, ret);
+		return cu_from_errno(ret);
 	}
 	res = cu_op_end(&op, &done);
 	if (res != CUDA_SUCCESS)
@@ -177,6 +196,9 @@ CU_EXPORT CUresult CUDAAPI cuEventQuery(CUevent hEvent)
 	res = cu_capture_event_check(ev);
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* Another process's event: its records are counted in the page. */
+	if (cu_ipc_event_imported(ev))
+		return cu_ipc_event_query(ev);
 	/* An event never recorded counts as complete (measured). */
 	if (!ev->recorded || cu_point_done(&ev->point))
 		return CUDA_SUCCESS;
@@ -196,6 +218,8 @@ CU_EXPORT CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
 	res = cu_capture_event_check(ev);
 	if (res != CUDA_SUCCESS)
 		return res;
+	if (cu_ipc_event_imported(ev))
+		return cu_ipc_event_sync(ev);
 	if (!ev->recorded)
 		return CUDA_SUCCESS;
 	/* CU_EVENT_BLOCKING_SYNC: sleep, whatever the context's policy. */

@@ -69,7 +69,7 @@ CU_EXPORT CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle,
 }
 
 /* The exporter's descriptor @fd of process @pid, as one of ours. */
-static int cu_ipc_fetch_fd(pid_t pid, int fd)
+int cu_ipc_fetch_fd(int32_t pid, int32_t fd)
 {
 	int pidfd, ours, err;
 

@@ -218,6 +218,9 @@ CU_EXPORT CUresult CUDAAPI cuStreamWaitEvent(CUstream h, CUevent hEvent,
 	res = cu_capture_wait_event(s, ev, &recorded);
 	if (res != CUDA_SUCCESS || recorded)
 		return res;
+	/* Another process's event: the device waits on its shared page. */
+	if (cu_ipc_event_imported(ev))
+		return cu_ipc_event_wait(s, ev);
 	p = ev->point;
 	/* Nothing to wait for: an event never recorded, or already done. */
 	if (!ev->recorded || cu_point_done(&p))

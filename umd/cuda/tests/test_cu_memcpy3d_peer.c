@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "cuda_test.h"
 
@@ -694,6 +695,134 @@ TEST(peer_errors)
 	cuMemFree(b);
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(c0));
 	cuMemFree(a);
+}
+
+/* ---- interprocess events ----------------------------------------------------- */
+
+#define IPC_WORDS (8u << 20)	/* 32 MiB: a fill the parent can wait for */
+#define IPC_VALUE 0x5eed1234u
+
+struct ipc_msg {
+	CUipcEventHandle ev;
+	CUipcMemHandle mem;
+};
+
+/*
+ * The exporter: an event and a buffer, filled and recorded on demand -
+ * after a kernel that spins for 200 ms, so that the parent's copy would
+ * read the old contents if its stream did not wait for the event.
+ */
+static int ipc_event_child(int to_parent, int from_parent)
+{
+	unsigned long long ns = 200000000ull;
+	void *params[] = { &ns };
+	struct ipc_msg msg;
+	CUfunction spin;
+	CUcontext ctx;
+	CUdeviceptr d;
+	CUmodule m;
+	CUstream st;
+	CUevent ev;
+	char go;
+
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) ||
+	    cuCtxSetCurrent(ctx) || cuModuleLoad(&m, DRV_PTX) ||
+	    cuModuleGetFunction(&spin, m, "spin") ||
+	    cuEventCreate(&ev, CU_EVENT_INTERPROCESS | CU_EVENT_DISABLE_TIMING) ||
+	    cuMemAlloc(&d, IPC_WORDS * 4) || cuMemsetD32(d, 0, IPC_WORDS) ||
+	    cuCtxSynchronize() ||
+	    cuStreamCreate(&st, CU_STREAM_NON_BLOCKING) ||
+	    cuIpcGetEventHandle(&msg.ev, ev) || cuIpcGetMemHandle(&msg.mem, d))
+		return 1;
+	if (write(to_parent, &msg, sizeof(msg)) != sizeof(msg))
+		return 2;
+	/* Record when told: after a fill the parent must wait for. */
+	if (read(from_parent, &go, 1) != 1)
+		return 3;
+	if (cuLaunchKernel(spin, 1, 1, 1, 32, 1, 1, 0, st, params, NULL) ||
+	    cuMemsetD32Async(d, IPC_VALUE, IPC_WORDS, st) ||
+	    cuEventRecord(ev, st) || write(to_parent, &go, 1) != 1)
+		return 4;
+	/* Keep everything alive until the parent is done with it. */
+	if (read(from_parent, &go, 1) != 1)
+		return 5;
+	return cuEventSynchronize(ev) || cuEventDestroy(ev) || cuMemFree(d) ?
+	       6 : 0;
+}
+
+TEST(ipc_event_between_processes)
+{
+	int to_parent[2], from_parent[2], status;
+	uint32_t *back = malloc(IPC_WORDS * 4);
+	CUevent ev, plain, local;
+	CUipcEventHandle h;
+	struct ipc_msg msg;
+	CUcontext ctx;
+	CUdeviceptr d;
+	CUstream st;
+	float ms;
+	char go = 1;
+	pid_t pid;
+
+	ASSERT_TRUE(back != NULL);
+	ASSERT_EQ(0, pipe(to_parent));
+	ASSERT_EQ(0, pipe(from_parent));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(ipc_event_child(to_parent[1], from_parent[0]));
+	ASSERT_EQ(sizeof(msg), read(to_parent[0], &msg, sizeof(msg)));
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuIpcOpenEventHandle(&ev, msg.ev));
+	ASSERT_EQ(CUDA_SUCCESS, cuIpcOpenMemHandle(&d, msg.mem, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&st, CU_STREAM_NON_BLOCKING));
+	/* Never recorded: complete, as any event. */
+	ASSERT_EQ(CUDA_SUCCESS, cuEventQuery(ev));
+	ASSERT_EQ(1, write(from_parent[1], &go, 1));
+	ASSERT_EQ(1, read(to_parent[0], &go, 1));
+	/* Recorded after the fill: this stream's copy waits for it. */
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamWaitEvent(st, ev, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoHAsync(back, d, IPC_WORDS * 4, st));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(st));
+	for (size_t i = 0; i < IPC_WORDS; i++)
+		ASSERT_EQ(IPC_VALUE, back[i]);
+	ASSERT_EQ(CUDA_SUCCESS, cuEventSynchronize(ev));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventQuery(ev));
+	/* An interprocess event does not time. */
+	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE, cuEventElapsedTime(&ms, ev, ev));
+	/* Recorded here too: the page counts this process's record. */
+	ASSERT_EQ(CUDA_SUCCESS, cuEventRecord(ev, st));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventSynchronize(ev));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventDestroy(ev));
+	ASSERT_EQ(CUDA_SUCCESS, cuIpcCloseMemHandle(d));
+	ASSERT_EQ(1, write(from_parent[1], &go, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+
+	/* Errors. */
+	ASSERT_EQ(CUDA_SUCCESS, cuEventCreate(&plain, CU_EVENT_DISABLE_TIMING));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuIpcGetEventHandle(&h, plain));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+		  cuIpcGetEventHandle(&h, (CUevent)(uintptr_t)0x40));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventCreate(&local, CU_EVENT_INTERPROCESS |
+					      CU_EVENT_DISABLE_TIMING));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuIpcGetEventHandle(NULL, local));
+	ASSERT_EQ(CUDA_SUCCESS, cuIpcGetEventHandle(&h, local));
+	memset(&h, 0x5a, sizeof(h));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuIpcOpenEventHandle(&ev, h));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuIpcOpenEventHandle(NULL, h));
+	/* The exporter is gone: its descriptor cannot be fetched. */
+	ASSERT_EQ(CUDA_SUCCESS, cuIpcGetEventHandle(&h, local));
+	memcpy((char *)&h + 4, &pid, sizeof(pid));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cuIpcOpenEventHandle(&ev, h));
+	/* A local interprocess event works as any other. */
+	ASSERT_EQ(CUDA_SUCCESS, cuEventRecord(local, st));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventSynchronize(local));
+	cuEventDestroy(local);
+	cuEventDestroy(plain);
+	cuStreamDestroy(st);
+	free(back);
 }
 
 /* ---- managed-memory hints ---------------------------------------------------- */

@@ -4,9 +4,10 @@
 // API (guest test): cudaMalloc3D laid out as the programming guide's
 // kernels index it, cudaMemset3D and cudaMemcpy3D with positions on every
 // axis checked against a CPU reference, cudaMemcpy2D, cudaMemcpyPeer and
-// cudaMemcpy between two devices, device memory shared with a child
-// process (cudaIpc*), and cudaStreamAttachMemAsync / cudaMemPrefetchAsync
-// / cudaMemAdvise on managed memory, with their error codes.
+// cudaMemcpy between two devices, device memory and an event shared with
+// a child process (cudaIpc*), and cudaStreamAttachMemAsync /
+// cudaMemPrefetchAsync / cudaMemAdvise on managed memory, with their
+// error codes.
 //
 // Runs with two vgpu devices (test_cudart_mem3d.vmargs) and starts a
 // firmware for each.
@@ -419,40 +420,83 @@ static void test_peer(void)
 
 // --- IPC: a child process exports, this one imports -------------------------
 
+__global__ void spin(unsigned long long ns)
+{
+	unsigned long long start, now;
+
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+	do
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+	while (now - start < ns);
+}
+
+__global__ void twice(int *p, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+		p[i] *= 2;
+}
+
+struct ipc_msg {
+	cudaIpcMemHandle_t mem;
+	cudaIpcEventHandle_t ev;
+};
+
+static const int ipc_n = 5000;
+
+// The exporter: device memory and an interprocess event.
 static int ipc_child(int to_parent, int from_parent)
 {
-	const int n = 5000;
-	cudaIpcMemHandle_t h;
-	int *d = NULL, *back = (int *)malloc(n * sizeof(int));
+	struct ipc_msg msg;
+	int *d = NULL, *back = (int *)malloc(ipc_n * sizeof(int));
+	cudaEvent_t ev;
+	cudaStream_t s;
 	char go;
-	bool ok;
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < ipc_n; i++)
 		back[i] = 7 * i;
-	ok = OK(cudaMalloc((void **)&d, n * sizeof(int))) &&
-	     OK(cudaMemcpy(d, back, n * sizeof(int), cudaMemcpyHostToDevice)) &&
-	     OK(cudaIpcGetMemHandle(&h, d));
-	if (!ok || write(to_parent, &h, sizeof(h)) != sizeof(h))
+	if (!OK(cudaMalloc((void **)&d, ipc_n * sizeof(int))) ||
+	    !OK(cudaMemcpy(d, back, ipc_n * sizeof(int),
+			   cudaMemcpyHostToDevice)) ||
+	    !OK(cudaEventCreateWithFlags(&ev, cudaEventInterprocess |
+					 cudaEventDisableTiming)) ||
+	    !OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) ||
+	    !OK(cudaIpcGetMemHandle(&msg.mem, d)) ||
+	    !OK(cudaIpcGetEventHandle(&msg.ev, ev)))
 		return 1;
+	if (write(to_parent, &msg, sizeof(msg)) != sizeof(msg))
+		return 2;
 	// The parent adds one to every element, then says go.
 	if (read(from_parent, &go, 1) != 1)
-		return 2;
-	memset(back, 0, n * sizeof(int));
-	if (!OK(cudaMemcpy(back, d, n * sizeof(int), cudaMemcpyDeviceToHost)))
 		return 3;
-	for (int i = 0; i < n; i++)
+	memset(back, 0, ipc_n * sizeof(int));
+	if (!OK(cudaMemcpy(back, d, ipc_n * sizeof(int),
+			   cudaMemcpyDeviceToHost)))
+		return 4;
+	for (int i = 0; i < ipc_n; i++)
 		if (back[i] != 7 * i + 1)
-			return 4;
-	return OK(cudaFree(d)) ? 0 : 5;
+			return 5;
+	// Doubled after 200 ms of spinning: the parent must wait for it.
+	spin<<<1, 1, 0, s>>>(200000000ull);
+	twice<<<(ipc_n + 255) / 256, 256, 0, s>>>(d, ipc_n);
+	if (!OK(cudaEventRecord(ev, s)) || write(to_parent, &go, 1) != 1)
+		return 6;
+	if (read(from_parent, &go, 1) != 1)
+		return 7;
+	return OK(cudaEventDestroy(ev)) && OK(cudaFree(d)) ? 0 : 8;
 }
 
 // Must run before this process uses CUDA: the child starts from scratch.
 static void test_ipc(void)
 {
-	const int n = 5000;
 	int to_parent[2], from_parent[2], status = -1;
-	int *d = NULL, *own = NULL, *head = (int *)malloc(n * sizeof(int));
-	cudaIpcMemHandle_t h, mine;
+	int *d = NULL, *own = NULL, *head = (int *)malloc(ipc_n * sizeof(int));
+	cudaIpcMemHandle_t mine;
+	cudaIpcEventHandle_t emine;
+	cudaEvent_t ev = NULL, plain;
+	cudaStream_t s = NULL;
+	struct ipc_msg msg;
 	char go = 1;
 	bool ok;
 	pid_t pid;
@@ -464,24 +508,43 @@ static void test_ipc(void)
 	pid = fork();
 	if (pid == 0)
 		_exit(ipc_child(to_parent[1], from_parent[0]));
-	ok = pid > 0 && read(to_parent[0], &h, sizeof(h)) == sizeof(h) &&
-	     OK(cudaIpcOpenMemHandle((void **)&d, h,
+	ok = pid > 0 && read(to_parent[0], &msg, sizeof(msg)) == sizeof(msg) &&
+	     OK(cudaIpcOpenMemHandle((void **)&d, msg.mem,
 				     cudaIpcMemLazyEnablePeerAccess)) &&
-	     OK(cudaMemcpy(head, d, n * sizeof(int), cudaMemcpyDeviceToHost));
-	for (int i = 0; ok && i < n; i++)
+	     OK(cudaMemcpy(head, d, ipc_n * sizeof(int),
+			   cudaMemcpyDeviceToHost));
+	for (int i = 0; ok && i < ipc_n; i++)
 		ok = head[i] == 7 * i;
 	TAP(ok, "cudaIpcOpenMemHandle: the child's device memory, read here");
 	if (ok)
-		add_one<<<(n + 255) / 256, 256>>>(d, n);
+		add_one<<<(ipc_n + 255) / 256, 256>>>(d, ipc_n);
 	ok = ok && OK(cudaDeviceSynchronize()) &&
-	     IS(cudaErrorInvalidValue, cudaFree(d)) &&
+	     OK(cudaIpcOpenEventHandle(&ev, msg.ev)) &&
+	     OK(cudaEventQuery(ev)) &&
+	     OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) &&
+	     write(from_parent[1], &go, 1) == 1 &&
+	     read(to_parent[0], &go, 1) == 1;
+	// The child recorded its event after a kernel that doubles the data.
+	ok = ok && OK(cudaStreamWaitEvent(s, ev, 0)) &&
+	     OK(cudaMemcpyAsync(head, d, ipc_n * sizeof(int),
+				cudaMemcpyDeviceToHost, s)) &&
+	     OK(cudaStreamSynchronize(s));
+	for (int i = 0; ok && i < ipc_n; i++)
+		ok = head[i] == (7 * i + 1) * 2;
+	TAP(ok, "a kernel here changes the child's memory; a stream here "
+	    "waits for the child's event, then reads what the child's next "
+	    "kernel made of it");
+	TAP(OK(cudaEventSynchronize(ev)) && OK(cudaEventQuery(ev)) &&
+	    OK(cudaEventDestroy(ev)),
+	    "the opened event: synchronized, complete, destroyed");
+	ok = IS(cudaErrorInvalidValue, cudaFree(d)) &&
 	     OK(cudaIpcCloseMemHandle(d));
 	clear_error();
 	if (pid > 0 && write(from_parent[1], &go, 1) == 1)
 		waitpid(pid, &status, 0);
 	TAP(ok && WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	    "a kernel here changes the child's memory, the child sees it "
-	    "(child status %d); closed, not freed", status);
+	    "the child saw this process's change and ended well (status %d); "
+	    "the memory was closed, not freed", status);
 	TAP(IS(cudaErrorInvalidValue, cudaIpcCloseMemHandle(d)),
 	    "cudaIpcCloseMemHandle twice: cudaErrorInvalidValue");
 	// Errors: one's own handle, a damaged one, not an allocation.
@@ -498,7 +561,21 @@ static void test_ipc(void)
 	    "cudaIpcGetMemHandle inside an allocation: cudaErrorInvalidValue");
 	TAP(IS(cudaErrorInvalidValue, cudaIpcGetMemHandle(NULL, own)),
 	    "cudaIpcGetMemHandle(NULL): cudaErrorInvalidValue");
+	TAP(OK(cudaEventCreateWithFlags(&plain, cudaEventDisableTiming)) &&
+	    IS(cudaErrorInvalidValue, cudaIpcGetEventHandle(&emine, plain)),
+	    "cudaIpcGetEventHandle of an event without cudaEventInterprocess: "
+	    "cudaErrorInvalidValue");
+	memset(&emine, 0x5a, sizeof(emine));
+	TAP(IS(cudaErrorInvalidValue, cudaIpcOpenEventHandle(&ev, emine)),
+	    "cudaIpcOpenEventHandle of a damaged handle: cudaErrorInvalidValue");
+	TAP(IS(cudaErrorInvalidValue,
+	       cudaEventCreateWithFlags(&ev, cudaEventInterprocess)),
+	    "cudaEventInterprocess without cudaEventDisableTiming: "
+	    "cudaErrorInvalidValue");
 	clear_error();
+	cudaEventDestroy(plain);
+	if (s)
+		cudaStreamDestroy(s);
 	cudaFree(own);
 	for (int i = 0; i < 2; i++) {
 		close(to_parent[i]);

@@ -19,11 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rt_test_util.h"
-
-#define TAP(cond, ...) ({ bool ok_ = (cond); tap_ok(ok_, __VA_ARGS__); })
-#define OK(call) ((call) == cudaSuccess)
-#define IS(err, call) ((call) == (err))
+#include "rt_tap.h"
 
 static void clear_error(void)
 {

@@ -72,7 +72,7 @@ CUresult cu_copy_dma(struct cu_stream *s, uint64_t dst, uint64_t src,
 	return cu_op_end(&op, done);
 }
 
-static CUresult cu_stage_get(struct cu_ctx *ctx)
+CUresult cu_stage_get(struct cu_ctx *ctx)
 {
 	void *p;
 	CUresult res;

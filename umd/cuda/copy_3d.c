@@ -17,15 +17,21 @@
  *   - otherwise one run per row.
  *
  * That is the DMA case: both sides are device memory of the stream's
- * context or pinned host memory its device reaches.  When a side is
- * pageable, host-only or in another context, each run is an ordinary copy
- * (copy.c), which stages, memcpy()s or hands the run to the other
- * context's copy engine as a linear copy would.
+ * context or pinned host memory its device reaches.  When the host side
+ * is pageable, the runs are packed into the bounce buffers (copy.c): as
+ * many whole runs as fit in a 1 MiB buffer are one operation, one packet
+ * per run between the buffer and the device side.  Otherwise (runs
+ * larger than a buffer, both sides on the host, a side in another
+ * context) each run is an ordinary copy (copy.c), which stages, memcpy()s
+ * or hands the run to the other context's copy engine as a linear copy
+ * would.
  *
  * CUDA arrays (CU_MEMORYTYPE_ARRAY) do not exist on this device: a copy
  * naming one is refused with CUDA_ERROR_INVALID_VALUE, what CUDA returns
  * for an array handle that is not valid.
  */
+#include <string.h>
+
 #include "cuda_internal.h"
 
 /* Fold runs that are contiguous on both sides into longer ones. */
@@ -79,6 +85,30 @@ static bool cu_box_dma(struct cu_stream *s, const struct cu_copy_box *b,
 	       (wd == CU_WHERE_DEVICE || ws == CU_WHERE_DEVICE);
 }
 
+enum cu_box_staging { CU_BOX_NOT_STAGED, CU_BOX_STAGED_IN, CU_BOX_STAGED_OUT };
+
+/* Pageable host memory on one side, device memory of @s's context on the
+ * other: the case the bounce buffers serve. */
+static enum cu_box_staging cu_box_staged(struct cu_stream *s,
+					 const struct cu_copy_box *b,
+					 size_t dspan, size_t sspan)
+{
+	struct cu_ctx *dctx = cu_copy_owner(b->dst);
+	struct cu_ctx *sctx = cu_copy_owner(b->src);
+	enum cu_where wd, ws;
+	bool ok;
+
+	if ((dctx && dctx != s->ctx) || (sctx && sctx != s->ctx))
+		return CU_BOX_NOT_STAGED;
+	wd = cu_classify_for(s->ctx->dev, b->dst, dspan, &ok);
+	ws = cu_classify_for(s->ctx->dev, b->src, sspan, &ok);
+	if (wd == CU_WHERE_DEVICE && ws == CU_WHERE_PAGEABLE)
+		return CU_BOX_STAGED_IN;
+	if (ws == CU_WHERE_DEVICE && wd == CU_WHERE_PAGEABLE)
+		return CU_BOX_STAGED_OUT;
+	return CU_BOX_NOT_STAGED;
+}
+
 /* All runs in one operation on the stream's copy queue. */
 static CUresult cu_box_emit(struct cu_stream *s, const struct cu_copy_box *b,
 			    bool sync)
@@ -105,6 +135,128 @@ static CUresult cu_box_emit(struct cu_stream *s, const struct cu_copy_box *b,
 	res = cu_op_end(&op, &done);
 	if (res == CUDA_SUCCESS && sync)
 		res = cu_point_wait(s->ctx, &done);
+	return res;
+}
+
+/* Where run @k (row k % height of slice k / height) starts on a side. */
+static uint64_t cu_run(const struct cu_copy_box *b, bool dst, size_t k)
+{
+	size_t y = k % b->height, z = k / b->height;
+
+	return dst ? b->dst + z * b->dst_slice + y * b->dst_pitch :
+		     b->src + z * b->src_slice + y * b->src_pitch;
+}
+
+/* Runs [k, k + n) between bounce buffer @buf and device-visible memory. */
+static CUresult cu_runs_emit(struct cu_stream *s, const struct cu_copy_box *b,
+			     size_t k, size_t n, uint64_t buf, bool to_device,
+			     const struct cu_point *also, struct cu_point *done)
+{
+	struct cu_op op;
+	CUresult res;
+	size_t i;
+	int ret = 0;
+
+	res = cu_op_begin(s, CU_ENGINE_COPY, also, &op);
+	if (res != CUDA_SUCCESS)
+		return res;
+	for (i = 0; i < n && !ret; i++) {
+		uint64_t packed = buf + i * b->width;
+
+		ret = to_device ?
+		      vgpu_emit_copy(op.queue->vq, cu_run(b, true, k + i),
+				     packed, b->width, op.deadline) :
+		      vgpu_emit_copy(op.queue->vq, packed,
+				     cu_run(b, false, k + i), b->width,
+				     op.deadline);
+	}
+	if (ret) {
+		cu_op_abort(&op, ret);
+		return cu_from_errno(ret);
+	}
+	return cu_op_end(&op, done);
+}
+
+/*
+ * Pageable host -> device: the CPU packs runs into one buffer while the
+ * copy engine scatters the other's.  Returns once all are staged, as a
+ * linear copy from pageable memory does.
+ */
+static CUresult cu_box_staged_in(struct cu_stream *s,
+				 const struct cu_copy_box *b)
+{
+	struct cu_ctx *ctx = s->ctx;
+	size_t runs = b->height * b->depth, per = CU_STAGE_SIZE / b->width;
+	size_t k, n, i;
+	unsigned int buf = 0;
+	CUresult res;
+
+	pthread_mutex_lock(&ctx->stage_lock);
+	res = cu_stage_get(ctx);
+	for (k = 0; res == CUDA_SUCCESS && k < runs; k += n) {
+		uint8_t *p = ctx->stage + (size_t)buf * CU_STAGE_SIZE;
+
+		n = runs - k < per ? runs - k : per;
+		/* The copy engine may still be reading this buffer. */
+		res = cu_point_wait(ctx, &ctx->stage_busy[buf]);
+		for (i = 0; res == CUDA_SUCCESS && i < n; i++)
+			memcpy(p + i * b->width,
+			       (const void *)(uintptr_t)cu_run(b, false, k + i),
+			       b->width);
+		if (res == CUDA_SUCCESS)
+			res = cu_runs_emit(s, b, k, n, (uintptr_t)p, true, NULL,
+					   &ctx->stage_busy[buf]);
+		buf = (buf + 1) % CU_STAGE_BUFFERS;
+	}
+	pthread_mutex_unlock(&ctx->stage_lock);
+	return res;
+}
+
+/*
+ * Device -> pageable host: the copy engine gathers runs into one buffer
+ * while the CPU unpacks the other's.
+ */
+static CUresult cu_box_staged_out(struct cu_stream *s,
+				  const struct cu_copy_box *b)
+{
+	struct cu_ctx *ctx = s->ctx;
+	size_t runs = b->height * b->depth, per = CU_STAGE_SIZE / b->width;
+	size_t first[CU_STAGE_BUFFERS] = { 0 }, count[CU_STAGE_BUFFERS] = { 0 };
+	size_t k = 0, i;
+	unsigned int buf = 0, next;
+	struct cu_point busy;
+	CUresult res;
+
+	pthread_mutex_lock(&ctx->stage_lock);
+	res = cu_stage_get(ctx);
+	while (res == CUDA_SUCCESS && (k < runs || count[buf])) {
+		next = (buf + 1) % CU_STAGE_BUFFERS;
+		/* Gather the next runs into the other buffer... */
+		if (k < runs && !count[next]) {
+			count[next] = runs - k < per ? runs - k : per;
+			first[next] = k;
+			/* ...after its previous user (maybe another stream). */
+			busy = ctx->stage_busy[next];
+			res = cu_runs_emit(s, b, k, count[next],
+					   (uintptr_t)ctx->stage +
+					   (size_t)next * CU_STAGE_SIZE, false,
+					   &busy, &ctx->stage_busy[next]);
+			k += count[next];
+		}
+		/* ...then unpack this one. */
+		if (res == CUDA_SUCCESS && count[buf]) {
+			uint8_t *p = ctx->stage + (size_t)buf * CU_STAGE_SIZE;
+
+			res = cu_point_wait(ctx, &ctx->stage_busy[buf]);
+			for (i = 0; res == CUDA_SUCCESS && i < count[buf]; i++)
+				memcpy((void *)(uintptr_t)cu_run(b, true,
+							first[buf] + i),
+				       p + i * b->width, b->width);
+			count[buf] = 0;
+		}
+		buf = next;
+	}
+	pthread_mutex_unlock(&ctx->stage_lock);
 	return res;
 }
 
@@ -160,6 +312,16 @@ CUresult cu_copy_box(struct cu_stream *s, const struct cu_copy_box *box,
 		return cu_copy(s, b.dst, b.src, b.width, sync);
 	if (cu_box_dma(s, &b, dspan, sspan))
 		return cu_box_emit(s, &b, sync);
+	if (b.width <= CU_STAGE_SIZE) {
+		switch (cu_box_staged(s, &b, dspan, sspan)) {
+		case CU_BOX_STAGED_IN:
+			return cu_box_staged_in(s, &b);
+		case CU_BOX_STAGED_OUT:
+			return cu_box_staged_out(s, &b);
+		default:
+			break;
+		}
+	}
 	for (z = 0; z < b.depth && res == CUDA_SUCCESS; z++)
 		for (y = 0; y < b.height && res == CUDA_SUCCESS; y++)
 			res = cu_copy(s, b.dst + z * b.dst_slice + y * b.dst_pitch,

@@ -426,6 +426,8 @@ enum cu_where cu_classify_for(const struct cu_device *d, uint64_t ptr,
 /* Copy with each side already classified; @sync: wait for completion. */
 CUresult cu_copy(struct cu_stream *s, uint64_t dst, uint64_t src,
 		 size_t size, bool sync);
+/* Allocate @ctx's bounce buffers if needed (ctx->stage_lock held). */
+CUresult cu_stage_get(struct cu_ctx *ctx);
 /* One COPY packet on @s, both sides reachable, after @also if not NULL. */
 CUresult cu_copy_dma(struct cu_stream *s, uint64_t dst, uint64_t src,
 		     size_t size, const struct cu_point *also,

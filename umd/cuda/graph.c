@@ -515,23 +515,67 @@ static struct cu_graph_node *cu_node_of_type(CUgraphNode h,
 	return cu_graph_node_valid(n) && n->type == type ? n : NULL;
 }
 
-/*
- * The parameters as the graph holds them: kernelParams points at the
- * node's own copies of the arguments, valid while the node lives.
- */
-CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode,
-		CUDA_KERNEL_NODE_PARAMS *nodeParams)
+/* The CUDA parameter struct a node holds. */
+static const void *cu_node_params(const struct cu_graph_node *n)
 {
-	struct cu_graph_node *n = cu_node_of_type(hNode,
-						  CU_GRAPH_NODE_TYPE_KERNEL);
+	switch (n->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL:
+		return &n->u.kernel.p;
+	case CU_GRAPH_NODE_TYPE_MEMCPY:
+		return &n->u.memcpy.p;
+	case CU_GRAPH_NODE_TYPE_MEMSET:
+		return &n->u.memset;
+	default:
+		return &n->u.host;
+	}
+}
+
+/*
+ * The cuGraph*NodeGetParams calls: copy node @h's parameters, @size bytes
+ * of the struct of @type, to @out.  For a kernel node, kernelParams
+ * points at the node's own copies of the arguments, valid while the node
+ * lives.
+ */
+static CUresult cu_node_get_params(CUgraphNode h, CUgraphNodeType type,
+				   void *out, size_t size)
+{
+	struct cu_graph_node *n = cu_node_of_type(h, type);
 	CUresult res = cu_initialized();
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!n || !nodeParams)
+	if (!n || !out)
 		return CUDA_ERROR_INVALID_VALUE;
-	*nodeParams = n->u.kernel.p;
+	memcpy(out, cu_node_params(n), size);
 	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode,
+		CUDA_KERNEL_NODE_PARAMS *nodeParams)
+{
+	return cu_node_get_params(hNode, CU_GRAPH_NODE_TYPE_KERNEL, nodeParams,
+				  sizeof(*nodeParams));
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode,
+		CUDA_MEMCPY3D *nodeParams)
+{
+	return cu_node_get_params(hNode, CU_GRAPH_NODE_TYPE_MEMCPY, nodeParams,
+				  sizeof(*nodeParams));
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode,
+		CUDA_MEMSET_NODE_PARAMS *nodeParams)
+{
+	return cu_node_get_params(hNode, CU_GRAPH_NODE_TYPE_MEMSET, nodeParams,
+				  sizeof(*nodeParams));
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode,
+		CUDA_HOST_NODE_PARAMS *nodeParams)
+{
+	return cu_node_get_params(hNode, CU_GRAPH_NODE_TYPE_HOST, nodeParams,
+				  sizeof(*nodeParams));
 }
 
 CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode,
@@ -546,49 +590,4 @@ CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode,
 	if (!n || !nodeParams)
 		return CUDA_ERROR_INVALID_VALUE;
 	return cu_kernel_node_set(&n->u.kernel, nodeParams);
-}
-
-CU_EXPORT CUresult CUDAAPI cuGraphMemsetNodeGetParams(CUgraphNode hNode,
-		CUDA_MEMSET_NODE_PARAMS *nodeParams)
-{
-	struct cu_graph_node *n = cu_node_of_type(hNode,
-						  CU_GRAPH_NODE_TYPE_MEMSET);
-	CUresult res = cu_initialized();
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!n || !nodeParams)
-		return CUDA_ERROR_INVALID_VALUE;
-	*nodeParams = n->u.memset;
-	return CUDA_SUCCESS;
-}
-
-CU_EXPORT CUresult CUDAAPI cuGraphMemcpyNodeGetParams(CUgraphNode hNode,
-		CUDA_MEMCPY3D *nodeParams)
-{
-	struct cu_graph_node *n = cu_node_of_type(hNode,
-						  CU_GRAPH_NODE_TYPE_MEMCPY);
-	CUresult res = cu_initialized();
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!n || !nodeParams)
-		return CUDA_ERROR_INVALID_VALUE;
-	*nodeParams = n->u.memcpy.p;
-	return CUDA_SUCCESS;
-}
-
-CU_EXPORT CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode,
-		CUDA_HOST_NODE_PARAMS *nodeParams)
-{
-	struct cu_graph_node *n = cu_node_of_type(hNode,
-						  CU_GRAPH_NODE_TYPE_HOST);
-	CUresult res = cu_initialized();
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!n || !nodeParams)
-		return CUDA_ERROR_INVALID_VALUE;
-	*nodeParams = n->u.host;
-	return CUDA_SUCCESS;
 }

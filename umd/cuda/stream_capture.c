@@ -550,6 +550,24 @@ CU_EXPORT CUresult CUDAAPI cuStreamEndCapture(CUstream hStream,
 	return res;
 }
 
+/*
+ * The capture status of @s (cu_capture_lock held).  Asking about the
+ * legacy stream while a blocking stream of its context captures is an
+ * implicit dependency like any other use of it.
+ */
+static CUresult cu_capture_status(struct cu_stream *s,
+				  CUstreamCaptureStatus *status)
+{
+	*status = CU_STREAM_CAPTURE_STATUS_NONE;
+	if (s->capture)
+		*status = s->capture->seq->error == CUDA_SUCCESS ?
+			  CU_STREAM_CAPTURE_STATUS_ACTIVE :
+			  CU_STREAM_CAPTURE_STATUS_INVALIDATED;
+	else if (s->is_null && cu_capture_any() && cu_legacy_conflict(s->ctx))
+		return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+	return CUDA_SUCCESS;
+}
+
 CU_EXPORT CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream,
 					       CUstreamCaptureStatus *status)
 {
@@ -562,13 +580,7 @@ CU_EXPORT CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream,
 	if (!status)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&cu_capture_lock);
-	*status = CU_STREAM_CAPTURE_STATUS_NONE;
-	if (s->capture)
-		*status = s->capture->seq->error == CUDA_SUCCESS ?
-			  CU_STREAM_CAPTURE_STATUS_ACTIVE :
-			  CU_STREAM_CAPTURE_STATUS_INVALIDATED;
-	else if (s->is_null && cu_capture_any() && cu_legacy_conflict(ctx))
-		res = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+	res = cu_capture_status(s, status);
 	pthread_mutex_unlock(&cu_capture_lock);
 	return res;
 }
@@ -593,15 +605,9 @@ CU_EXPORT CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream,
 	if (!captureStatus_out)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&cu_capture_lock);
+	res = cu_capture_status(s, captureStatus_out);
 	p = s->capture;
-	if (!p) {
-		*captureStatus_out = CU_STREAM_CAPTURE_STATUS_NONE;
-		if (s->is_null && cu_capture_any() && cu_legacy_conflict(ctx))
-			res = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
-	} else {
-		*captureStatus_out = p->seq->error == CUDA_SUCCESS ?
-				     CU_STREAM_CAPTURE_STATUS_ACTIVE :
-				     CU_STREAM_CAPTURE_STATUS_INVALIDATED;
+	if (p) {
 		if (id_out)
 			*id_out = p->seq->id;
 		if (graph_out)

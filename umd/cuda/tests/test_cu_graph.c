@@ -133,6 +133,9 @@ TEST(diamond_explicit)
 	ASSERT_EQ(CU_GRAPH_NODE_TYPE_KERNEL, type);
 	ASSERT_EQ(CUDA_SUCCESS, cuGraphNodeGetType(out, &type));
 	ASSERT_EQ(CU_GRAPH_NODE_TYPE_MEMCPY, type);
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphMemcpyNodeGetParams(out, &cp));
+	ASSERT_EQ(d, cp.srcDevice);
+	ASSERT_EQ(N * sizeof(float), cp.WidthInBytes);
 	ASSERT_EQ(CUDA_SUCCESS, cuGraphNodeGetDependencies(nd, NULL, NULL,
 							   &count));
 	ASSERT_EQ(2u, count);
@@ -283,6 +286,16 @@ TEST(host_nodes_order)
 	ASSERT_EQ(CUDA_SUCCESS, cuGraphAddKernelNode(&k1, g, &h2, 1, &kp));
 	ASSERT_EQ(CUDA_SUCCESS, cuGraphAddEmptyNode(&e, g, &k1, 1));
 	ASSERT_EQ(CUDA_SUCCESS, cuGraphAddHostNode(&h3, g, &e, 1, &hp));
+	/* The parameters as the nodes hold them. */
+	CUDA_MEMSET_NODE_PARAMS mq;
+	CUDA_HOST_NODE_PARAMS hq;
+
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphMemsetNodeGetParams(set, &mq));
+	ASSERT_EQ(0, memcmp(&mp, &mq, sizeof(mp)));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphHostNodeGetParams(h2, &hq));
+	ASSERT_TRUE(hq.fn == log_call);
+	ASSERT_EQ(&log, hq.userData);
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuGraphHostNodeGetParams(set, &hq));
 	ASSERT_EQ(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
 	ASSERT_EQ(0, log.n);		/* nothing ran yet */
 	ASSERT_EQ(CUDA_SUCCESS, cuGraphLaunch(ge, NULL));

@@ -343,7 +343,7 @@ static uint64_t cu_3d_side(CUmemorytype type, const void *host,
 			   CUdeviceptr dev, size_t x, size_t y, size_t z,
 			   size_t pitch, size_t slice)
 {
-	uint64_t base, off;
+	uint64_t base, off, row;
 	bool ok;
 
 	switch (type) {
@@ -362,7 +362,8 @@ static uint64_t cu_3d_side(CUmemorytype type, const void *host,
 		return 0;	/* CU_MEMORYTYPE_ARRAY: no arrays here */
 	}
 	if (!base || __builtin_mul_overflow(z, slice, &off) ||
-	    __builtin_add_overflow(off, y * pitch, &off) ||
+	    __builtin_mul_overflow(y, pitch, &row) ||
+	    __builtin_add_overflow(off, row, &off) ||
 	    __builtin_add_overflow(off, x, &off) ||
 	    __builtin_add_overflow(base, off, &base))
 		return 0;

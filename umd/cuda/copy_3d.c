@@ -21,10 +21,10 @@
  * is pageable, the runs are packed into the bounce buffers (copy.c): as
  * many whole runs as fit in a 1 MiB buffer are one operation, one packet
  * per run between the buffer and the device side.  Otherwise (runs
- * larger than a buffer, both sides on the host, a side in another
- * context) each run is an ordinary copy (copy.c), which stages, memcpy()s
- * or hands the run to the other context's copy engine as a linear copy
- * would.
+ * larger than a buffer, both sides on the host) each run is an ordinary
+ * copy (copy.c), which stages or memcpy()s it as a linear copy would.  A
+ * box with a side in another context's memory is handed whole to that
+ * context (copy_peer.c).
  *
  * CUDA arrays (CU_MEMORYTYPE_ARRAY) do not exist on this device: a copy
  * naming one is refused with CUDA_ERROR_INVALID_VALUE, what CUDA returns
@@ -289,6 +289,7 @@ CUresult cu_copy_box(struct cu_stream *s, const struct cu_copy_box *box,
 		     bool sync)
 {
 	struct cu_copy_box b = *box;
+	struct cu_ctx *dctx, *sctx;
 	size_t dspan, sspan, y, z;
 	bool dok, sok, recorded = false;
 	CUresult res = CUDA_SUCCESS;
@@ -310,6 +311,10 @@ CUresult cu_copy_box(struct cu_stream *s, const struct cu_copy_box *box,
 		return res;
 	if (b.height == 1 && b.depth == 1)
 		return cu_copy(s, b.dst, b.src, b.width, sync);
+	dctx = cu_copy_owner(b.dst);
+	sctx = cu_copy_owner(b.src);
+	if ((dctx && dctx != s->ctx) || (sctx && sctx != s->ctx))
+		return cu_box_across(s, &b, dctx, sctx);
 	if (cu_box_dma(s, &b, dspan, sspan))
 		return cu_box_emit(s, &b, sync);
 	if (b.width <= CU_STAGE_SIZE) {

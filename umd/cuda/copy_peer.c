@@ -18,6 +18,11 @@
  *    copies it out; two buffers, so that X fills one while Y drains the
  *    other.
  *
+ * A 2D or 3D box across contexts works the same way with the whole box
+ * (cu_box_across()): between two devices it is packed into a contiguous
+ * buffer on the source's device, copied as one staged copy, and unpacked
+ * on the destination's.
+ *
  * Order.  The part of a context that is the caller's runs on the caller's
  * stream, in its order; the part of another context runs on that
  * context's legacy stream.  The two devices cannot wait for each other's
@@ -90,12 +95,10 @@ static CUresult cu_copy_staged_peer(struct cu_stream *ds, uint64_t dst,
 	return res;
 }
 
-CUresult cu_copy_across(struct cu_stream *s, uint64_t dst,
-			struct cu_ctx *dctx, uint64_t src,
-			struct cu_ctx *sctx, size_t size)
+/* Before a copy across contexts: their health, the caller's order. */
+static CUresult cu_across_begin(struct cu_stream *s, struct cu_ctx *dctx,
+				struct cu_ctx *sctx)
 {
-	struct cu_ctx *owner = dctx ? dctx : sctx;
-	struct cu_stream *side;
 	CUresult res = CUDA_SUCCESS;
 
 	/* A context that faulted does no more work, for anyone. */
@@ -106,17 +109,76 @@ CUresult cu_copy_across(struct cu_stream *s, uint64_t dst,
 	/* The caller's stream's earlier work, when no part is on it. */
 	if (res == CUDA_SUCCESS && dctx != s->ctx && sctx != s->ctx)
 		res = cu_stream_sync(s);
+	return res;
+}
+
+CUresult cu_copy_across(struct cu_stream *s, uint64_t dst,
+			struct cu_ctx *dctx, uint64_t src,
+			struct cu_ctx *sctx, size_t size)
+{
+	struct cu_stream *side;
+	CUresult res = cu_across_begin(s, dctx, sctx);
+
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (dctx && sctx && dctx != sctx)
 		return cu_copy_staged_peer(cu_side_stream(s, dctx), dst,
 					   cu_side_stream(s, sctx), src, size);
 	/* One context's memory and host memory (or its own): its engine. */
-	side = cu_side_stream(s, owner);
+	side = cu_side_stream(s, dctx ? dctx : sctx);
 	res = cu_copy(side, dst, src, size, true);
 	/* A copy from pageable memory returns once staged: wait it out. */
 	if (res == CUDA_SUCCESS)
 		res = cu_stream_sync(side);
+	return res;
+}
+
+/*
+ * A box with a side in another context.  One context's memory and host
+ * memory: that context's copy engine does the whole box.  Two contexts'
+ * memory: the source's context packs the box into a contiguous buffer of
+ * its VRAM, one staged copy takes that to a buffer in the destination's
+ * VRAM, and the destination's context unpacks it - three operations and
+ * one staged copy instead of a staged copy per row.
+ */
+CUresult cu_box_across(struct cu_stream *s, const struct cu_copy_box *b,
+		       struct cu_ctx *dctx, struct cu_ctx *sctx)
+{
+	size_t bytes = b->width * b->height * b->depth;
+	struct cu_copy_box pack = *b, unpack = *b;
+	CUdeviceptr packed_s = 0, packed_d = 0;
+	struct cu_stream *side;
+	CUresult res = cu_across_begin(s, dctx, sctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!dctx || !sctx || dctx == sctx) {
+		side = cu_side_stream(s, dctx ? dctx : sctx);
+		res = cu_copy_box(side, b, true);
+		if (res == CUDA_SUCCESS)
+			res = cu_stream_sync(side);
+		return res;
+	}
+	pack.dst_pitch = unpack.src_pitch = b->width;
+	pack.dst_slice = unpack.src_slice = b->width * b->height;
+	res = cu_mem_device_alloc(sctx, bytes, &packed_s);
+	if (res == CUDA_SUCCESS)
+		res = cu_mem_device_alloc(dctx, bytes, &packed_d);
+	pack.dst = packed_s;
+	unpack.src = packed_d;
+	if (res == CUDA_SUCCESS)
+		res = cu_copy_box(cu_side_stream(s, sctx), &pack, false);
+	if (res == CUDA_SUCCESS)
+		res = cu_copy_staged_peer(cu_side_stream(s, dctx), packed_d,
+					  cu_side_stream(s, sctx), packed_s,
+					  bytes);
+	if (res == CUDA_SUCCESS)
+		res = cu_copy_box(cu_side_stream(s, dctx), &unpack, true);
+	/* Freeing waits for the contexts' work, which includes the copies. */
+	if (packed_s)
+		cu_mem_device_free(sctx, packed_s);
+	if (packed_d)
+		cu_mem_device_free(dctx, packed_d);
 	return res;
 }
 

@@ -445,6 +445,10 @@ struct cu_ctx *cu_copy_owner(uint64_t ptr);
 CUresult cu_copy_across(struct cu_stream *s, uint64_t dst,
 			struct cu_ctx *dctx, uint64_t src,
 			struct cu_ctx *sctx, size_t size);
+struct cu_copy_box;
+/* The same for a 2D/3D box (copy_3d.c), whole. */
+CUresult cu_box_across(struct cu_stream *s, const struct cu_copy_box *b,
+		       struct cu_ctx *dctx, struct cu_ctx *sctx);
 
 /* ---- rectangles and boxes (copy_3d.c) ----------------------------------- */
 

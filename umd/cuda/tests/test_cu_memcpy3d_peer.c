@@ -626,19 +626,22 @@ TEST(peer_copies_between_contexts)
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxDestroy(c2));
 }
 
-/* A 3D copy between two devices' memory takes the staged path per run. */
+/*
+ * A box between two devices' memory (packed, staged once, unpacked), and
+ * from another device's memory to pageable memory.
+ */
 TEST(peer_memcpy3d)
 {
 	const struct shape *sh = &shapes[0];
 	size_t ssize = shape_src_size(sh), dsize = shape_dst_size(sh);
 	uint8_t *src = malloc(ssize), *want = malloc(dsize);
-	uint8_t *got = malloc(dsize);
+	uint8_t *got = malloc(dsize), *exp = malloc(ssize);
 	CUDA_MEMCPY3D c = { 0 };
 	CUdeviceptr a, b;
 	CUcontext c0, c1;
 
 	ASSERT_EQ(CUDA_SUCCESS, two_devices(&c0, &c1));
-	ASSERT_TRUE(src && want && got);
+	ASSERT_TRUE(src && want && got && exp);
 	fill_pattern(src, ssize, 3);
 	fill_pattern(want, dsize, 4);
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(c1));
@@ -655,12 +658,33 @@ TEST(peer_memcpy3d)
 	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(got, b, dsize));
 	ref_copy3d(want, src, &c);
 	ASSERT_EQ(0, memcmp(got, want, dsize));
+	/* Device 1's memory to pageable memory, device 0 current. */
+	fill_pattern(src, ssize, 5);
+	memcpy(exp, src, ssize);
+	c.srcDevice = b;
+	c.srcXInBytes = sh->dx;
+	c.srcY = sh->dy;
+	c.srcZ = sh->dz;
+	c.srcPitch = sh->dpitch;
+	c.srcHeight = sh->dheight;
+	c.dstMemoryType = CU_MEMORYTYPE_HOST;
+	c.dstHost = src;
+	c.dstXInBytes = sh->sx;
+	c.dstY = sh->sy;
+	c.dstZ = sh->sz;
+	c.dstPitch = sh->spitch;
+	c.dstHeight = sh->sheight;
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpy3DAsync(&c, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	ref_copy3d(exp, want, &c);
+	ASSERT_EQ(0, memcmp(exp, src, ssize));
 	cuMemFree(a);
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(c1));
 	cuMemFree(b);
 	free(src);
 	free(want);
 	free(got);
+	free(exp);
 }
 
 TEST(peer_errors)

@@ -121,6 +121,7 @@ struct cu_capture {
 	struct cu_stream *origin;
 	unsigned long long id;
 	CUstreamCaptureMode mode;
+	pthread_t thread;		/* that began it */
 	CUresult error;			/* CUDA_SUCCESS while valid */
 	bool ended;
 	unsigned int refs;		/* streams and events that name it */

@@ -143,9 +143,11 @@ static void cu_seq_end(struct cu_capture *seq)
 /*
  * The legacy stream implicitly waits for every blocking stream of its
  * context: using it while one of them captures would make real work
- * depend on work that is not queued.  Such captures are invalidated.
+ * depend on work that is not queued.  Such captures are invalidated
+ * (unless @invalidate is false: asking for the legacy stream's capture
+ * status is refused but harms no capture).
  */
-static bool cu_legacy_conflict(struct cu_ctx *ctx)
+static bool cu_legacy_conflict(struct cu_ctx *ctx, bool invalidate)
 {
 	struct cu_stream *t;
 	bool conflict = false;
@@ -153,7 +155,8 @@ static bool cu_legacy_conflict(struct cu_ctx *ctx)
 	pthread_mutex_lock(&ctx->lock);
 	for (t = ctx->streams; t; t = t->next) {
 		if (t->capture && !(t->flags & CU_STREAM_NON_BLOCKING)) {
-			cu_seq_invalidate(t->capture->seq);
+			if (invalidate)
+				cu_seq_invalidate(t->capture->seq);
 			conflict = true;
 		}
 	}
@@ -174,7 +177,7 @@ static CUresult cu_capture_op_locked(struct cu_stream *s, CUgraphNodeType type,
 
 	*recorded = false;
 	if (!p) {
-		if (s->is_null && cu_legacy_conflict(s->ctx))
+		if (s->is_null && cu_legacy_conflict(s->ctx, true))
 			return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
 		return CUDA_SUCCESS;
 	}
@@ -268,7 +271,7 @@ CUresult cu_capture_event_record(struct cu_stream *s, struct cu_event *ev,
 		/* A real record: the event no longer stands for nodes. */
 		cu_point_free(ev->captured);
 		ev->captured = NULL;
-		if (s->is_null && cu_legacy_conflict(s->ctx))
+		if (s->is_null && cu_legacy_conflict(s->ctx, true))
 			res = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
 	} else if (p->seq->error != CUDA_SUCCESS) {
 		*recorded = true;
@@ -315,7 +318,7 @@ static CUresult cu_capture_wait_locked(struct cu_stream *s,
 		return cu_point_merge(p, snap);
 	}
 	if (!snap) {
-		if (s->is_null && cu_legacy_conflict(s->ctx))
+		if (s->is_null && cu_legacy_conflict(s->ctx, true))
 			return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
 		return CUDA_SUCCESS;
 	}
@@ -434,6 +437,7 @@ CU_EXPORT CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream,
 	}
 	seq->origin = s;
 	seq->mode = mode;
+	seq->thread = pthread_self();
 	pthread_mutex_lock(&cu_capture_lock);
 	if (s->capture) {
 		res = CUDA_ERROR_ILLEGAL_STATE;
@@ -535,6 +539,12 @@ CU_EXPORT CUresult CUDAAPI cuStreamEndCapture(CUstream hStream,
 		pthread_mutex_unlock(&cu_capture_lock);
 		return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
 	}
+	/* Only a relaxed capture may be ended by another thread. */
+	if (seq->mode != CU_STREAM_CAPTURE_MODE_RELAXED &&
+	    !pthread_equal(seq->thread, pthread_self())) {
+		pthread_mutex_unlock(&cu_capture_lock);
+		return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
+	}
 	res = seq->error;
 	if (res == CUDA_SUCCESS && !cu_seq_joined(seq, p))
 		res = CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
@@ -563,7 +573,8 @@ static CUresult cu_capture_status(struct cu_stream *s,
 		*status = s->capture->seq->error == CUDA_SUCCESS ?
 			  CU_STREAM_CAPTURE_STATUS_ACTIVE :
 			  CU_STREAM_CAPTURE_STATUS_INVALIDATED;
-	else if (s->is_null && cu_capture_any() && cu_legacy_conflict(s->ctx))
+	else if (s->is_null && cu_capture_any() &&
+		 cu_legacy_conflict(s->ctx, false))
 		return CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
 	return CUDA_SUCCESS;
 }

@@ -4,6 +4,7 @@
  * node by node and by stream capture, launched and checked against a
  * CPU reference, and the errors of both.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -485,6 +486,11 @@ TEST(capture_illegal_operations)
 					CU_STREAM_CAPTURE_MODE_GLOBAL));
 	ASSERT_EQ(CUDA_ERROR_ILLEGAL_STATE,
 		  cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL));
+	/* Asking about the legacy stream is refused but harms nothing. */
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,
+		  cuStreamIsCapturing(NULL, &st));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamIsCapturing(s, &st));
+	ASSERT_EQ(CU_STREAM_CAPTURE_STATUS_ACTIVE, st);
 	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT,
 		  cuMemcpyDtoH(host, d, sizeof(host)));
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamIsCapturing(s, &st));
@@ -534,6 +540,50 @@ TEST(capture_illegal_operations)
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(other));
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(nb));
+}
+
+/* Ending a capture from another thread: only relaxed captures allow it. */
+struct end_capture_call {
+	CUcontext ctx;
+	CUstream s;
+	CUgraph g;
+	CUresult res;
+};
+
+static void *end_capture_thread(void *p)
+{
+	struct end_capture_call *c = p;
+
+	cuCtxSetCurrent(c->ctx);
+	c->res = cuStreamEndCapture(c->s, &c->g);
+	return NULL;
+}
+
+TEST(capture_end_other_thread)
+{
+	struct end_capture_call c = { .g = NULL };
+	pthread_t t;
+	CUgraph g;
+
+	CU_SETUP(&c.ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&c.s, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(c.s,
+					CU_STREAM_CAPTURE_MODE_GLOBAL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, end_capture_thread, &c));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, c.res);
+	/* Still capturing: the thread that began it ends it. */
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamEndCapture(c.s, &g));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
+
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(c.s,
+					CU_STREAM_CAPTURE_MODE_RELAXED));
+	ASSERT_EQ(0, pthread_create(&t, NULL, end_capture_thread, &c));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, c.res);
+	ASSERT_NE(NULL, c.g);
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(c.g));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(c.s));
 }
 
 /* Cross-stream captures that do not fit together. */

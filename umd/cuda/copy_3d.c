@@ -438,3 +438,63 @@ CU_EXPORT CUresult CUDAAPI cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy,
 {
 	return cu_memcpy_3d(pCopy, hStream, true);
 }
+
+/* ---- cuMemcpy3DPeer ------------------------------------------------------- */
+
+/* A side of a peer copy: device memory must be the named context's. */
+static bool cu_3d_peer_side_ok(CUmemorytype type, CUdeviceptr dev,
+			       CUcontext ctx)
+{
+	struct cu_ctx *owner;
+
+	if (!cu_ctx_valid((struct cu_ctx *)ctx))
+		return false;
+	if (type != CU_MEMORYTYPE_DEVICE)
+		return true;
+	owner = cu_copy_owner(dev);
+	return owner == (struct cu_ctx *)ctx;
+}
+
+static CUresult cu_memcpy_3d_peer(const CUDA_MEMCPY3D_PEER *p, CUstream h,
+				  bool async)
+{
+	CUDA_MEMCPY3D c;
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_ctx_valid((struct cu_ctx *)p->srcContext) ||
+	    !cu_ctx_valid((struct cu_ctx *)p->dstContext))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (!cu_3d_peer_side_ok(p->srcMemoryType, p->srcDevice,
+				p->srcContext) ||
+	    !cu_3d_peer_side_ok(p->dstMemoryType, p->dstDevice,
+				p->dstContext))
+		return CUDA_ERROR_INVALID_VALUE;
+	/* The same box without the contexts: pointers say where they are. */
+	c = (CUDA_MEMCPY3D) {
+		.srcXInBytes = p->srcXInBytes, .srcY = p->srcY,
+		.srcZ = p->srcZ, .srcLOD = p->srcLOD,
+		.srcMemoryType = p->srcMemoryType, .srcHost = p->srcHost,
+		.srcDevice = p->srcDevice, .srcArray = p->srcArray,
+		.srcPitch = p->srcPitch, .srcHeight = p->srcHeight,
+		.dstXInBytes = p->dstXInBytes, .dstY = p->dstY,
+		.dstZ = p->dstZ, .dstLOD = p->dstLOD,
+		.dstMemoryType = p->dstMemoryType, .dstHost = p->dstHost,
+		.dstDevice = p->dstDevice, .dstArray = p->dstArray,
+		.dstPitch = p->dstPitch, .dstHeight = p->dstHeight,
+		.WidthInBytes = p->WidthInBytes, .Height = p->Height,
+		.Depth = p->Depth,
+	};
+	return cu_memcpy_3d(&c, h, async);
+}
+
+CU_EXPORT CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy)
+{
+	return cu_memcpy_3d_peer(pCopy, NULL, false);
+}
+
+CU_EXPORT CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy,
+					       CUstream hStream)
+{
+	return cu_memcpy_3d_peer(pCopy, hStream, true);
+}

@@ -134,6 +134,8 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuMemcpy2DUnaligned),
 	CU_PROC(cuMemcpy3D),
 	CU_PROC(cuMemcpy3DAsync),
+	CU_PROC(cuMemcpy3DPeer),
+	CU_PROC(cuMemcpy3DPeerAsync),
 	CU_PROC(cuMemcpyAsync),
 	CU_PROC(cuMemcpyDtoD),
 	CU_PROC(cuMemcpyDtoDAsync),
@@ -189,6 +191,7 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuStreamQuery),
 	CU_PROC(cuStreamSynchronize),
 	CU_PROC(cuStreamWaitEvent),
+	CU_PROC(cuThreadExchangeStreamCaptureMode),
 };
 
 static const struct cu_proc *cu_proc_find(const char *name)

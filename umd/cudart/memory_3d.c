@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Pitched 2D and 3D memory: cudaMalloc3D, cudaMemcpy3D, cudaMemset3D
- * (and their Async forms), and the translation of a cudaMemcpyKind into
+ * Pitched 2D and 3D memory: cudaMalloc3D, cudaMemcpy3D, cudaMemcpy3DPeer,
+ * cudaMemset3D (and their Async forms), and the translation of a cudaMemcpyKind into
  * the memory types of the driver's CUDA_MEMCPY2D / CUDA_MEMCPY3D, which
  * cudaMemcpy2D (memory.c) uses too.
  *
@@ -77,6 +77,22 @@ static void rt_3d_side(const struct cudaPitchedPtr *ptr,
 	*height = ptr->ysize;
 }
 
+/* The checks of a box's positions against the pitched pointers. */
+static cudaError_t rt_3d_shape_check(const struct cudaPitchedPtr *src,
+				     const struct cudaPos *spos,
+				     const struct cudaPitchedPtr *dst,
+				     const struct cudaPos *dpos,
+				     const struct cudaExtent *e)
+{
+	if (e->width + spos->x > src->pitch || e->width + dpos->x > dst->pitch ||
+	    e->width + spos->x < e->width || e->width + dpos->x < e->width)
+		return cudaErrorInvalidPitchValue;
+	if (e->depth > 1 && (e->height + spos->y > src->ysize ||
+			     e->height + dpos->y > dst->ysize))
+		return cudaErrorInvalidValue;
+	return cudaSuccess;
+}
+
 static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p,
 			       CUstream stream, bool async)
 {
@@ -93,15 +109,10 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p,
 	if (p->srcArray || p->dstArray || !p->srcPtr.ptr || !p->dstPtr.ptr)
 		return cudaErrorInvalidValue;
 	e = &p->extent;
-	if (e->width + p->srcPos.x > p->srcPtr.pitch ||
-	    e->width + p->dstPos.x > p->dstPtr.pitch ||
-	    e->width + p->srcPos.x < e->width ||
-	    e->width + p->dstPos.x < e->width)
-		return cudaErrorInvalidPitchValue;
-	if (e->depth > 1 && (e->height + p->srcPos.y > p->srcPtr.ysize ||
-			     e->height + p->dstPos.y > p->dstPtr.ysize))
-		return cudaErrorInvalidValue;
-	err = rt_enter(&dev);
+	err = rt_3d_shape_check(&p->srcPtr, &p->srcPos, &p->dstPtr, &p->dstPos,
+				e);
+	if (err == cudaSuccess)
+		err = rt_enter(&dev);
 	if (err != cudaSuccess || !e->width || !e->height || !e->depth)
 		return err;
 	rt_3d_side(&p->srcPtr, &p->srcPos, rt_memory_type(p->kind, false),
@@ -127,6 +138,63 @@ cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p,
 			      cudaStream_t stream)
 {
 	return rt_return(rt_memcpy3d(p, stream, true));
+}
+
+/*
+ * A box between two devices' memory: cuMemcpy3DPeer between their primary
+ * contexts, which the driver stages through host memory (copy_peer.c).
+ */
+static cudaError_t rt_memcpy3d_peer(const struct cudaMemcpy3DPeerParms *p,
+				    CUstream stream, bool async)
+{
+	CUDA_MEMCPY3D_PEER c = { 0 };
+	const struct cudaExtent *e;
+	int dev;
+	cudaError_t err;
+
+	if (!p)
+		return cudaErrorInvalidValue;
+	err = rt_check_device(p->srcDevice);
+	if (err == cudaSuccess)
+		err = rt_check_device(p->dstDevice);
+	if (err != cudaSuccess)
+		return err;
+	if (p->srcArray || p->dstArray || !p->srcPtr.ptr || !p->dstPtr.ptr)
+		return cudaErrorInvalidValue;
+	e = &p->extent;
+	err = rt_3d_shape_check(&p->srcPtr, &p->srcPos, &p->dstPtr, &p->dstPos,
+				e);
+	if (err == cudaSuccess)
+		err = rt_enter(&dev);
+	if (err == cudaSuccess)
+		err = rt_primary_context(p->srcDevice, &c.srcContext);
+	if (err == cudaSuccess)
+		err = rt_primary_context(p->dstDevice, &c.dstContext);
+	if (err != cudaSuccess || !e->width || !e->height || !e->depth)
+		return err;
+	rt_3d_side(&p->srcPtr, &p->srcPos, CU_MEMORYTYPE_DEVICE,
+		   &c.srcMemoryType, &c.srcHost, &c.srcDevice, &c.srcXInBytes,
+		   &c.srcY, &c.srcZ, &c.srcPitch, &c.srcHeight);
+	rt_3d_side(&p->dstPtr, &p->dstPos, CU_MEMORYTYPE_DEVICE,
+		   &c.dstMemoryType, (const void **)&c.dstHost, &c.dstDevice,
+		   &c.dstXInBytes, &c.dstY, &c.dstZ, &c.dstPitch,
+		   &c.dstHeight);
+	c.WidthInBytes = e->width;
+	c.Height = e->height;
+	c.Depth = e->depth;
+	return rt_error_from_cu(async ? cuMemcpy3DPeerAsync(&c, stream) :
+					cuMemcpy3DPeer(&c));
+}
+
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p)
+{
+	return rt_return(rt_memcpy3d_peer(p, NULL, false));
+}
+
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p,
+				  cudaStream_t stream)
+{
+	return rt_return(rt_memcpy3d_peer(p, stream, true));
 }
 
 /*

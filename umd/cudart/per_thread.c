@@ -269,8 +269,10 @@ cudaError_t cudaGetDriverEntryPointByVersion_ptsz(const char *symbol,
 /* --- 3D memory and managed-memory hints ----------------------------------- */
 
 RT_PER_THREAD(cudaMemcpy3D, _ptds);
+RT_PER_THREAD(cudaMemcpy3DPeer, _ptds);
 RT_PER_THREAD(cudaMemset3D, _ptds);
 RT_PER_THREAD(cudaMemcpy3DAsync, _ptsz);
+RT_PER_THREAD(cudaMemcpy3DPeerAsync, _ptsz);
 RT_PER_THREAD(cudaMemset3DAsync, _ptsz);
 RT_PER_THREAD(cudaStreamAttachMemAsync, _ptsz);
 RT_PER_THREAD(cudaMemPrefetchAsync, _ptsz);
@@ -278,6 +280,17 @@ RT_PER_THREAD(cudaMemPrefetchAsync, _ptsz);
 cudaError_t cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p)
 {
 	return rt_ptds_wait(cudaMemcpy3DAsync(p, cudaStreamPerThread));
+}
+
+cudaError_t cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p)
+{
+	return rt_ptds_wait(cudaMemcpy3DPeerAsync(p, cudaStreamPerThread));
+}
+
+cudaError_t cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p,
+				       cudaStream_t stream)
+{
+	return cudaMemcpy3DPeerAsync(p, rt_ptsz(stream));
 }
 
 cudaError_t cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value,

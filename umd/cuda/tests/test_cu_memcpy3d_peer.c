@@ -475,7 +475,9 @@ TEST(memcpy2d_pitched)
 TEST(proc_address)
 {
 	static const char *const names[] = {
-		"cuMemcpy3D", "cuMemcpy3DAsync", "cuMemcpyPeer",
+		"cuMemcpy3D", "cuMemcpy3DAsync", "cuMemcpy3DPeer",
+		"cuMemcpy3DPeerAsync", "cuIpcGetEventHandle",
+		"cuIpcOpenEventHandle", "cuMemcpyPeer",
 		"cuMemcpyPeerAsync", "cuStreamAttachMemAsync",
 		"cuMemPrefetchAsync", "cuMemAdvise",
 	};
@@ -685,6 +687,70 @@ TEST(peer_memcpy3d)
 	free(want);
 	free(got);
 	free(exp);
+}
+
+/* cuMemcpy3DPeer names each side's context. */
+TEST(peer_memcpy3d_named_contexts)
+{
+	const struct shape *sh = &shapes[2];
+	size_t ssize = shape_src_size(sh), dsize = shape_dst_size(sh);
+	uint8_t *src = malloc(ssize), *want = malloc(dsize);
+	uint8_t *got = malloc(dsize);
+	CUDA_MEMCPY3D_PEER p = { 0 };
+	CUDA_MEMCPY3D ref = { 0 };
+	CUdeviceptr a, b;
+	CUcontext c0, c1;
+	CUstream st;
+
+	ASSERT_EQ(CUDA_SUCCESS, two_devices(&c0, &c1));
+	ASSERT_TRUE(src && want && got);
+	fill_pattern(src, ssize, 21);
+	fill_pattern(want, dsize, 22);
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(c0));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&a, ssize));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyHtoD(a, src, ssize));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(c1));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&b, dsize));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyHtoD(b, want, dsize));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&st, 0));
+	shape_set(&ref, sh);
+	p.srcXInBytes = ref.srcXInBytes;
+	p.srcY = ref.srcY;
+	p.srcZ = ref.srcZ;
+	p.srcPitch = ref.srcPitch;
+	p.srcHeight = ref.srcHeight;
+	p.dstXInBytes = ref.dstXInBytes;
+	p.dstY = ref.dstY;
+	p.dstZ = ref.dstZ;
+	p.dstPitch = ref.dstPitch;
+	p.dstHeight = ref.dstHeight;
+	p.WidthInBytes = ref.WidthInBytes;
+	p.Height = ref.Height;
+	p.Depth = ref.Depth;
+	p.srcMemoryType = p.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+	p.srcDevice = a;
+	p.srcContext = c0;
+	p.dstDevice = b;
+	p.dstContext = c1;
+	/* The wrong context for a pointer, a context that is not one. */
+	p.srcContext = c1;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DPeer(&p));
+	p.srcContext = (CUcontext)(uintptr_t)0x99;
+	EXPECT_EQ(CUDA_ERROR_INVALID_CONTEXT, cuMemcpy3DPeer(&p));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemcpy3DPeer(NULL));
+	p.srcContext = c0;
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpy3DPeerAsync(&p, st));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(st));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(got, b, dsize));
+	ref_copy3d(want, src, &ref);
+	ASSERT_EQ(0, memcmp(got, want, dsize));
+	cuStreamDestroy(st);
+	cuMemFree(b);
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(c0));
+	cuMemFree(a);
+	free(src);
+	free(want);
+	free(got);
 }
 
 TEST(peer_errors)

@@ -399,6 +399,62 @@ static void test_peer(void)
 		ok = back[i] == i * 3 + 2;
 	TAP(ok, "cudaMemcpy (Default, DeviceToDevice) between two devices' "
 	    "allocations");
+	// A box of device 0's 3D allocation into device 1's.
+	{
+		cudaPitchedPtr a = {}, b = {};
+		cudaMemcpy3DPeerParms pp = {};
+		cudaMemcpy3DParms r = {};
+		unsigned char *h = (unsigned char *)malloc(96 * 6 * 4);
+		unsigned char *g = (unsigned char *)malloc(96 * 6 * 4);
+		unsigned char *want = (unsigned char *)malloc(96 * 6 * 4);
+
+		fill_pattern(h, 96 * 6 * 4, 3);
+		memset(want, 0, 96 * 6 * 4);
+		ok = OK(cudaSetDevice(0)) &&
+		     OK(cudaMalloc3D(&a, make_cudaExtent(96, 6, 4))) &&
+		     OK(cudaMemcpy(a.ptr, h, a.pitch * 6 * 4,
+				   cudaMemcpyHostToDevice)) &&
+		     OK(cudaSetDevice(1)) &&
+		     OK(cudaMalloc3D(&b, make_cudaExtent(96, 6, 4))) &&
+		     OK(cudaMemset(b.ptr, 0, b.pitch * 6 * 4));
+		pp.srcPtr = a;
+		pp.srcPos = make_cudaPos(4, 1, 1);
+		pp.srcDevice = 0;
+		pp.dstPtr = b;
+		pp.dstPos = make_cudaPos(0, 2, 0);
+		pp.dstDevice = 1;
+		pp.extent = make_cudaExtent(80, 4, 3);
+		ok = ok && OK(cudaMemcpy3DPeer(&pp));
+		r.srcPtr = b;
+		r.dstPtr = make_cudaPitchedPtr(g, 96, 96, 6);
+		r.extent = make_cudaExtent(96, 6, 4);
+		r.kind = cudaMemcpyDeviceToHost;
+		ok = ok && OK(cudaMemcpy3D(&r));
+		// The reference: the same box between host copies of both.
+		r.srcPtr = make_cudaPitchedPtr(h, a.pitch, 96, 6);
+		r.srcPos = pp.srcPos;
+		r.dstPtr = make_cudaPitchedPtr(want, 96, 96, 6);
+		r.dstPos = pp.dstPos;
+		r.extent = pp.extent;
+		ref_copy3d(&r);
+		TAP(ok && !memcmp(g, want, 96 * 6 * 4),
+		    "cudaMemcpy3DPeer of a box, device 0 -> device 1");
+		pp.dstDevice = 7;
+		TAP(IS(cudaErrorInvalidDevice, cudaMemcpy3DPeer(&pp)),
+		    "cudaMemcpy3DPeer to device 7: cudaErrorInvalidDevice");
+		pp.dstDevice = 0;
+		TAP(IS(cudaErrorInvalidValue, cudaMemcpy3DPeer(&pp)),
+		    "cudaMemcpy3DPeer naming the wrong device of a pointer: "
+		    "cudaErrorInvalidValue");
+		clear_error();
+		cudaFree(b.ptr);
+		cudaSetDevice(0);
+		cudaFree(a.ptr);
+		cudaSetDevice(1);
+		free(h);
+		free(g);
+		free(want);
+	}
 	TAP(IS(cudaErrorInvalidDevice, cudaMemcpyPeer(d1, 5, d0, 0, 64)),
 	    "cudaMemcpyPeer to device 5: cudaErrorInvalidDevice");
 	TAP(IS(cudaErrorInvalidValue, cudaMemcpyPeer(d1, 0, d0, 0, 64)),

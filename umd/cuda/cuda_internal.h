@@ -315,6 +315,8 @@ CUresult cu_capture_event_record(struct cu_stream *s, struct cu_event *ev,
 				 bool *recorded);
 CUresult cu_capture_wait_event(struct cu_stream *s, struct cu_event *ev,
 			       bool *recorded);
+/* cuMemAlloc, cuMemFree: refused by the rules of the capture modes. */
+CUresult cu_capture_unsafe_call(void);
 /* Querying or waiting for an event recorded in a live capture: refused. */
 CUresult cu_capture_event_check(struct cu_event *ev);
 void cu_capture_event_release(struct cu_event *ev);

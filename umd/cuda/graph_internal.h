@@ -125,6 +125,7 @@ struct cu_capture {
 	CUresult error;			/* CUDA_SUCCESS while valid */
 	bool ended;
 	unsigned int refs;		/* streams and events that name it */
+	struct cu_capture *next;	/* in the list of live captures */
 };
 
 /* A stream's or a captured event's place in a capture: its leaf nodes. */

@@ -151,6 +151,9 @@ CU_EXPORT CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 		return res;
 	if (!dptr || !bytesize)
 		return CUDA_ERROR_INVALID_VALUE;
+	res = cu_capture_unsafe_call();
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (bytesize > vgpu_device_info(ctx->dev->vdev)->vram_size)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	return cu_mem_device_alloc(ctx, bytesize, dptr);
@@ -226,6 +229,9 @@ CU_EXPORT CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
 		return res;
 	if (!dptr)
 		return CUDA_SUCCESS;
+	res = cu_capture_unsafe_call();
+	if (res != CUDA_SUCCESS)
+		return res;
 	return cu_mem_device_free(ctx, dptr);
 }
 

@@ -191,6 +191,7 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuStreamQuery),
 	CU_PROC(cuStreamSynchronize),
 	CU_PROC(cuStreamWaitEvent),
+	CU_PROC(cuThreadExchangeStreamCaptureMode),
 };
 
 static const struct cu_proc *cu_proc_find(const char *name)

@@ -39,6 +39,11 @@
 static pthread_mutex_t cu_capture_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned int cu_captures_active;		/* atomic */
 static unsigned long long cu_capture_next_id = 1;	/* cu_capture_lock */
+static struct cu_capture *cu_captures;		/* live ones, cu_capture_lock */
+
+/* The calling thread's capture interaction mode (cuThreadExchange...). */
+static __thread CUstreamCaptureMode cu_thread_capture_mode =
+	CU_STREAM_CAPTURE_MODE_GLOBAL;
 
 static bool cu_capture_any(void)
 {
@@ -124,6 +129,7 @@ static void cu_seq_end(struct cu_capture *seq)
 {
 	struct cu_ctx *ctx = seq->origin->ctx;
 	struct cu_capture_point *p;
+	struct cu_capture **pp;
 	struct cu_stream *t;
 
 	pthread_mutex_lock(&ctx->lock);
@@ -137,6 +143,12 @@ static void cu_seq_end(struct cu_capture *seq)
 	}
 	pthread_mutex_unlock(&ctx->lock);
 	seq->ended = true;
+	for (pp = &cu_captures; *pp; pp = &(*pp)->next) {
+		if (*pp == seq) {
+			*pp = seq->next;
+			break;
+		}
+	}
 	__atomic_fetch_sub(&cu_captures_active, 1, __ATOMIC_RELEASE);
 }
 
@@ -245,6 +257,39 @@ CUresult cu_capture_forbid_ctx(struct cu_ctx *ctx)
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_mutex_unlock(&cu_capture_lock);
 	return capturing ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
+}
+
+/*
+ * "Potentially unsafe" calls (allocating or freeing memory) while
+ * captures are going on, by the rules of the capture modes: a thread may
+ * not make them while it has a capture of its own that is not relaxed,
+ * nor - unless its own mode (cuThreadExchangeStreamCaptureMode) says
+ * otherwise - while any thread has a global one.  The captures that
+ * forbid the call are invalidated.
+ */
+CUresult cu_capture_unsafe_call(void)
+{
+	CUstreamCaptureMode mode = cu_thread_capture_mode;
+	struct cu_capture *seq;
+	bool forbidden = false;
+
+	if (!cu_capture_any() || mode == CU_STREAM_CAPTURE_MODE_RELAXED)
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&cu_capture_lock);
+	for (seq = cu_captures; seq; seq = seq->next) {
+		bool mine = pthread_equal(seq->thread, pthread_self()) &&
+			    seq->mode != CU_STREAM_CAPTURE_MODE_RELAXED;
+		bool global = mode == CU_STREAM_CAPTURE_MODE_GLOBAL &&
+			      seq->mode == CU_STREAM_CAPTURE_MODE_GLOBAL;
+
+		if (mine || global) {
+			cu_seq_invalidate(seq);
+			forbidden = true;
+		}
+	}
+	pthread_mutex_unlock(&cu_capture_lock);
+	return forbidden ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED :
+	       CUDA_SUCCESS;
 }
 
 /* An event recorded in a capture that is still going on. */
@@ -410,6 +455,21 @@ void cu_capture_stream_release(struct cu_stream *s)
 
 /* ---- the API --------------------------------------------------------------- */
 
+/* Swap the calling thread's capture mode (for unsafe calls) with *@mode. */
+CU_EXPORT CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(
+		CUstreamCaptureMode *mode)
+{
+	CUstreamCaptureMode old = cu_thread_capture_mode;
+
+	if (!mode || (*mode != CU_STREAM_CAPTURE_MODE_GLOBAL &&
+		      *mode != CU_STREAM_CAPTURE_MODE_THREAD_LOCAL &&
+		      *mode != CU_STREAM_CAPTURE_MODE_RELAXED))
+		return CUDA_ERROR_INVALID_VALUE;
+	cu_thread_capture_mode = *mode;
+	*mode = old;
+	return CUDA_SUCCESS;
+}
+
 CU_EXPORT CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream,
 						CUstreamCaptureMode mode)
 {
@@ -448,6 +508,8 @@ CU_EXPORT CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream,
 	}
 	if (res == CUDA_SUCCESS) {
 		seq->id = cu_capture_next_id++;
+		seq->next = cu_captures;
+		cu_captures = seq;
 		__atomic_fetch_add(&cu_captures_active, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&cu_capture_lock);

@@ -315,6 +315,12 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
 			numDependencies_out));
 }
 
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
+{
+	return rt_return_cu(cuThreadExchangeStreamCaptureMode(
+			(CUstreamCaptureMode *)mode));
+}
+
 /*
  * The per-thread-default-stream forms (nvcc --default-stream per-thread):
  * stream 0 is the calling thread's default stream.

@@ -586,6 +586,93 @@ TEST(capture_end_other_thread)
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(c.s));
 }
 
+/* Allocating memory in another thread while this one captures. */
+struct alloc_call {
+	CUcontext ctx;
+	CUresult res;
+};
+
+static void *alloc_thread(void *p)
+{
+	struct alloc_call *c = p;
+	CUdeviceptr d;
+
+	cuCtxSetCurrent(c->ctx);
+	c->res = cuMemAlloc(&d, 256);
+	if (c->res == CUDA_SUCCESS)
+		cuMemFree(d);
+	return NULL;
+}
+
+/*
+ * "Potentially unsafe" calls during a capture, by the capture modes: a
+ * thread may not allocate while it captures (unless relaxed), nor while
+ * any thread captures in the global mode (unless its own mode, set with
+ * cuThreadExchangeStreamCaptureMode, is not global).
+ */
+TEST(capture_modes_unsafe_calls)
+{
+	struct alloc_call c;
+	CUstreamCaptureMode mode;
+	CUstream s;
+	CUgraph g;
+	CUdeviceptr d;
+	pthread_t t;
+
+	CU_SETUP(&c.ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(s,
+					CU_STREAM_CAPTURE_MODE_GLOBAL));
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, cuMemAlloc(&d, 256));
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+		  cuStreamEndCapture(s, &g));
+
+	/* Another thread, global capture: refused there too. */
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(s,
+					CU_STREAM_CAPTURE_MODE_GLOBAL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, alloc_thread, &c));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, c.res);
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+		  cuStreamEndCapture(s, &g));
+
+	/* A thread-local capture concerns its own thread only. */
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(s,
+					CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, alloc_thread, &c));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, c.res);
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, cuMemAlloc(&d, 256));
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+		  cuStreamEndCapture(s, &g));
+
+	/* A relaxed capture forbids nothing. */
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(s,
+					CU_STREAM_CAPTURE_MODE_RELAXED));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&d, 256));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(d));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamEndCapture(s, &g));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
+
+	/* Nor does a thread whose own mode is relaxed. */
+	mode = (CUstreamCaptureMode)9;
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuThreadExchangeStreamCaptureMode(&mode));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(s,
+					CU_STREAM_CAPTURE_MODE_GLOBAL));
+	mode = CU_STREAM_CAPTURE_MODE_RELAXED;
+	ASSERT_EQ(CUDA_SUCCESS, cuThreadExchangeStreamCaptureMode(&mode));
+	ASSERT_EQ(CU_STREAM_CAPTURE_MODE_GLOBAL, mode);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&d, 256));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(d));
+	ASSERT_EQ(CUDA_SUCCESS, cuThreadExchangeStreamCaptureMode(&mode));
+	ASSERT_EQ(CU_STREAM_CAPTURE_MODE_RELAXED, mode);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamEndCapture(s, &g));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
+}
+
 /* Cross-stream captures that do not fit together. */
 TEST(capture_join_errors)
 {

@@ -336,6 +336,14 @@ static void test_capture_errors(struct buffers *b)
 	TAP(IS(cudaErrorStreamCaptureInvalidated, cudaStreamEndCapture(s, &g)),
 	    "errors: ... invalidates the capture");
 
+	void *tmp;
+
+	cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+	TAP(IS(cudaErrorStreamCaptureUnsupported, cudaMalloc(&tmp, 64)),
+	    "errors: cudaMalloc during a global capture");
+	TAP(IS(cudaErrorStreamCaptureInvalidated, cudaStreamEndCapture(s, &g)),
+	    "errors: ... invalidates the capture");
+
 	cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
 	cudaEventRecord(ev, s);
 	cudaStreamWaitEvent(s2, ev, 0);

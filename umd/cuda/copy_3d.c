@@ -68,17 +68,16 @@ static size_t cu_box_span(size_t pitch, size_t slice, const struct cu_copy_box *
 	return span;
 }
 
-/* Whether the copy engine of @s's context reaches both whole sides. */
+/*
+ * Whether the copy engine of @s's context reaches both whole sides (no
+ * side is another context's: cu_copy_box() handed those over).
+ */
 static bool cu_box_dma(struct cu_stream *s, const struct cu_copy_box *b,
 		       size_t dspan, size_t sspan)
 {
-	struct cu_ctx *dctx = cu_copy_owner(b->dst);
-	struct cu_ctx *sctx = cu_copy_owner(b->src);
 	enum cu_where wd, ws;
 	bool ok;
 
-	if ((dctx && dctx != s->ctx) || (sctx && sctx != s->ctx))
-		return false;
 	wd = cu_classify_for(s->ctx->dev, b->dst, dspan, &ok);
 	ws = cu_classify_for(s->ctx->dev, b->src, sspan, &ok);
 	return wd != CU_WHERE_PAGEABLE && ws != CU_WHERE_PAGEABLE &&
@@ -87,19 +86,17 @@ static bool cu_box_dma(struct cu_stream *s, const struct cu_copy_box *b,
 
 enum cu_box_staging { CU_BOX_NOT_STAGED, CU_BOX_STAGED_IN, CU_BOX_STAGED_OUT };
 
-/* Pageable host memory on one side, device memory of @s's context on the
- * other: the case the bounce buffers serve. */
+/*
+ * Pageable host memory on one side, device memory of @s's context on the
+ * other: the case the bounce buffers serve.
+ */
 static enum cu_box_staging cu_box_staged(struct cu_stream *s,
 					 const struct cu_copy_box *b,
 					 size_t dspan, size_t sspan)
 {
-	struct cu_ctx *dctx = cu_copy_owner(b->dst);
-	struct cu_ctx *sctx = cu_copy_owner(b->src);
 	enum cu_where wd, ws;
 	bool ok;
 
-	if ((dctx && dctx != s->ctx) || (sctx && sctx != s->ctx))
-		return CU_BOX_NOT_STAGED;
 	wd = cu_classify_for(s->ctx->dev, b->dst, dspan, &ok);
 	ws = cu_classify_for(s->ctx->dev, b->src, sspan, &ok);
 	if (wd == CU_WHERE_DEVICE && ws == CU_WHERE_PAGEABLE)

@@ -136,6 +136,8 @@ struct cu_stream {
 	struct cu_queue *copy;		/* created on the first copy */
 	struct cu_point last;		/* the last operation, in order */
 	struct cu_capture_point *capture;	/* while capturing (stream_capture.c) */
+	bool per_thread;		/* a thread's CU_STREAM_PER_THREAD */
+	pthread_t owner;		/* ... that thread */
 	struct cu_stream *next;		/* in ctx->streams */
 };
 
@@ -266,6 +268,8 @@ CUresult cu_point_wait(struct cu_ctx *ctx, const struct cu_point *p);
 /* Wait for @p with the given CU_CTX_SCHED_* policy. */
 CUresult cu_point_wait_sched(struct cu_ctx *ctx, const struct cu_point *p,
 			     unsigned int sched);
+/* The calling thread's CU_STREAM_PER_THREAD in @ctx (stream_per_thread.c). */
+CUresult cu_stream_per_thread(struct cu_ctx *ctx, struct cu_stream **out);
 CUresult cu_stream_init(struct cu_ctx *ctx, struct cu_stream *s,
 			unsigned int flags, int priority, bool is_null);
 void cu_stream_fini(struct cu_stream *s);

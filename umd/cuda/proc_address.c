@@ -7,7 +7,8 @@
  * this library implements: the name below is the base name, and cuda.h's
  * macros turn the expression into the versioned function (cuMemAlloc_v2).
  * Per-thread-default-stream variants are the same functions here: the
- * per-thread default stream is served by the legacy one.
+ * runtime passes CU_STREAM_PER_THREAD itself where a program compiled
+ * with --default-stream per-thread means stream 0.
  *
  * tests/test_exports checks that every exported function is in this table.
  */

@@ -41,8 +41,9 @@ CUresult cu_stream_resolve(struct cu_ctx *ctx, CUstream h,
 {
 	struct cu_stream *s = (struct cu_stream *)h;
 
-	/* Per-thread default streams are served by the legacy one. */
-	if (!h || h == CU_STREAM_LEGACY || h == CU_STREAM_PER_THREAD) {
+	if (h == CU_STREAM_PER_THREAD)
+		return cu_stream_per_thread(ctx, out);
+	if (!h || h == CU_STREAM_LEGACY) {
 		*out = &ctx->null_stream;
 		return CUDA_SUCCESS;
 	}

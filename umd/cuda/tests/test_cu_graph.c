@@ -458,6 +458,42 @@ TEST(capture_host_func)
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
 }
 
+/*
+ * The per-thread default stream is a regular stream: it may capture
+ * (the programming guide: any stream but the legacy one).
+ */
+TEST(capture_per_thread_stream)
+{
+	const unsigned int n = 4096;
+	unsigned int *host = calloc(n, 4);
+	CUstreamCaptureStatus st;
+	CUcontext ctx;
+	CUdeviceptr d;
+	CUgraph g;
+	CUgraphExec ge;
+
+	ASSERT_NE(NULL, host);
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&d, n * 4));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(CU_STREAM_PER_THREAD,
+					CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamIsCapturing(CU_STREAM_PER_THREAD, &st));
+	ASSERT_EQ(CU_STREAM_CAPTURE_STATUS_ACTIVE, st);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32Async(d, 0x5a5a, n,
+						 CU_STREAM_PER_THREAD));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamEndCapture(CU_STREAM_PER_THREAD, &g));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphInstantiate(&ge, g, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphLaunch(ge, CU_STREAM_PER_THREAD));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(CU_STREAM_PER_THREAD));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(host, d, n * 4));
+	for (unsigned int i = 0; i < n; i++)
+		ASSERT_EQ(0x5a5au, host[i]);
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphExecDestroy(ge));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(d));
+	free(host);
+}
+
 /* What may not happen while a stream captures, and what it does. */
 TEST(capture_illegal_operations)
 {

@@ -4,8 +4,10 @@
  * ordering and the legacy default stream.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuda_test.h"
 
@@ -174,6 +176,104 @@ TEST(legacy_default_stream_ordering)
 	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(d));
 	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m));
 	free(host);
+}
+
+/*
+ * CU_STREAM_PER_THREAD is each host thread's own stream.  Thread A's
+ * kernel waits for a flag in mapped host memory; meanwhile this thread's
+ * per-thread stream runs and completes work (it does not wait for A's),
+ * while the legacy stream does wait for A's per-thread stream, as for any
+ * blocking stream.  Then the flag is set and everything completes.
+ */
+struct ptds_thread {
+	CUcontext ctx;
+	CUfunction wait_flag;
+	CUdeviceptr flag;
+	int launched[2];	/* pipe: A -> main, "launched" */
+	CUresult res;
+};
+
+static void *ptds_thread_main(void *arg)
+{
+	struct ptds_thread *t = arg;
+	void *params[] = { &t->flag };
+	char c = 1;
+
+	t->res = cuCtxSetCurrent(t->ctx);
+	if (t->res == CUDA_SUCCESS)
+		t->res = cuLaunchKernel(t->wait_flag, 1, 1, 1, 1, 1, 1, 0,
+					CU_STREAM_PER_THREAD, params, NULL);
+	if (write(t->launched[1], &c, 1) != 1 && t->res == CUDA_SUCCESS)
+		t->res = CUDA_ERROR_UNKNOWN;
+	if (t->res == CUDA_SUCCESS)
+		t->res = cuStreamSynchronize(CU_STREAM_PER_THREAD);
+	return NULL;
+}
+
+/* A longer watchdog while a kernel waits on the host (root in the guest). */
+static int set_watchdog_ms(const char *ms)
+{
+	FILE *f = fopen("/sys/module/vgpu/parameters/watchdog_ms", "w");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fputs(ms, f) >= 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+TEST(per_thread_default_streams)
+{
+	const unsigned int n = 1024;
+	struct ptds_thread t = { 0 };
+	unsigned int *host;
+	volatile int *flag;
+	CUdeviceptr d;
+	pthread_t a;
+	CUmodule m;
+	char c;
+
+	CU_SETUP(&t.ctx);
+	ASSERT_EQ(0, set_watchdog_ms("60000"));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS,
+		  cuModuleGetFunction(&t.wait_flag, m, "wait_flag"));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemHostAlloc((void **)&flag, 4096,
+					       CU_MEMHOSTALLOC_DEVICEMAP));
+	*flag = 0;
+	ASSERT_EQ(CUDA_SUCCESS,
+		  cuMemHostGetDevicePointer(&t.flag, (void *)flag, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&d, n * 4));
+	host = calloc(n, 4);
+	ASSERT_NE(NULL, host);
+	ASSERT_EQ(0, pipe(t.launched));
+	ASSERT_EQ(0, pthread_create(&a, NULL, ptds_thread_main, &t));
+	ASSERT_EQ(1, read(t.launched[0], &c, 1));
+	ASSERT_EQ(CUDA_SUCCESS, t.res);
+
+	/* This thread's own default stream is not behind A's kernel. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32Async(d, 5, n, CU_STREAM_PER_THREAD));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(CU_STREAM_PER_THREAD));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamQuery(CU_STREAM_PER_THREAD));
+	/* The legacy stream is: it waits for every blocking stream. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32Async(d, 7, n, CU_STREAM_LEGACY));
+	ASSERT_EQ(CUDA_ERROR_NOT_READY, cuStreamQuery(CU_STREAM_LEGACY));
+
+	*flag = 1;
+	__sync_synchronize();
+	ASSERT_EQ(0, pthread_join(a, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, t.res);
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(host, d, n * 4));
+	for (unsigned int i = 0; i < n; i++)
+		ASSERT_EQ(7u, host[i]);
+	ASSERT_EQ(0, set_watchdog_ms("5000"));
+	free(host);
+	close(t.launched[0]);
+	close(t.launched[1]);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFreeHost((void *)flag));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(d));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m));
 }
 
 static void host_fn(void *arg)

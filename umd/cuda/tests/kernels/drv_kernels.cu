@@ -131,3 +131,10 @@ extern "C" __global__ void spin(unsigned long long ns)
 extern "C" __global__ void empty(void)
 {
 }
+
+/* Spins until the host sets *flag (in mapped host memory). */
+extern "C" __global__ void wait_flag(volatile int *flag)
+{
+	while (*flag == 0)
+		;
+}

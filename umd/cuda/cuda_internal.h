@@ -312,6 +312,8 @@ CUresult cu_capture_op(struct cu_stream *s, CUgraphNodeType type,
 		       const void *params, CUcontext ctx, bool *recorded);
 /* An operation that cannot be captured (a synchronisation, a query). */
 CUresult cu_capture_forbid(struct cu_stream *s);
+/* Synchronising with, querying @s: also unsafe calls (capture modes). */
+CUresult cu_capture_forbid_sync(struct cu_stream *s);
 /* Synchronising the whole context: refused while any stream captures. */
 CUresult cu_capture_forbid_ctx(struct cu_ctx *ctx);
 /* Event record and stream-wait-event, which fork and join captures. */

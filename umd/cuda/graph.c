@@ -85,10 +85,12 @@ CUresult cu_kernel_node_set(struct cu_kernel_node *k,
 	void **args;
 	CUresult res;
 
-	/* CUkernel handles (cuLibrary*) do not exist in this library. */
-	if (!f)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!cu_function_valid(f))
+	/*
+	 * No function, like a function that is not one, is a bad handle
+	 * (recorded on an H100: probe_capture.h100.txt).  CUkernel handles
+	 * (cuLibrary*) do not exist in this library.
+	 */
+	if (!f || !cu_function_valid(f))
 		return CUDA_ERROR_INVALID_HANDLE;
 	res = cu_launch_params(f, p->kernelParams, p->extra, NULL);
 	if (res != CUDA_SUCCESS)

@@ -236,8 +236,14 @@ CU_EXPORT CUresult CUDAAPI cuIpcGetEventHandle(CUipcEventHandle *pHandle,
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!cu_handle_valid(ev, CU_HANDLE_EVENT))
 		return CUDA_ERROR_INVALID_HANDLE;
-	/* Only events made with CU_EVENT_INTERPROCESS, here. */
-	if (!ev->ipc || ev->ipc->imported)
+	/*
+	 * Only events made with CU_EVENT_INTERPROCESS have something to
+	 * share: any other is the wrong kind of handle (as an H100 answers:
+	 * probe_capture.h100.txt).  An imported event is the exporter's.
+	 */
+	if (!ev->ipc)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (ev->ipc->imported)
 		return CUDA_ERROR_INVALID_VALUE;
 	h.pid = (int32_t)getpid();
 	h.memfd = ev->ipc->memfd;

@@ -166,7 +166,7 @@ CU_EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream h)
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = cu_capture_forbid(s);
+	res = cu_capture_forbid_sync(s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	res = cu_stream_sync(s);
@@ -184,7 +184,7 @@ CU_EXPORT CUresult CUDAAPI cuStreamQuery(CUstream h)
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = cu_capture_forbid(s);
+	res = cu_capture_forbid_sync(s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	pthread_mutex_lock(&ctx->lock);

@@ -239,6 +239,26 @@ CUresult cu_capture_forbid(struct cu_stream *s)
 			     &recorded);
 }
 
+/*
+ * Synchronising with or querying a stream that does not capture is
+ * still a "potentially unsafe" call while captures are going on: the
+ * capturing thread could be waiting for work that its own capture will
+ * never queue.  An H100 refuses cuStreamSynchronize and cuStreamQuery of
+ * another stream while the thread has a global or thread-local capture,
+ * and lets them through during a relaxed one (probe_capture.h100.txt);
+ * the same rules as for cuMemAlloc apply (cu_capture_unsafe_call), which
+ * also covers the case not recorded: another thread's global capture.
+ */
+CUresult cu_capture_forbid_sync(struct cu_stream *s)
+{
+	/* A capturing stream itself is always refused here. */
+	CUresult res = cu_capture_forbid(s);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	return cu_capture_unsafe_call();
+}
+
 CUresult cu_capture_forbid_ctx(struct cu_ctx *ctx)
 {
 	struct cu_stream *t;
@@ -396,6 +416,13 @@ CUresult cu_capture_wait_event(struct cu_stream *s, struct cu_event *ev,
 	return res;
 }
 
+/*
+ * An event recorded in a capture stands for graph nodes, not for work on
+ * the device: there is nothing to query or wait for.  While the capture
+ * is good, asking is CUDA_ERROR_CAPTURED_EVENT and spoils the capture;
+ * once the capture is invalidated the event is simply not a valid thing
+ * to ask about (both recorded on an H100: probe_capture.h100.txt).
+ */
 CUresult cu_capture_event_check(struct cu_event *ev)
 {
 	struct cu_capture_point *snap;
@@ -405,9 +432,11 @@ CUresult cu_capture_event_check(struct cu_event *ev)
 		return CUDA_SUCCESS;
 	pthread_mutex_lock(&cu_capture_lock);
 	snap = cu_event_capture(ev);
-	if (snap) {
+	if (snap && snap->seq->error != CUDA_SUCCESS) {
+		res = CUDA_ERROR_INVALID_VALUE;
+	} else if (snap) {
 		cu_seq_invalidate(snap->seq);
-		res = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+		res = CUDA_ERROR_CAPTURED_EVENT;
 	}
 	pthread_mutex_unlock(&cu_capture_lock);
 	return res;
@@ -455,15 +484,18 @@ void cu_capture_stream_release(struct cu_stream *s)
 
 /* ---- the API --------------------------------------------------------------- */
 
-/* Swap the calling thread's capture mode (for unsafe calls) with *@mode. */
+/*
+ * Swap the calling thread's capture mode (for unsafe calls) with *@mode.
+ * NVIDIA's driver stores any value without a check and hands it back
+ * next time (recorded: probe_capture.h100.txt); here a value that is no
+ * mode is as strict as THREAD_LOCAL (cu_capture_unsafe_call).
+ */
 CU_EXPORT CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(
 		CUstreamCaptureMode *mode)
 {
 	CUstreamCaptureMode old = cu_thread_capture_mode;
 
-	if (!mode || (*mode != CU_STREAM_CAPTURE_MODE_GLOBAL &&
-		      *mode != CU_STREAM_CAPTURE_MODE_THREAD_LOCAL &&
-		      *mode != CU_STREAM_CAPTURE_MODE_RELAXED))
+	if (!mode)
 		return CUDA_ERROR_INVALID_VALUE;
 	cu_thread_capture_mode = *mode;
 	*mode = old;
@@ -601,14 +633,18 @@ CU_EXPORT CUresult CUDAAPI cuStreamEndCapture(CUstream hStream,
 		pthread_mutex_unlock(&cu_capture_lock);
 		return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
 	}
-	/* Only a relaxed capture may be ended by another thread. */
-	if (seq->mode != CU_STREAM_CAPTURE_MODE_RELAXED &&
-	    !pthread_equal(seq->thread, pthread_self())) {
-		pthread_mutex_unlock(&cu_capture_lock);
-		return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
-	}
+	/*
+	 * Only a relaxed capture may be ended by another thread.  Trying
+	 * still ends the capture, without a graph: the owner's own
+	 * cuStreamEndCapture then finds none (CUDA_ERROR_ILLEGAL_STATE), as
+	 * recorded on an H100 for a global capture (a thread-local one is
+	 * treated alike).
+	 */
 	res = seq->error;
-	if (res == CUDA_SUCCESS && !cu_seq_joined(seq, p))
+	if (seq->mode != CU_STREAM_CAPTURE_MODE_RELAXED &&
+	    !pthread_equal(seq->thread, pthread_self()))
+		res = CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
+	else if (res == CUDA_SUCCESS && !cu_seq_joined(seq, p))
 		res = CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
 	seq->refs++;		/* keep it past the streams' release */
 	cu_seq_end(seq);

@@ -158,6 +158,40 @@ $(CUDA_TST)/native_exports: umd/cuda/tests/native_exports.c $(CUDA_DRV)
 ALL_TARGETS += $(CUDA_TST)/native_exports
 NATIVE_TESTS += $(CUDA_TST)/native_exports
 
+# test_cu_probe_capture runs tools/cuda-probe/probe_capture.c, built
+# against our libcuda (and its sanitizer copy for the -san test), and
+# compares what it prints with the recording made on an H100 (copied
+# into the build tree: the guest holds build/, not the sources).
+CUDA_PROBE_CAPTURE_SRC := tools/cuda-probe/probe_capture.c
+CUDA_PROBE_CAPTURE_GOLDEN := $(CUDA_TEST_DATA)/probe_capture.h100.txt
+
+$(CUDA_PROBE_CAPTURE_GOLDEN): tools/cuda-probe/golden/probe_capture.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_capture: $(CUDA_PROBE_CAPTURE_SRC) $(CUDA_DRV)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lpthread
+$(CUDA_TST)/probe_capture-san: $(CUDA_PROBE_CAPTURE_SRC) $(CUDA_DRV_SAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
+
+$(CUDA_TST)/test_cu_probe_capture: $(CUDA_TST)/probe_capture \
+	$(CUDA_PROBE_CAPTURE_GOLDEN)
+$(CUDA_TST)/test_cu_probe_capture: private CUDA_TEST_CFLAGS += \
+	-DPROBE_CAPTURE_BIN='"$(abspath $(CUDA_TST)/probe_capture)"'
+$(CUDA_TST)/test_cu_probe_capture-san: $(CUDA_TST)/probe_capture-san \
+	$(CUDA_PROBE_CAPTURE_GOLDEN)
+$(CUDA_TST)/test_cu_probe_capture-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_CAPTURE_BIN='"$(abspath $(CUDA_TST)/probe_capture-san)"'
+$(CUDA_TST)/test_cu_probe_capture $(CUDA_TST)/test_cu_probe_capture-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_CAPTURE_GOLDEN='"$(abspath $(CUDA_PROBE_CAPTURE_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_capture $(CUDA_TST)/probe_capture-san \
+	$(CUDA_PROBE_CAPTURE_GOLDEN)
+
 # test_cu_host_memory uses portable memory from a second device.
 $(CUDA_TST)/test_cu_host_memory.vmargs $(CUDA_TST)/test_cu_host_memory-san.vmargs:
 	@mkdir -p $(dir $@)

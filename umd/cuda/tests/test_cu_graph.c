@@ -559,7 +559,9 @@ TEST(capture_illegal_operations)
 	/*
 	 * A non-blocking stream does not synchronise with the legacy one:
 	 * the legacy stream stays usable while it captures, and another
-	 * stream keeps working normally.
+	 * stream takes work normally.  But waiting for (or querying)
+	 * another stream is an unsafe call in a global capture: refused,
+	 * and the capture is lost (as on an H100).
 	 */
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(nb,
 					CU_STREAM_CAPTURE_MODE_GLOBAL));
@@ -568,9 +570,17 @@ TEST(capture_illegal_operations)
 	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(host, d, sizeof(host)));
 	ASSERT_EQ(9, host[0]);		/* the captured memset did not run */
 	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32Async(d, 4, 1, other));
-	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(other));
-	ASSERT_EQ(CUDA_SUCCESS, cuStreamEndCapture(nb, &g));
-	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+		  cuStreamSynchronize(other));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamIsCapturing(nb, &st));
+	ASSERT_EQ(CU_STREAM_CAPTURE_STATUS_INVALIDATED, st);
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+		  cuStreamEndCapture(nb, &g));
+	ASSERT_EQ(NULL, g);
+	/* The work of the other stream was not lost. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(host, d, sizeof(host)));
+	ASSERT_EQ(4, host[0]);
+	ASSERT_EQ(9, host[1]);
 
 	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(d));
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
@@ -597,9 +607,10 @@ static void *end_capture_thread(void *p)
 
 TEST(capture_end_other_thread)
 {
-	struct end_capture_call c = { .g = NULL };
+	struct end_capture_call c = { .g = (CUgraph)1 };
+	CUstreamCaptureStatus st;
 	pthread_t t;
-	CUgraph g;
+	CUgraph g = NULL;
 
 	CU_SETUP(&c.ctx);
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&c.s, 0));
@@ -608,9 +619,12 @@ TEST(capture_end_other_thread)
 	ASSERT_EQ(0, pthread_create(&t, NULL, end_capture_thread, &c));
 	ASSERT_EQ(0, pthread_join(t, NULL));
 	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, c.res);
-	/* Still capturing: the thread that began it ends it. */
-	ASSERT_EQ(CUDA_SUCCESS, cuStreamEndCapture(c.s, &g));
-	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
+	ASSERT_EQ(NULL, c.g);
+	/* The attempt ended the capture: nothing is left to end. */
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamIsCapturing(c.s, &st));
+	ASSERT_EQ(CU_STREAM_CAPTURE_STATUS_NONE, st);
+	ASSERT_EQ(CUDA_ERROR_ILLEGAL_STATE, cuStreamEndCapture(c.s, &g));
+	ASSERT_EQ(NULL, g);
 
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(c.s,
 					CU_STREAM_CAPTURE_MODE_RELAXED));
@@ -691,10 +705,16 @@ TEST(capture_modes_unsafe_calls)
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamEndCapture(s, &g));
 	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
 
-	/* Nor does a thread whose own mode is relaxed. */
+	/* The thread's mode is stored unchecked (as NVIDIA's driver does). */
 	mode = (CUstreamCaptureMode)9;
+	ASSERT_EQ(CUDA_SUCCESS, cuThreadExchangeStreamCaptureMode(&mode));
+	ASSERT_EQ(CU_STREAM_CAPTURE_MODE_GLOBAL, mode);
+	ASSERT_EQ(CUDA_SUCCESS, cuThreadExchangeStreamCaptureMode(&mode));
+	ASSERT_EQ(9, (int)mode);
 	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
-		  cuThreadExchangeStreamCaptureMode(&mode));
+		  cuThreadExchangeStreamCaptureMode(NULL));
+
+	/* A thread whose own mode is relaxed may make unsafe calls. */
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(s,
 					CU_STREAM_CAPTURE_MODE_GLOBAL));
 	mode = CU_STREAM_CAPTURE_MODE_RELAXED;
@@ -707,6 +727,87 @@ TEST(capture_modes_unsafe_calls)
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamEndCapture(s, &g));
 	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
+}
+
+/* Waiting for a stream in another thread while this one captures. */
+struct sync_call {
+	CUcontext ctx;
+	CUstream s;
+	CUresult res;
+};
+
+static void *sync_thread(void *p)
+{
+	struct sync_call *c = p;
+
+	cuCtxSetCurrent(c->ctx);
+	c->res = cuStreamSynchronize(c->s);
+	return NULL;
+}
+
+/*
+ * Synchronising with or querying a stream that does not capture is an
+ * unsafe call too (recorded on an H100 for this thread's captures): in
+ * a global or thread-local capture it is refused and loses the capture,
+ * in a relaxed one it works.  Another thread is held to the rules of
+ * cuMemAlloc: refused while any thread captures in global mode.
+ */
+TEST(capture_modes_sync_other_stream)
+{
+	static const CUstreamCaptureMode strict[] = {
+		CU_STREAM_CAPTURE_MODE_GLOBAL,
+		CU_STREAM_CAPTURE_MODE_THREAD_LOCAL,
+	};
+	struct sync_call c;
+	CUstreamCaptureStatus st;
+	CUstream nb;
+	CUgraph g;
+	pthread_t t;
+
+	CU_SETUP(&c.ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&nb, CU_STREAM_NON_BLOCKING));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&c.s, 0));
+
+	for (size_t i = 0; i < sizeof(strict) / sizeof(strict[0]); i++) {
+		ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(nb, strict[i]));
+		ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+			  cuStreamQuery(c.s));
+		ASSERT_EQ(CUDA_SUCCESS, cuStreamIsCapturing(nb, &st));
+		ASSERT_EQ(CU_STREAM_CAPTURE_STATUS_INVALIDATED, st);
+		ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+			  cuStreamSynchronize(c.s));
+		g = (CUgraph)1;
+		ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+			  cuStreamEndCapture(nb, &g));
+		ASSERT_EQ(NULL, g);
+	}
+
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(nb,
+					CU_STREAM_CAPTURE_MODE_RELAXED));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(c.s));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamQuery(c.s));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamEndCapture(nb, &g));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
+
+	/* Another thread: a thread-local capture is not its business... */
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(nb,
+					CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, sync_thread, &c));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, c.res);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamEndCapture(nb, &g));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
+	/* ...a global one is. */
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(nb,
+					CU_STREAM_CAPTURE_MODE_GLOBAL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, sync_thread, &c));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, c.res);
+	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
+		  cuStreamEndCapture(nb, &g));
+
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(c.s));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(nb));
 }
 
 /* Cross-stream captures that do not fit together. */
@@ -732,7 +833,11 @@ TEST(capture_join_errors)
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(s1,
 					CU_STREAM_CAPTURE_MODE_GLOBAL));
 	ASSERT_EQ(CUDA_SUCCESS, cuEventRecord(ev, s1));
-	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, cuEventQuery(ev));
+	/* A captured event stands for nodes: nothing to query or wait for. */
+	ASSERT_EQ(CUDA_ERROR_CAPTURED_EVENT, cuEventQuery(ev));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamIsCapturing(s1, &st));
+	ASSERT_EQ(CU_STREAM_CAPTURE_STATUS_INVALIDATED, st);
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuEventSynchronize(ev));
 	ASSERT_EQ(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED,
 		  cuStreamEndCapture(s1, &g));
 
@@ -824,7 +929,7 @@ TEST(graph_errors)
 		  cuGraphAddHostNode(&dead_node, g, NULL, 0, &hp));
 	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
 		  cuGraphAddMemsetNode(&dead_node, g, NULL, 0, &mp, ctx));
-	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
+	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE,
 		  cuGraphAddKernelNode(&dead_node, g, NULL, 0, &kp));
 	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
 		  cuGraphAddEmptyNode(NULL, g, NULL, 0));

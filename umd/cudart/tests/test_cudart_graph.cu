@@ -344,6 +344,32 @@ static void test_capture_errors(struct buffers *b)
 	TAP(IS(cudaErrorStreamCaptureInvalidated, cudaStreamEndCapture(s, &g)),
 	    "errors: ... invalidates the capture");
 
+	// The answers of an H100 (tools/cuda-probe/golden/probe_capture.h100.txt).
+	cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+	TAP(IS(cudaErrorStreamCaptureUnsupported, cudaStreamQuery(s2)),
+	    "errors: cudaStreamQuery of another stream in a global capture");
+	TAP(IS(cudaErrorStreamCaptureInvalidated, cudaStreamEndCapture(s, &g)),
+	    "errors: ... invalidates the capture");
+	cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+	TAP(OK(cudaStreamSynchronize(s2)) && OK(cudaStreamEndCapture(s, &g)) &&
+	    OK(cudaGraphDestroy(g)),
+	    "errors: ... allowed in a relaxed capture");
+	cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+	cudaEventRecord(ev, s);
+	TAP(IS(cudaErrorCapturedEvent, cudaEventQuery(ev)),
+	    "errors: cudaEventQuery of a captured event");
+	TAP(IS(cudaErrorInvalidValue, cudaEventSynchronize(ev)),
+	    "errors: cudaEventSynchronize of it once the capture is invalid");
+	TAP(IS(cudaErrorStreamCaptureInvalidated, cudaStreamEndCapture(s, &g)),
+	    "errors: ... the capture is invalidated");
+
+	enum cudaStreamCaptureMode mode = (enum cudaStreamCaptureMode)9;
+
+	TAP(OK(cudaThreadExchangeStreamCaptureMode(&mode)) &&
+	    mode == cudaStreamCaptureModeGlobal &&
+	    OK(cudaThreadExchangeStreamCaptureMode(&mode)) && (int)mode == 9,
+	    "errors: cudaThreadExchangeStreamCaptureMode stores any mode");
+
 	cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
 	cudaEventRecord(ev, s);
 	cudaStreamWaitEvent(s2, ev, 0);

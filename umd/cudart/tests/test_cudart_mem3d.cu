@@ -614,9 +614,10 @@ static void test_ipc(void)
 	TAP(IS(cudaErrorInvalidValue, cudaIpcGetMemHandle(NULL, own)),
 	    "cudaIpcGetMemHandle(NULL): cudaErrorInvalidValue");
 	TAP(OK(cudaEventCreateWithFlags(&plain, cudaEventDisableTiming)) &&
-	    IS(cudaErrorInvalidValue, cudaIpcGetEventHandle(&emine, plain)),
+	    IS(cudaErrorInvalidResourceHandle,
+	       cudaIpcGetEventHandle(&emine, plain)),
 	    "cudaIpcGetEventHandle of an event without cudaEventInterprocess: "
-	    "cudaErrorInvalidValue");
+	    "cudaErrorInvalidResourceHandle");
 	memset(&emine, 0x5a, sizeof(emine));
 	TAP(IS(cudaErrorInvalidValue, cudaIpcOpenEventHandle(&ev, emine)),
 	    "cudaIpcOpenEventHandle of a damaged handle: cudaErrorInvalidValue");

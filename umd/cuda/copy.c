@@ -259,10 +259,15 @@ static CUresult cu_memcpy_api(uint64_t dst, uint64_t src, size_t n,
 		return CUDA_SUCCESS;
 	if (!dst || !src)
 		return CUDA_ERROR_INVALID_VALUE;
-	/* Measured: a declared device side must be device memory. */
+	/*
+	 * Measured: a declared device side must be memory the device can
+	 * reach - device memory, or pinned host memory (unified
+	 * addressing) - not pageable memory.  A declared host side may be
+	 * anything.
+	 */
 	if ((dir == CU_DIR_HTOD || dir == CU_DIR_DTOD) && !cu_device_visible(dst))
 		return CUDA_ERROR_INVALID_VALUE;
-	if (dir == CU_DIR_DTOD && !cu_device_visible(src))
+	if ((dir == CU_DIR_DTOH || dir == CU_DIR_DTOD) && !cu_device_visible(src))
 		return CUDA_ERROR_INVALID_VALUE;
 	return cu_copy(s, dst, src, n, !async);
 }

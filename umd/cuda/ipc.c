@@ -44,9 +44,14 @@ CU_EXPORT CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle,
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/*
+	 * Measured on an H100: a pointer inside an allocation is accepted;
+	 * the handle stands for the whole allocation.
+	 */
 	if (!pHandle || !cu_registry_find(dptr, &m) ||
-	    m.kind != CU_MEM_DEVICE || m.base != dptr || m.imported)
+	    m.kind != CU_MEM_DEVICE || m.imported)
 		return CUDA_ERROR_INVALID_VALUE;
+	dptr = m.base;
 	if (m.export_fd < 0) {
 		ret = vgpu_mem_export(m.dev->vdev, m.handle,
 				      VGPU_MEM_EXPORT_CLOEXEC, &fd);
@@ -101,9 +106,9 @@ CU_EXPORT CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr *pdptr,
 		return CUDA_ERROR_INVALID_VALUE;
 	if (h.device != ctx->dev->ordinal)
 		return CUDA_ERROR_INVALID_DEVICE;
-	/* As with CUDA, a process cannot open its own handles. */
+	/* A process cannot open its own handles (measured on an H100). */
 	if (h.pid == (int32_t)getpid())
-		return CUDA_ERROR_INVALID_CONTEXT;
+		return CUDA_ERROR_INVALID_VALUE;
 	fd = cu_ipc_fetch_fd(h.pid, h.fd);
 	if (fd < 0)
 		return fd == -EPERM ? CUDA_ERROR_NOT_PERMITTED :

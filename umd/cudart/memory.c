@@ -58,6 +58,16 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 	err = rt_enter(&dev);
 	if (err != cudaSuccess)
 		return rt_return(err);
+	/*
+	 * Measured on an H100: zero bytes succeed, as for cudaMalloc (the
+	 * driver's cuMemAllocManaged refuses them).
+	 */
+	if (!size) {
+		if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)
+			return rt_return(cudaErrorInvalidValue);
+		*devPtr = NULL;
+		return rt_return(cudaSuccess);
+	}
 	err = rt_return_cu(cuMemAllocManaged(&d, size, flags));
 	if (err == cudaSuccess)
 		*devPtr = (void *)(uintptr_t)d;

@@ -488,10 +488,12 @@ TEST(ipc_between_processes)
 	/* Errors: our own handle, a damaged one, host memory. */
 	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&own, 4096));
 	ASSERT_EQ(CUDA_SUCCESS, cuIpcGetMemHandle(&handle, own));
-	ASSERT_EQ(CUDA_ERROR_INVALID_CONTEXT, cuIpcOpenMemHandle(&d, handle, 0));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuIpcOpenMemHandle(&d, handle, 0));
 	memset(&bad, 0x5a, sizeof(bad));
 	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuIpcOpenMemHandle(&d, bad, 0));
-	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuIpcGetMemHandle(&handle, own + 64));
+	/* Inside an allocation: the handle of the whole allocation. */
+	ASSERT_EQ(CUDA_SUCCESS, cuIpcGetMemHandle(&bad, own + 64));
+	ASSERT_EQ(0, memcmp(&bad, &handle, sizeof(bad)));
 	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
 		  cuIpcGetMemHandle(&handle, (CUdeviceptr)head));
 	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(own));

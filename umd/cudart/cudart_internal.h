@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Devices the runtime keeps state for; more are reported but refused. */
 #define RT_MAX_DEVICES 16
@@ -152,10 +153,45 @@ cudaError_t rt_variable_get(struct rt_variable *v, int dev, CUdeviceptr *addr,
 /* Unload @fb's modules from every device (process exit, dlclose). */
 void rt_modules_unload(struct rt_fatbin *fb);
 
-/* --- copies (memory_3d.c) ------------------------------------------------- */
+/* --- copies (memory.c, memory_3d.c) ---------------------------------------- */
+
+/* A cudaMemcpyKind CUDA knows (cudaMemcpyDefault is the last one). */
+static inline bool rt_memcpy_kind_valid(enum cudaMemcpyKind kind)
+{
+	return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault;
+}
 
 /* The driver's memory type of the destination (@dst) or source of @kind. */
 CUmemorytype rt_memory_type(enum cudaMemcpyKind kind, bool dst);
+
+/*
+ * The driver's description of a 3D copy, @c - a CUDA_MEMCPY3D or a
+ * CUDA_MEMCPY3D_PEER, whose fields have the same names - from the
+ * runtime's, @p (a cudaMemcpy3DParms or cudaMemcpy3DPeerParms: srcPtr,
+ * srcPos, dstPtr, dstPos, extent), with the sides' memory types.  A host
+ * side's pointer goes in ...Host, any other in ...Device: the fields the
+ * driver reads for that type.  A macro because the two structs differ.
+ */
+#define RT_MEMCPY3D_SIDE(c, side, pitched, pos, type) do {		\
+	(c).side##MemoryType = (type);					\
+	if ((type) == CU_MEMORYTYPE_HOST)				\
+		(c).side##Host = (pitched).ptr;				\
+	else								\
+		(c).side##Device = (CUdeviceptr)(uintptr_t)(pitched).ptr; \
+	(c).side##XInBytes = (pos).x;					\
+	(c).side##Y = (pos).y;						\
+	(c).side##Z = (pos).z;						\
+	(c).side##Pitch = (pitched).pitch;				\
+	(c).side##Height = (pitched).ysize;				\
+} while (0)
+
+#define RT_MEMCPY3D_FILL(c, p, src_type, dst_type) do {		\
+	RT_MEMCPY3D_SIDE(c, src, (p)->srcPtr, (p)->srcPos, src_type);	\
+	RT_MEMCPY3D_SIDE(c, dst, (p)->dstPtr, (p)->dstPos, dst_type);	\
+	(c).WidthInBytes = (p)->extent.width;				\
+	(c).Height = (p)->extent.height;				\
+	(c).Depth = (p)->extent.depth;					\
+} while (0)
 
 /* --- launches (launch.c) ---------------------------------------------------- */
 

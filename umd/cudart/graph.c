@@ -99,18 +99,13 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
 							   &kp));
 }
 
-static bool rt_memcpy_kind_valid(enum cudaMemcpyKind kind)
-{
-	return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault;
-}
-
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode,
 				   cudaGraph_t graph,
 				   const cudaGraphNode_t *pDependencies,
 				   size_t numDependencies,
 				   const struct cudaMemcpy3DParms *p)
 {
-	CUDA_MEMCPY3D c;
+	CUDA_MEMCPY3D c = { 0 };
 	CUcontext ctx;
 	cudaError_t err;
 
@@ -120,20 +115,7 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode,
 	err = rt_current_context(&ctx);
 	if (err != cudaSuccess)
 		return rt_return(err);
-	c = (CUDA_MEMCPY3D){
-		.srcXInBytes = p->srcPos.x, .srcY = p->srcPos.y,
-		.srcZ = p->srcPos.z,
-		.srcMemoryType = CU_MEMORYTYPE_UNIFIED,
-		.srcDevice = (CUdeviceptr)(uintptr_t)p->srcPtr.ptr,
-		.srcPitch = p->srcPtr.pitch, .srcHeight = p->srcPtr.ysize,
-		.dstXInBytes = p->dstPos.x, .dstY = p->dstPos.y,
-		.dstZ = p->dstPos.z,
-		.dstMemoryType = CU_MEMORYTYPE_UNIFIED,
-		.dstDevice = (CUdeviceptr)(uintptr_t)p->dstPtr.ptr,
-		.dstPitch = p->dstPtr.pitch, .dstHeight = p->dstPtr.ysize,
-		.WidthInBytes = p->extent.width, .Height = p->extent.height,
-		.Depth = p->extent.depth,
-	};
+	RT_MEMCPY3D_FILL(c, p, CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED);
 	return rt_return_cu(cuGraphAddMemcpyNode(pGraphNode, graph,
 						 pDependencies,
 						 numDependencies, &c, ctx));

@@ -148,11 +148,6 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
 	return rt_return_cu(cuMemGetInfo(free, total));
 }
 
-static bool rt_kind_valid(enum cudaMemcpyKind kind)
-{
-	return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault;
-}
-
 /* One copy, synchronous when @async is false. */
 static CUresult rt_copy(void *dst, const void *src, size_t count,
 			enum cudaMemcpyKind kind, CUstream stream, bool async)
@@ -183,7 +178,7 @@ static cudaError_t rt_memcpy(void *dst, const void *src, size_t count,
 	int dev;
 	cudaError_t err;
 
-	if (!rt_kind_valid(kind))
+	if (!rt_memcpy_kind_valid(kind))
 		return cudaErrorInvalidMemcpyDirection;
 	err = rt_enter(&dev);
 	if (err != cudaSuccess)
@@ -221,7 +216,7 @@ static cudaError_t rt_memcpy2d(void *dst, size_t dpitch, const void *src,
 	int dev;
 	cudaError_t err;
 
-	if (!rt_kind_valid(kind))
+	if (!rt_memcpy_kind_valid(kind))
 		return cudaErrorInvalidMemcpyDirection;
 	if (width > dpitch || width > spitch)
 		return cudaErrorInvalidPitchValue;

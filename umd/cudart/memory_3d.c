@@ -60,23 +60,6 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr,
 	return cudaSuccess;
 }
 
-/* One side of a 3D copy into the driver's description of it. */
-static void rt_3d_side(const struct cudaPitchedPtr *ptr,
-		       const struct cudaPos *pos, CUmemorytype type,
-		       CUmemorytype *mtype, const void **host,
-		       CUdeviceptr *dev, size_t *x, size_t *y, size_t *z,
-		       size_t *pitch, size_t *height)
-{
-	*mtype = type;
-	*host = ptr->ptr;
-	*dev = (CUdeviceptr)(uintptr_t)ptr->ptr;
-	*x = pos->x;
-	*y = pos->y;
-	*z = pos->z;
-	*pitch = ptr->pitch;
-	*height = ptr->ysize;
-}
-
 /* The checks of a box's positions against the pitched pointers. */
 static cudaError_t rt_3d_shape_check(const struct cudaPitchedPtr *src,
 				     const struct cudaPos *spos,
@@ -103,7 +86,7 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p,
 
 	if (!p)
 		return cudaErrorInvalidValue;
-	if (p->kind < cudaMemcpyHostToHost || p->kind > cudaMemcpyDefault)
+	if (!rt_memcpy_kind_valid(p->kind))
 		return cudaErrorInvalidMemcpyDirection;
 	/* No CUDA arrays on this device (see the top of this file). */
 	if (p->srcArray || p->dstArray || !p->srcPtr.ptr || !p->dstPtr.ptr)
@@ -115,16 +98,8 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p,
 		err = rt_enter(&dev);
 	if (err != cudaSuccess || !e->width || !e->height || !e->depth)
 		return err;
-	rt_3d_side(&p->srcPtr, &p->srcPos, rt_memory_type(p->kind, false),
-		   &c.srcMemoryType, &c.srcHost, &c.srcDevice, &c.srcXInBytes,
-		   &c.srcY, &c.srcZ, &c.srcPitch, &c.srcHeight);
-	rt_3d_side(&p->dstPtr, &p->dstPos, rt_memory_type(p->kind, true),
-		   &c.dstMemoryType, (const void **)&c.dstHost, &c.dstDevice,
-		   &c.dstXInBytes, &c.dstY, &c.dstZ, &c.dstPitch,
-		   &c.dstHeight);
-	c.WidthInBytes = e->width;
-	c.Height = e->height;
-	c.Depth = e->depth;
+	RT_MEMCPY3D_FILL(c, p, rt_memory_type(p->kind, false),
+			 rt_memory_type(p->kind, true));
 	return rt_error_from_cu(async ? cuMemcpy3DAsync(&c, stream) :
 					cuMemcpy3D(&c));
 }
@@ -172,16 +147,7 @@ static cudaError_t rt_memcpy3d_peer(const struct cudaMemcpy3DPeerParms *p,
 		err = rt_primary_context(p->dstDevice, &c.dstContext);
 	if (err != cudaSuccess || !e->width || !e->height || !e->depth)
 		return err;
-	rt_3d_side(&p->srcPtr, &p->srcPos, CU_MEMORYTYPE_DEVICE,
-		   &c.srcMemoryType, &c.srcHost, &c.srcDevice, &c.srcXInBytes,
-		   &c.srcY, &c.srcZ, &c.srcPitch, &c.srcHeight);
-	rt_3d_side(&p->dstPtr, &p->dstPos, CU_MEMORYTYPE_DEVICE,
-		   &c.dstMemoryType, (const void **)&c.dstHost, &c.dstDevice,
-		   &c.dstXInBytes, &c.dstY, &c.dstZ, &c.dstPitch,
-		   &c.dstHeight);
-	c.WidthInBytes = e->width;
-	c.Height = e->height;
-	c.Depth = e->depth;
+	RT_MEMCPY3D_FILL(c, p, CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_DEVICE);
 	return rt_error_from_cu(async ? cuMemcpy3DPeerAsync(&c, stream) :
 					cuMemcpy3DPeer(&c));
 }

@@ -110,6 +110,16 @@ void rt_test_in_child(const char *name, void (*fn)(void))
 		       "%#x)", name, status);
 }
 
+pid_t rt_test_start_fw_vgpu1(void)
+{
+	pid_t pid = access("/dev/vgpu1", F_OK) ? 0 : fw_launcher_start_on(1);
+
+	if (pid < 0)
+		tap_diag("cannot start the firmware of vgpu1: %s",
+			 strerror((int)-pid));
+	return pid;
+}
+
 int tap_finish(void)
 {
 	if (!tap_plan_given)

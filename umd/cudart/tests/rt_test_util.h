@@ -46,6 +46,14 @@ int tap_finish(void);
  */
 void rt_test_in_child(const char *name, void (*fn)(void));
 
+/*
+ * A firmware for /dev/vgpu1, for the tests that use a second device (their
+ * .vmargs ask vgpu-vm for one): its pid, 0 when there is no such device or
+ * a firmware serves it already, -errno (and a TAP diagnostic) on failure.
+ * Stop it with fw_launcher_stop_on(pid, 1).
+ */
+pid_t rt_test_start_fw_vgpu1(void);
+
 /* Directory of the running test binary's build tree ("<root>/build"). */
 const char *rt_test_build_dir(void);
 

@@ -734,13 +734,6 @@ static void test_managed_hints(void)
 	cudaFree(d);
 }
 
-// A firmware for /dev/vgpu1 when there is one (0 when there is none or
-// one serves it already).
-static pid_t start_fw1(void)
-{
-	return access("/dev/vgpu1", F_OK) ? 0 : fw_launcher_start_on(1);
-}
-
 int main(void)
 {
 	pid_t fw = fw_launcher_start(), fw1;
@@ -748,10 +741,7 @@ int main(void)
 	tap_plan(-1);
 	if (fw < 0)
 		tap_diag("cannot start the firmware: %s", strerror((int)-fw));
-	fw1 = start_fw1();
-	if (fw1 < 0)
-		tap_diag("cannot start the firmware of vgpu1: %s",
-			 strerror((int)-fw1));
+	fw1 = rt_test_start_fw_vgpu1();
 	test_ipc();
 	test_malloc3d_layout();
 	test_memset3d();

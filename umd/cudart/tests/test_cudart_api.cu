@@ -740,9 +740,15 @@ static void test_managed(void)
 	TAP(IS(cudaErrorInvalidValue,
 	       cudaMallocManaged((void **)&data, 16, 0)),
 	    "cudaMallocManaged without an attach flag: cudaErrorInvalidValue");
-	// Measured on an H100 (against the documentation's "refused").
-	TAP(OK(cudaMallocManaged((void **)&data, 0, cudaMemAttachGlobal)),
-	    "cudaMallocManaged of 0 bytes: cudaSuccess");
+	// Success measured on an H100 (against the documentation's
+	// "refused"); the pointer was not recorded: NULL, as cudaMalloc(0).
+	data = (int *)&data;
+	TAP(OK(cudaMallocManaged((void **)&data, 0, cudaMemAttachGlobal)) &&
+	    data == NULL, "cudaMallocManaged of 0 bytes: cudaSuccess, NULL");
+	// Not measured: the flags are checked before the size, as above.
+	TAP(IS(cudaErrorInvalidValue, cudaMallocManaged((void **)&data, 0, 0)),
+	    "cudaMallocManaged of 0 bytes without an attach flag: "
+	    "cudaErrorInvalidValue");
 	clear_error();
 }
 

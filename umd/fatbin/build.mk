@@ -122,6 +122,16 @@ $(FATBIN_DATA)/rdc_%.o: $(FATBIN_TDIR)/rdc_%.cu
 	$(NVCC) -c -rdc=true -o $@ $<
 $(FATBIN_DATA)/rdc_dlink.o: $(FATBIN_DATA)/rdc_a.o $(FATBIN_DATA)/rdc_b.o
 	$(NVCC) -dlink -o $@ $^
+# The same pair for sm_90, the second half without PTX (cubin only).
+$(FATBIN_DATA)/rdc_a_sm90.o: $(FATBIN_TDIR)/rdc_a.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -c -rdc=true -gencode arch=compute_90,code=[compute_90,sm_90] -o $@ $<
+$(FATBIN_DATA)/rdc_b_cubin_only.o: $(FATBIN_TDIR)/rdc_b.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -c -rdc=true -gencode arch=compute_90,code=sm_90 -o $@ $<
+$(FATBIN_DATA)/rdc_skip_dlink.o: $(FATBIN_DATA)/rdc_a_sm90.o \
+		$(FATBIN_DATA)/rdc_b_cubin_only.o
+	$(NVCC) -dlink -gencode arch=compute_90,code=sm_90 -o $@ $^
 
 FATBIN_TEST_DATA := \
 	$(foreach f,$(FATBIN_FORMS),$(FATBIN_DATA)/kernels.$(f).fatbin) \
@@ -162,6 +172,9 @@ $(eval $(call fatbin_test,test_fatbin_files,$(FATBIN_TDIR),$(FATBIN_TEST_UTIL),,
 $(eval $(call fatbin_test,test_fatbin_fuzz,$(FATBIN_TDIR),$(FATBIN_TEST_UTIL),,libvgpu-fatbin.a,$(FATBIN_LDLIBS)))
 $(eval $(call fatbin_test,test_fatbin_registered,$(FATBIN_TDIR),$(FATBIN_TEST_UTIL) $(FATBIN_TEST_STUB),$(FATBIN_REG_OBJS),libvgpu-fatbin.a,$(FATBIN_LDLIBS) -lstdc++))
 $(eval $(call fatbin_test,test_fatbin_rdc,$(FATBIN_TDIR),$(FATBIN_TEST_UTIL) $(FATBIN_TEST_STUB),$(FATBIN_RDC_OBJS),libvgpu-fatbin.a,$(FATBIN_LDLIBS) -lstdc++))
+FATBIN_RDC_SKIP_OBJS := $(FATBIN_DATA)/rdc_a_sm90.o \
+	$(FATBIN_DATA)/rdc_b_cubin_only.o $(FATBIN_DATA)/rdc_skip_dlink.o
+$(eval $(call fatbin_test,test_fatbin_rdc_skip,$(FATBIN_TDIR),$(FATBIN_TEST_UTIL) $(FATBIN_TEST_STUB),$(FATBIN_RDC_SKIP_OBJS),libvgpu-fatbin.a,$(FATBIN_LDLIBS) -lstdc++))
 $(eval $(call fatbin_test,test_vgpu_fatbin_tool,$(FATBIN_TDIR),$(FATBIN_TEST_UTIL),,libvgpu-fatbin.a,$(FATBIN_LDLIBS)))
 $(eval $(call fatbin_test,test_sha256,umd/cache/tests,,,libvgpu-cache.a,))
 $(eval $(call fatbin_test,test_compute_cache,umd/cache/tests,,,libvgpu-cache.a,))

@@ -137,3 +137,56 @@ int vgpu_elf_is_fatbin_section(const char *name)
 	return name && (!strcmp(name, ".nv_fatbin") ||
 			!strcmp(name, "__nv_relfatbin"));
 }
+
+/* Whether symbol table section @sh (with string table @strs) defines @name. */
+static int symtab_defines(const struct vgpu_elf *elf, const Elf64_Shdr *sh,
+			  const Elf64_Shdr *strs, const char *name)
+{
+	size_t n, len = strlen(name);
+
+	if (sh->sh_entsize != sizeof(Elf64_Sym) ||
+	    !in_file(elf, sh->sh_offset, sh->sh_size) ||
+	    strs->sh_type != SHT_STRTAB ||
+	    !in_file(elf, strs->sh_offset, strs->sh_size))
+		return VGPU_FATBIN_EHEADER;
+	n = sh->sh_size / sizeof(Elf64_Sym);
+	for (size_t i = 1; i < n; i++) {
+		unsigned char bind;
+		Elf64_Sym sym;
+
+		memcpy(&sym, elf->base + sh->sh_offset + i * sizeof(sym),
+		       sizeof(sym));
+		bind = ELF64_ST_BIND(sym.st_info);
+		if ((bind != STB_GLOBAL && bind != STB_WEAK) ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		/* the name, with its NUL, must lie inside the string table */
+		if (sym.st_name >= strs->sh_size ||
+		    strs->sh_size - sym.st_name <= len)
+			continue;
+		if (!memcmp(elf->base + strs->sh_offset + sym.st_name, name,
+			    len + 1))
+			return 1;
+	}
+	return 0;
+}
+
+int vgpu_elf_defines_symbol(const struct vgpu_elf *elf, const char *name)
+{
+	if (!elf || !name)
+		return VGPU_FATBIN_EINVAL;
+	for (size_t i = 1; i < elf->shnum; i++) {
+		Elf64_Shdr sh, strs;
+		int ret;
+
+		read_shdr(elf, i, &sh);
+		if (sh.sh_type != SHT_SYMTAB)
+			continue;
+		if (read_shdr(elf, sh.sh_link, &strs))
+			return VGPU_FATBIN_EHEADER;
+		ret = symtab_defines(elf, &sh, &strs, name);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}

@@ -60,6 +60,14 @@ int vgpu_elf_find_section(const struct vgpu_elf *elf, const char *name,
 /* Whether section @name holds fatbin containers (.nv_fatbin, __nv_relfatbin). */
 int vgpu_elf_is_fatbin_section(const char *name);
 
+/*
+ * Whether a symbol table of the file defines @name as a global or weak
+ * symbol (st_shndx != SHN_UNDEF): 1 if it does, 0 if not, or a negative
+ * VGPU_FATBIN_E* code for a malformed table.  Used on cubins, to say
+ * which object of a program defines a name that PTX code references.
+ */
+int vgpu_elf_defines_symbol(const struct vgpu_elf *elf, const char *name);
+
 #ifdef __cplusplus
 }
 #endif

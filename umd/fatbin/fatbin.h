@@ -193,17 +193,44 @@ struct vgpu_fatbin_ptx {
 	unsigned int isa_minor;
 };
 
+/*
+ * An object of a device-linked program that has no PTX the device can
+ * use: typically NVIDIA's device runtime (libcudadevrt), which nvcc links
+ * into every -rdc=true program and which carries cubins for each real
+ * architecture but PTX only for the newest.  It is left out of the link;
+ * if PTX code references a name only it defines, the error says so.
+ */
+struct vgpu_fatbin_skipped {
+	unsigned int object;		/* index in the wrapper's array */
+	char *contents;			/* "sm_75 sm_80 ... compute_121" */
+	struct vgpu_fatbin_entry cubin;	/* one of its cubins (kind 0: none);
+					 * points into the program */
+};
+
 /* The PTX modules of one registration or image, to be linked together. */
 struct vgpu_fatbin_ptx_set {
 	struct vgpu_fatbin_ptx *modules;
 	size_t count;
+	struct vgpu_fatbin_skipped *skipped;	/* objects without usable PTX */
+	size_t nskipped;
 };
+
+/*
+ * The skipped object of @set whose cubin defines @name, or NULL.  The
+ * cubin is decompressed and its symbol table read on each call: this is
+ * for error messages, not for a fast path.
+ */
+const struct vgpu_fatbin_skipped *
+vgpu_fatbin_skipped_defining(const struct vgpu_fatbin_ptx_set *set,
+			     const char *name);
 
 /*
  * PTX for a pointer handed to __cudaRegisterFatBinary.  A version-1
  * wrapper gives one module.  A version-2 wrapper (device-linked -rdc=true
  * code) gives one module per object in its NULL-terminated array of
- * relocatable fatbins; the caller links them.  On success the caller owns
+ * relocatable fatbins; the caller links them.  Objects of a version-2
+ * wrapper without usable PTX are listed in @set->skipped instead;
+ * VGPU_FATBIN_ENOPTX only when no object has usable PTX.  On success the caller owns
  * @set and releases it with vgpu_fatbin_ptx_set_free().  On failure @set
  * is empty.  Since the sizes come from the data itself, every range is
  * checked to be mapped before it is read (VGPU_FATBIN_EFAULT if not).

@@ -12,8 +12,13 @@
  * "relfatbin", reached through a NULL-terminated array of pointers.  A
  * driver that compiles PTX must take the PTX of every object and link
  * the modules itself (resolving .extern declarations), so we return one
- * module per object.
+ * module per object.  An object may have no PTX for this device (nvcc
+ * links NVIDIA's device runtime, whose only PTX is for the newest GPUs,
+ * into every such program): it is skipped and remembered, so that a
+ * reference to one of its names can be explained.
  */
+#include <stdio.h>
+
 #include "fatbin.h"
 #include "fatbin_format.h"
 #include "fatbin_memory.h"
@@ -47,6 +52,44 @@ static int add_container_ptx(const void *data,
 	return fatbin_set_add_entry(set, &best);
 }
 
+/*
+ * Describe relocatable object @index at @data (a container of @size
+ * bytes) that has no usable PTX, and remember it in @set: its entries,
+ * for the message, and one cubin, to tell later which names it defines.
+ */
+static int add_skipped(const void *data, size_t size, unsigned int index,
+		       struct vgpu_fatbin_ptx_set *set)
+{
+	struct vgpu_fatbin_skipped skipped = { .object = index };
+	struct vgpu_fatbin_entry e;
+	struct vgpu_fatbin_iter it;
+	char list[512] = "";
+	size_t used = 0;
+	int ret;
+
+	ret = vgpu_fatbin_iter_init(&it, data, size);
+	while (!ret && (ret = vgpu_fatbin_iter_next(&it, &e)) == 0) {
+		const char *kind = e.kind == VGPU_FATBIN_KIND_PTX ? "compute" :
+				   e.kind == VGPU_FATBIN_KIND_LTOIR ? "lto" :
+				   "sm";
+
+		if (e.kind == VGPU_FATBIN_KIND_ELF && !skipped.cubin.kind)
+			skipped.cubin = e;
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used,
+						 "%s%s_%u", used ? " " : "",
+						 kind, e.sm_arch);
+	}
+	if (ret != VGPU_FATBIN_END)
+		return ret;
+	return fatbin_set_add_skipped(set, &skipped, list);
+}
+
+/*
+ * The PTX of every object of a device-linked program.  Objects without
+ * usable PTX are skipped (see struct vgpu_fatbin_skipped): the program
+ * fails only if its PTX needs one of them, and the linker says which.
+ */
 static int add_prelinked_ptx(const void *array,
 			     const struct vgpu_fatbin_target *target,
 			     struct vgpu_fatbin_ptx_set *set)
@@ -57,14 +100,25 @@ static int add_prelinked_ptx(const void *array,
 		return VGPU_FATBIN_EHEADER;
 	for (unsigned int i = 0; i < FB_MAX_PRELINKED; i++) {
 		const void *relfatbin;
+		size_t size;
 		int ret;
 
 		if (!fatbin_mapped(slot + i * sizeof(void *), sizeof(void *)))
 			return VGPU_FATBIN_EFAULT;
 		relfatbin = fb_read_ptr(slot + i * sizeof(void *));
 		if (!relfatbin)
-			return i ? VGPU_FATBIN_OK : VGPU_FATBIN_ENOPTX;
+			return set->count ? VGPU_FATBIN_OK : VGPU_FATBIN_ENOPTX;
 		ret = add_container_ptx(relfatbin, target, set);
+		if (ret != VGPU_FATBIN_ENOPTX) {
+			if (ret)
+				return ret;
+			continue;
+		}
+		/* add_container_ptx() checked that it is all mapped */
+		ret = vgpu_fatbin_container_size(relfatbin,
+						 VGPU_FATBIN_MAX_SIZE, &size);
+		if (!ret)
+			ret = add_skipped(relfatbin, size, i, set);
 		if (ret)
 			return ret;
 	}

@@ -91,6 +91,8 @@ void ptx_fail(struct ptx_ctx *cx, int err, const struct ptx_pos *pos,
 	else if (!pos && cx->nsrcs == 1 && cx->srcs[0].name)
 		name = cx->srcs[0].name;
 	snprintf(d->file, sizeof(d->file), "%s", name);
+	if (cx->fail_symbol)
+		snprintf(d->symbol, sizeof(d->symbol), "%s", cx->fail_symbol);
 	if (pos) {
 		d->line = pos->line;
 		d->column = pos->col;

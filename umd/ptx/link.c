@@ -202,14 +202,18 @@ struct ptx_symref link_resolve(struct ptx_ctx *cx, const struct ptx_module *m,
 		out.func = r->func->def;
 		if (!out.func && link_is_builtin(name))
 			out.func = r->func;	/* the code generator's job */
-		if (!out.func)
+		if (!out.func) {
+			cx->fail_symbol = name;
 			ptx_fail(cx, VGPU_PTX_ERR_LINK, pos,
 				 "unresolved external function '%s'", name);
+		}
 	} else {
 		out.var = r->var->def;
-		if (!out.var)
+		if (!out.var) {
+			cx->fail_symbol = name;
 			ptx_fail(cx, VGPU_PTX_ERR_LINK, pos,
 				 "unresolved external variable '%s'", name);
+		}
 	}
 	return out;
 }

@@ -56,6 +56,8 @@ struct vgpu_ptx_diag {
 	uint32_t line;		/* 1-based; 0 when no position applies */
 	uint32_t column;	/* 1-based; 0 when no position applies */
 	char message[256];	/* what is wrong, one line, no trailing '\n' */
+	char symbol[128];	/* VGPU_PTX_ERR_LINK: the name left unresolved
+				 * ("" for other errors) */
 };
 
 /* Return values of vgpu_ptx_compile(). */

@@ -51,6 +51,7 @@ struct ptx_ctx {
 	const struct vgpu_ptx_source *srcs;
 	unsigned int nsrcs;
 	struct vgpu_ptx_options opts;
+	const char *fail_symbol;	/* an unresolved name, for the diag */
 };
 
 void *ptx_alloc(struct ptx_ctx *cx, size_t size);	/* zeroed */

@@ -16,6 +16,8 @@ LIBVGPU_OBJS := $(patsubst %.c,$(OBJ)/%.pic.o,$(LIBVGPU_SRCS))
 CUDA_DRV := $(LIB)/libcuda.so.1
 CUDA_DRV_SRCS := $(wildcard umd/cuda/*.c)
 CUDA_DRV_OBJS := $(patsubst %.c,$(OBJ)/%.pic.o,$(CUDA_DRV_SRCS))
+# The device runtime's PTX, embedded as a string (devrt_ptx.S, devrt.c).
+CUDA_DEVRT_OBJ := $(OBJ)/umd/cuda/devrt_ptx.o
 CUDA_DRV_CFLAGS := -fPIC -fvisibility=hidden -Iumd -I$(CUDA_HOME)/include
 CUDA_DRV_LDLIBS := -lpthread -lzstd -llz4
 
@@ -24,6 +26,11 @@ $(LIBVGPU_OBJS) $(CUDA_DRV_OBJS): $(OBJ)/%.pic.o: %.c
 	$(CC) $(USER_CFLAGS) $(CUDA_DRV_CFLAGS) -MMD -MP -c $< -o $@
 
 -include $(LIBVGPU_OBJS:.o=.d) $(CUDA_DRV_OBJS:.o=.d)
+
+$(CUDA_DEVRT_OBJ): umd/cuda/devrt_ptx.S umd/cuda/devrt.ptx
+	@mkdir -p $(dir $@)
+	$(CC) -c $< -o $@
+CUDA_DRV_OBJS += $(CUDA_DEVRT_OBJ)
 
 $(LIBVGPU_LIB): $(LIBVGPU_OBJS)
 	@mkdir -p $(dir $@)
@@ -97,11 +104,11 @@ $(CUDA_DRV_SAN_OBJS): $(OBJ)/san-pic/%.o: %.c
 
 -include $(CUDA_DRV_SAN_OBJS:.o=.d)
 
-$(CUDA_DRV_SAN): $(CUDA_DRV_SAN_OBJS) umd/cuda/exports.map
+$(CUDA_DRV_SAN): $(CUDA_DRV_SAN_OBJS) $(CUDA_DEVRT_OBJ) umd/cuda/exports.map
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN_CFLAGS) -shared -o $@ -Wl,-soname,libcuda.so.1 \
 		-Wl,--version-script=umd/cuda/exports.map \
-		$(CUDA_DRV_SAN_OBJS) $(CUDA_DRV_LDLIBS)
+		$(CUDA_DRV_SAN_OBJS) $(CUDA_DEVRT_OBJ) $(CUDA_DRV_LDLIBS)
 
 CUDA_TEST_UTIL := umd/cuda/tests/fw_launcher.c
 

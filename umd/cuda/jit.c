@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cuda_internal.h"
+#include "devrt.h"
 #include "jit.h"
 #include "cache/compute_cache.h"
 #include "fatbin/fatbin.h"
@@ -61,6 +62,7 @@ static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
 	struct vgpu_ptx_source *srcs;
 	struct vgpu_cache_compile_inputs in = { 0 };
 	const char **texts;
+	char (*names)[48];
 	size_t *lens, i;
 	struct vgpu_cache_key key;
 	char compiler_id[48];
@@ -73,12 +75,24 @@ static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
 	srcs = calloc(set->count, sizeof(*srcs));
 	texts = calloc(set->count, sizeof(*texts));
 	lens = calloc(set->count, sizeof(*lens));
-	if (!srcs || !texts || !lens) {
+	names = calloc(set->count, sizeof(*names));
+	if (!srcs || !texts || !lens || !names) {
 		res = CUDA_ERROR_OUT_OF_MEMORY;
 		goto out;
 	}
 	for (i = 0; i < set->count; i++) {
-		srcs[i].name = set->count > 1 ? "rdc-module.ptx" : "module.ptx";
+		/*
+		 * Diagnostics name the module: the objects of a linked
+		 * program by their place in it, our device runtime by name.
+		 */
+		if (set->count == 1)
+			snprintf(names[i], sizeof(names[i]), "module.ptx");
+		else if (!strcmp(set->modules[i].text, cu_devrt_ptx))
+			snprintf(names[i], sizeof(names[i]), "vgpu-devrt.ptx");
+		else
+			snprintf(names[i], sizeof(names[i]), "rdc-module-%zu.ptx",
+				 i);
+		srcs[i].name = names[i];
 		srcs[i].text = texts[i] = set->modules[i].text;
 		srcs[i].len = lens[i] = set->modules[i].len;
 	}
@@ -113,6 +127,9 @@ static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
 			       &size, &diag);
 	if (ret != VGPU_PTX_OK) {
 		vgpu_ptx_format_diag(&diag, out->log, sizeof(out->log));
+		if (ret == VGPU_PTX_ERR_LINK)
+			cu_devrt_explain(set, diag.symbol, out->log,
+					 sizeof(out->log));
 		if (ret == VGPU_PTX_ERR_NOMEM)
 			res = CUDA_ERROR_OUT_OF_MEMORY;
 		else if (ret == VGPU_PTX_ERR_SYNTAX &&
@@ -138,6 +155,7 @@ out:
 	free(srcs);
 	free(texts);
 	free(lens);
+	free(names);
 	return res;
 }
 
@@ -194,6 +212,12 @@ CUresult cu_jit(const void *data, size_t size, bool size_known,
 		break;
 	case CU_WRAPPER_MAGIC:
 		ret = vgpu_fatbin_ptx_from_wrapper(data, &cu_target, &set);
+		/*
+		 * A version-2 wrapper is a device-linked program: nvcc gave
+		 * it NVIDIA's device runtime, which we skip; it gets ours.
+		 */
+		if (!ret && cu_le32((const uint8_t *)data + 4) == 2)
+			ret = cu_devrt_add_module(&set);
 		break;
 	default:
 		if (cu_le32(data) == 0x464c457fu)	/* \x7fELF: a cubin */
@@ -211,8 +235,10 @@ CUresult cu_jit(const void *data, size_t size, bool size_known,
 		free(one.text);
 		return res;
 	}
-	if (ret)
+	if (ret) {
+		vgpu_fatbin_ptx_set_free(&set);
 		return cu_fatbin_error(ret);
+	}
 	res = cu_compile(&set, out);
 	vgpu_fatbin_ptx_set_free(&set);
 	return res;

@@ -13,7 +13,7 @@ struct cu_jit_result {
 	size_t size;
 	unsigned int ptx_arch;	/* sm_NN the PTX was written for, or 0 */
 	bool from_cache;
-	char log[512];		/* why it failed */
+	char log[1024];		/* why it failed */
 };
 
 /*

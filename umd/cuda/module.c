@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cuda_internal.h"
+#include "devrt.h"
 #include "handles.h"
 #include "jit.h"
 
@@ -125,6 +126,8 @@ static CUresult cu_module_segment(struct cu_module *m, unsigned int space)
 	init = cu_visa_section(h, init_sec, &n);
 	if (init)
 		memcpy(seg, init, h->sections[init_sec].size);
+	if (space == VISA_SPACE_GLOBAL)
+		cu_devrt_fill_state(h, seg, size, m->ctx->dev->ordinal);
 	if (cu_module_relocate(m, seg, size, space)) {
 		free(seg);
 		return CUDA_ERROR_INVALID_IMAGE;

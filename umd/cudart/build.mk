@@ -172,3 +172,22 @@ $(TST)/cudart/test_cudart_graph: umd/cudart/tests/test_cudart_graph.cu \
 	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/cudart/test_cudart_graph
 GUEST_TESTS += $(TST)/cudart/test_cudart_graph
+
+# The device runtime: programs built as NVIDIA's samples build themselves
+# (-rdc=true, PTX for compute_90 only), so that nvcc links NVIDIA's
+# libcudadevrt in and the driver must substitute its own.
+CUDART_RDC_NVCC_FLAGS := -cudart shared -rdc=true \
+	-gencode arch=compute_90,code=compute_90 -O2 -Iumd/cudart/tests \
+	-Iumd/cuda/tests
+$(TST)/cudart/devrt_missing: umd/cudart/tests/devrt_missing.cu | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_RDC_NVCC_FLAGS) -o $@ $<
+$(TST)/cudart/test_cudart_devrt: umd/cudart/tests/test_cudart_devrt.cu \
+		$(TST)/cudart/devrt_missing $(CUDART_TEST_UTIL) \
+		$(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_RDC_NVCC_FLAGS) \
+		-DDEVRT_MISSING_BIN='"$(abspath $(TST)/cudart/devrt_missing)"' \
+		-o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/devrt_missing $(TST)/cudart/test_cudart_devrt
+GUEST_TESTS += $(TST)/cudart/test_cudart_devrt

@@ -90,6 +90,7 @@ struct rt_fatbin {
 	pthread_mutex_t lock;		/* guards module[] and module_gen[] */
 	CUmodule module[RT_MAX_DEVICES];
 	unsigned int module_gen[RT_MAX_DEVICES];
+	bool load_reported;		/* a load failure was printed */
 	struct rt_fatbin *next;
 };
 

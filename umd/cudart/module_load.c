@@ -20,20 +20,55 @@
  */
 #include <fatbinary_section.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cudart_abi.h"
 #include "cudart_internal.h"
 
-static CUresult rt_module_load(const void *wrapper, CUmodule *mod)
+/* cuModuleLoadDataEx() with its error log, which @log receives. */
+static CUresult rt_module_load_logged(const void *image, CUmodule *mod,
+				      char *log, size_t logsz)
 {
-	const __fatBinC_Wrapper_t *w = wrapper;
+	CUjit_option opts[] = {
+		CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+	};
+	void *vals[] = { log, (void *)(uintptr_t)logsz };
+
+	log[0] = '\0';
+	return cuModuleLoadDataEx(mod, image, 2, opts, vals);
+}
+
+/*
+ * The program's device code cannot be loaded: with nvcc and NVIDIA's
+ * driver the same error would mostly have stopped the build (nvlink) or
+ * been printed by the JIT, so say why on stderr, once per fatbin, rather
+ * than leave the user with a bare error code from every launch.
+ */
+static void rt_module_report(const char *log, CUresult r)
+{
+	const char *name = NULL;
+
+	cuGetErrorName(r, &name);
+	fprintf(stderr, "vgpu: cannot load this program's device code (%s)%s%s\n",
+		name ? name : "error", log[0] ? ": " : "", log);
+}
+
+static CUresult rt_module_load(struct rt_fatbin *fb, CUmodule *mod)
+{
+	const __fatBinC_Wrapper_t *w = fb->wrapper;
+	char log[1024];
 	CUresult r;
 
 	if (!w || w->magic != FATBINC_MAGIC)
 		return CUDA_ERROR_INVALID_IMAGE;
-	r = cuModuleLoadFatBinary(mod, wrapper);
+	r = rt_module_load_logged(w, mod, log, sizeof(log));
 	if (r == CUDA_ERROR_INVALID_IMAGE && w->version == FATBINC_VERSION)
-		r = cuModuleLoadFatBinary(mod, w->data);
+		r = rt_module_load_logged(w->data, mod, log, sizeof(log));
+	if (r != CUDA_SUCCESS && r != CUDA_ERROR_OUT_OF_MEMORY &&
+	    !fb->load_reported) {
+		fb->load_reported = true;
+		rt_module_report(log, r);
+	}
 	return r;
 }
 
@@ -46,7 +81,7 @@ cudaError_t rt_module_get(struct rt_fatbin *fb, int dev, CUmodule *mod)
 	if (!fb->module[dev] || fb->module_gen[dev] != gen) {
 		/* An old generation's module died with its context. */
 		fb->module[dev] = NULL;
-		r = rt_module_load(fb->wrapper, &fb->module[dev]);
+		r = rt_module_load(fb, &fb->module[dev]);
 		if (r == CUDA_SUCCESS)
 			fb->module_gen[dev] = gen;
 		else

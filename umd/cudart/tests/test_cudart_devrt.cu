@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The device runtime (guest test).  Built as NVIDIA's samples build
+// themselves: -rdc=true, PTX only (compute_90), so that nvcc device-links
+// NVIDIA's libcudadevrt into the program and our driver must skip it and
+// link its own (umd/cuda/devrt.ptx).  The kernel's device-side runtime
+// calls are checked against what the host API answers.
+//
+// devrt_missing.cu, built the same way, calls a device-runtime function
+// that vGPU does not provide yet: its load must fail with
+// cudaErrorInvalidPtx and a message on stderr that names the function.
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "rt_tap.h"
+
+#ifndef DEVRT_MISSING_BIN
+#error "the build names the program that needs a missing function"
+#endif
+
+struct devrt_answers {
+	int err_device, device;
+	int err_count, count;
+	int err_version, version;
+	int err_attr[4], attr[4];
+	int err_bad_device, bad_device_value;
+	int err_bad_attr, bad_attr_value;
+	int err_negative_attr;
+};
+
+/* The attributes compared, asked for by the kernel and by the host. */
+#define PROBE_ATTRS { cudaDevAttrMaxThreadsPerBlock, \
+	cudaDevAttrMultiProcessorCount, cudaDevAttrComputeCapabilityMajor, \
+	cudaDevAttrWarpSize }
+static const cudaDeviceAttr probe_attrs[4] = PROBE_ATTRS;
+
+__global__ void ask_device_runtime(struct devrt_answers *a, int ndev)
+{
+	const cudaDeviceAttr probe_attrs[4] = PROBE_ATTRS;
+
+	a->err_device = cudaGetDevice(&a->device);
+	a->err_count = cudaGetDeviceCount(&a->count);
+	a->err_version = cudaRuntimeGetVersion(&a->version);
+	for (int i = 0; i < 4; i++)
+		a->err_attr[i] = cudaDeviceGetAttribute(&a->attr[i],
+							probe_attrs[i],
+							a->device);
+	a->bad_device_value = -7;
+	a->err_bad_device = cudaDeviceGetAttribute(&a->bad_device_value,
+						   cudaDevAttrWarpSize, ndev);
+	a->bad_attr_value = -7;
+	a->err_bad_attr = cudaDeviceGetAttribute(&a->bad_attr_value,
+						 (cudaDeviceAttr)100000, 0);
+	a->err_negative_attr = cudaDeviceGetAttribute(&a->bad_attr_value,
+						      (cudaDeviceAttr)-1, 0);
+}
+
+static void test_answers(void)
+{
+	struct devrt_answers *d, a;
+	int dev = -1, count = 0, version = 0;
+	bool same = true;
+
+	OK(cudaGetDevice(&dev));
+	OK(cudaGetDeviceCount(&count));
+	OK(cudaRuntimeGetVersion(&version));
+	if (!OK(cudaMalloc(&d, sizeof(*d))))
+		return;
+	ask_device_runtime<<<1, 1>>>(d, count);
+	TAP(OK(cudaGetLastError()) && OK(cudaDeviceSynchronize()),
+	    "a -rdc=true, PTX-only program loads and runs");
+	memset(&a, 0, sizeof(a));
+	OK(cudaMemcpy(&a, d, sizeof(a), cudaMemcpyDeviceToHost));
+	TAP(a.err_device == cudaSuccess && a.device == dev,
+	    "device cudaGetDevice: %d (host %d)", a.device, dev);
+	TAP(a.err_count == cudaSuccess && a.count == count,
+	    "device cudaGetDeviceCount: %d (host %d)", a.count, count);
+	TAP(a.err_version == cudaSuccess && a.version == version,
+	    "device cudaRuntimeGetVersion: %d (host %d)", a.version, version);
+	for (int i = 0; i < 4; i++) {
+		int host = -1;
+
+		OK(cudaDeviceGetAttribute(&host, probe_attrs[i], dev));
+		if (a.err_attr[i] != cudaSuccess || a.attr[i] != host) {
+			tap_diag("attribute %d: device %d (error %d), host %d",
+				 (int)probe_attrs[i], a.attr[i], a.err_attr[i],
+				 host);
+			same = false;
+		}
+	}
+	TAP(same, "device cudaDeviceGetAttribute answers as the host API");
+	TAP(a.err_bad_device == cudaErrorInvalidDevice &&
+	    a.bad_device_value == -7,
+	    "device cudaDeviceGetAttribute of device %d: invalid device, value untouched",
+	    count);
+	TAP(a.err_bad_attr == cudaErrorInvalidValue &&
+	    a.err_negative_attr == cudaErrorInvalidValue &&
+	    a.bad_attr_value == -7,
+	    "device cudaDeviceGetAttribute of an unknown attribute: invalid value");
+	cudaFree(d);
+}
+
+/* Run the program that needs a missing function; its stderr in @err. */
+static int run_missing(char *err, size_t errsz)
+{
+	char cmd[512];
+	FILE *p;
+	size_t n;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "%s 2>&1", DEVRT_MISSING_BIN);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = fread(err, 1, errsz - 1, p);
+	err[n] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_missing_function(void)
+{
+	char out[4096];
+	int rc = run_missing(out, sizeof(out));
+
+	tap_diag("%s", out);
+	TAP(rc == cudaErrorInvalidPtx,
+	    "a program needing device-side cudaMalloc fails to load: exit %d", rc);
+	TAP(strstr(out, "__cudaCDP2Malloc") &&
+	    strstr(out, "vGPU's does not provide yet"),
+	    "the message names the missing device-runtime function");
+}
+
+int main(void)
+{
+	pid_t fw = fw_launcher_start();
+
+	if (fw < 0)
+		tap_diag("cannot start the firmware: %d", (int)fw);
+	tap_plan(-1);
+	test_answers();
+	test_missing_function();
+	fw_launcher_stop(fw);
+	return tap_finish();
+}

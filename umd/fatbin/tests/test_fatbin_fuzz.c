@@ -212,8 +212,16 @@ static void test_handmade_wrappers(void)
 	p = array;
 	memcpy(w + 16, &p, sizeof(p));
 	ksft_test_result(vgpu_fatbin_ptx_from_wrapper(w, &sm90, &set) ==
-				 VGPU_FATBIN_ENOPTX && !set.count && !set.modules,
-			 "version 2 with an object lacking PTX: no PTX, no leak\n");
+				 VGPU_FATBIN_OK && set.count == 1 &&
+			 set.nskipped == 1 && set.skipped[0].object == 1 &&
+			 !strcmp(set.skipped[0].contents, "sm_75"),
+			 "version 2 with an object lacking PTX: skipped, the rest kept\n");
+	vgpu_fatbin_ptx_set_free(&set);
+	array[0] = cubin.data;
+	ksft_test_result(vgpu_fatbin_ptx_from_wrapper(w, &sm90, &set) ==
+				 VGPU_FATBIN_ENOPTX && !set.count && !set.modules &&
+			 !set.nskipped && !set.skipped,
+			 "version 2 with no object having PTX: no PTX, no leak\n");
 	free(ptx.data);
 	free(cubin.data);
 }
@@ -445,7 +453,7 @@ static void fuzz_elf(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(ARRAY_SIZE(damages) + 4 + 4 + 5 + 2);
+	ksft_set_plan(ARRAY_SIZE(damages) + 4 + 4 + 6 + 2);
 	for (size_t i = 0; i < ARRAY_SIZE(damages); i++)
 		test_damage(&damages[i]);
 	test_small_cases();

@@ -27,9 +27,18 @@ $(LIBVGPU_OBJS) $(CUDA_DRV_OBJS): $(OBJ)/%.pic.o: %.c
 
 -include $(LIBVGPU_OBJS:.o=.d) $(CUDA_DRV_OBJS:.o=.d)
 
-$(CUDA_DEVRT_OBJ): umd/cuda/devrt_ptx.S umd/cuda/devrt.ptx
+# Its error tables come from the runtime's (umd/cudart/error_table.c),
+# printed as PTX by a program built for the purpose.
+CUDA_DEVRT_ERRORS := $(OBJ)/umd/cuda/devrt_errors.ptx
+CUDA_DEVRT_GEN := $(OBJ)/umd/cuda/gen/devrt_errors_gen
+$(CUDA_DEVRT_GEN): umd/cuda/gen/devrt_errors_gen.c umd/cudart/error_table.c
 	@mkdir -p $(dir $@)
-	$(CC) -c $< -o $@
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $^
+$(CUDA_DEVRT_ERRORS): $(CUDA_DEVRT_GEN)
+	$< > $@.tmp && mv $@.tmp $@
+$(CUDA_DEVRT_OBJ): umd/cuda/devrt_ptx.S umd/cuda/devrt.ptx $(CUDA_DEVRT_ERRORS)
+	@mkdir -p $(dir $@)
+	$(CC) -Wa,-I$(dir $(CUDA_DEVRT_ERRORS)) -c $< -o $@
 CUDA_DRV_OBJS += $(CUDA_DEVRT_OBJ)
 
 $(LIBVGPU_LIB): $(LIBVGPU_OBJS)

@@ -127,8 +127,6 @@ static const struct {
 	{ "__cudaCDP2Memset3DAsync", "device-side asynchronous memset" },
 	{ "__cudaCDP2GetLastError", "the per-thread error of device-side runtime calls" },
 	{ "__cudaCDP2PeekAtLastError", "the per-thread error of device-side runtime calls" },
-	{ "__cudaCDP2GetErrorString", "device-side error strings" },
-	{ "__cudaCDP2GetErrorName", "device-side error names" },
 	{ "__cudaCDP2DeviceGetLimit", "device-side limits" },
 	{ "__cudaCDP2DeviceGetCacheConfig", "device-side cache configuration" },
 	{ "__cudaCDP2DeviceGetSharedMemConfig", "device-side shared memory configuration" },

@@ -58,6 +58,62 @@ __global__ void ask_device_runtime(struct devrt_answers *a, int ndev)
 						      (cudaDeviceAttr)-1, 0);
 }
 
+/* Error codes whose device-side names and strings are compared. */
+#define ERROR_PROBES { cudaSuccess, cudaErrorInvalidValue, \
+	cudaErrorInvalidDevice, cudaErrorInvalidPtx, cudaErrorUnknown, \
+	(cudaError_t)12345 }
+#define NPROBES 6
+#define STRLEN 96
+
+struct devrt_strings {
+	char name[NPROBES][STRLEN];
+	char text[NPROBES][STRLEN];
+};
+
+__device__ static void copy_string(char *dst, const char *src)
+{
+	int i = 0;
+
+	for (; src && src[i] && i < STRLEN - 1; i++)
+		dst[i] = src[i];
+	dst[i] = '\0';
+}
+
+__global__ void ask_error_strings(struct devrt_strings *s)
+{
+	const cudaError_t probes[NPROBES] = ERROR_PROBES;
+
+	for (int i = 0; i < NPROBES; i++) {
+		copy_string(s->name[i], cudaGetErrorName(probes[i]));
+		copy_string(s->text[i], cudaGetErrorString(probes[i]));
+	}
+}
+
+static void test_error_strings(void)
+{
+	const cudaError_t probes[NPROBES] = ERROR_PROBES;
+	struct devrt_strings *d, s;
+	bool same = true;
+
+	if (!OK(cudaMalloc(&d, sizeof(*d))))
+		return;
+	ask_error_strings<<<1, 1>>>(d);
+	OK(cudaDeviceSynchronize());
+	memset(&s, 0, sizeof(s));
+	OK(cudaMemcpy(&s, d, sizeof(s), cudaMemcpyDeviceToHost));
+	for (int i = 0; i < NPROBES; i++)
+		if (strcmp(s.name[i], cudaGetErrorName(probes[i])) ||
+		    strcmp(s.text[i], cudaGetErrorString(probes[i]))) {
+			tap_diag("code %d: device \"%s\" / \"%s\", host \"%s\" / \"%s\"",
+				 (int)probes[i], s.name[i], s.text[i],
+				 cudaGetErrorName(probes[i]),
+				 cudaGetErrorString(probes[i]));
+			same = false;
+		}
+	TAP(same, "device cudaGetErrorName/String answer as the host's, unknown codes too");
+	cudaFree(d);
+}
+
 static void test_answers(void)
 {
 	struct devrt_answers *d, a;
@@ -142,6 +198,7 @@ int main(void)
 		tap_diag("cannot start the firmware: %d", (int)fw);
 	tap_plan(-1);
 	test_answers();
+	test_error_strings();
 	test_missing_function();
 	fw_launcher_stop(fw);
 	return tap_finish();

@@ -51,6 +51,18 @@ int cu_devrt_add_module(struct vgpu_fatbin_ptx_set *set)
 	return VGPU_FATBIN_OK;
 }
 
+/*
+ * Whether device-side cudaDeviceGetAttribute() answers attribute @a.  It
+ * is not the host's rule; an H100 (tools/cuda-probe/probe_devrt.cu)
+ * answers every attribute below CU_DEVICE_ATTRIBUTE_MAX, those the host
+ * refuses (0 and the holes of the enum) with 0, except the NUMA id,
+ * which it refuses although the host answers it.
+ */
+static bool cu_devrt_attr_answered(int a)
+{
+	return a < CU_DEVICE_ATTRIBUTE_MAX && a != CU_DEVICE_ATTRIBUTE_NUMA_ID;
+}
+
 static void cu_devrt_describe(struct cu_devrt_state *st, unsigned int ordinal)
 {
 	int count = cu_device_count();
@@ -58,16 +70,17 @@ static void cu_devrt_describe(struct cu_devrt_state *st, unsigned int ordinal)
 	memset(st, 0, sizeof(*st));
 	st->device = (int32_t)ordinal;
 	st->device_count = count;
-	st->runtime_version = CUDA_VERSION;
+	st->runtime_version = CU_DEVRT_RUNTIME_VERSION;
+	for (int a = 0; a < CU_DEVRT_NATTR; a++)
+		st->attr_valid[a] = cu_devrt_attr_answered(a);
 	for (int d = 0; d < count && d < CU_DEVRT_MAX_DEVICES; d++)
 		for (int a = 0; a < CU_DEVRT_NATTR; a++) {
 			int v;
 
-			if (cuDeviceGetAttribute(&v, (CUdevice_attribute)a,
-						 d) != CUDA_SUCCESS)
-				continue;
-			st->attr_valid[a] = 1;
-			st->attr[d][a] = v;
+			if (st->attr_valid[a] &&
+			    cuDeviceGetAttribute(&v, (CUdevice_attribute)a,
+						 d) == CUDA_SUCCESS)
+				st->attr[d][a] = v;
 		}
 }
 

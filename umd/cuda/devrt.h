@@ -14,6 +14,11 @@
 #define CU_DEVRT_STATE_SYMBOL	"__vgpu_devrt_state"
 #define CU_DEVRT_MAX_DEVICES	16
 #define CU_DEVRT_NATTR		256	/* > every CUdevice_attribute */
+/*
+ * What device-side cudaRuntimeGetVersion() answers: the device runtime's
+ * own version, not the toolkit's (an H100 with CUDA 13 answers 6000).
+ */
+#define CU_DEVRT_RUNTIME_VERSION 6000
 
 /*
  * What the device runtime's functions read; devrt.ptx uses these
@@ -22,9 +27,9 @@
 struct cu_devrt_state {
 	int32_t device;			/* ordinal of the module's context */
 	int32_t device_count;
-	int32_t runtime_version;	/* CUDA_VERSION, as cudaRuntimeGetVersion */
+	int32_t runtime_version;	/* CU_DEVRT_RUNTIME_VERSION */
 	int32_t pad;
-	uint8_t attr_valid[CU_DEVRT_NATTR];	/* cuDeviceGetAttribute knows it */
+	uint8_t attr_valid[CU_DEVRT_NATTR];	/* answered on the device */
 	int32_t attr[CU_DEVRT_MAX_DEVICES][CU_DEVRT_NATTR];
 };
 

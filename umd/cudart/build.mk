@@ -182,12 +182,24 @@ CUDART_RDC_NVCC_FLAGS := -cudart shared -rdc=true \
 $(TST)/cudart/devrt_missing: umd/cudart/tests/devrt_missing.cu | $(CUDART_LINK)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_RDC_NVCC_FLAGS) -o $@ $<
+# The probe whose H100 recording test_cudart_devrt compares with ours.
+$(TST)/cudart/probe_devrt: tools/cuda-probe/probe_devrt.cu | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_RDC_NVCC_FLAGS) -o $@ $<
+# (The guest sees the build tree, not the sources: the recording is copied.)
+$(TST)/cudart/probe_devrt.h100.txt: tools/cuda-probe/golden/probe_devrt.h100.txt
+	@mkdir -p $(dir $@)
+	cp $< $@
 $(TST)/cudart/test_cudart_devrt: umd/cudart/tests/test_cudart_devrt.cu \
-		$(TST)/cudart/devrt_missing $(CUDART_TEST_UTIL) \
-		$(CUDART_TEST_HDRS) | $(CUDART_LINK)
+		$(TST)/cudart/devrt_missing $(TST)/cudart/probe_devrt \
+		$(TST)/cudart/probe_devrt.h100.txt \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_RDC_NVCC_FLAGS) \
 		-DDEVRT_MISSING_BIN='"$(abspath $(TST)/cudart/devrt_missing)"' \
+		-DPROBE_DEVRT_BIN='"$(abspath $(TST)/cudart/probe_devrt)"' \
+		-DPROBE_DEVRT_GOLDEN='"$(abspath $(TST)/cudart/probe_devrt.h100.txt)"' \
 		-o $@ $< $(CUDART_TEST_UTIL)
-ALL_TARGETS += $(TST)/cudart/devrt_missing $(TST)/cudart/test_cudart_devrt
+ALL_TARGETS += $(TST)/cudart/devrt_missing $(TST)/cudart/probe_devrt \
+	$(TST)/cudart/test_cudart_devrt
 GUEST_TESTS += $(TST)/cudart/test_cudart_devrt

@@ -17,8 +17,8 @@
 
 #include "rt_tap.h"
 
-#ifndef DEVRT_MISSING_BIN
-#error "the build names the program that needs a missing function"
+#if !defined(DEVRT_MISSING_BIN) || !defined(PROBE_DEVRT_BIN)
+#error "the build names the programs this test runs"
 #endif
 
 struct devrt_answers {
@@ -29,6 +29,7 @@ struct devrt_answers {
 	int err_bad_device, bad_device_value;
 	int err_bad_attr, bad_attr_value;
 	int err_negative_attr;
+	int err_attr_zero, attr_zero;
 };
 
 /* The attributes compared, asked for by the kernel and by the host. */
@@ -50,12 +51,15 @@ __global__ void ask_device_runtime(struct devrt_answers *a, int ndev)
 							a->device);
 	a->bad_device_value = -7;
 	a->err_bad_device = cudaDeviceGetAttribute(&a->bad_device_value,
-						   cudaDevAttrWarpSize, ndev);
+						   cudaDevAttrWarpSize, ndev + 1);
 	a->bad_attr_value = -7;
 	a->err_bad_attr = cudaDeviceGetAttribute(&a->bad_attr_value,
 						 (cudaDeviceAttr)100000, 0);
 	a->err_negative_attr = cudaDeviceGetAttribute(&a->bad_attr_value,
 						      (cudaDeviceAttr)-1, 0);
+	a->attr_zero = -7;
+	a->err_attr_zero = cudaDeviceGetAttribute(&a->attr_zero,
+						  (cudaDeviceAttr)0, 0);
 }
 
 /* Error codes whose device-side names and strings are compared. */
@@ -134,7 +138,8 @@ static void test_answers(void)
 	    "device cudaGetDevice: %d (host %d)", a.device, dev);
 	TAP(a.err_count == cudaSuccess && a.count == count,
 	    "device cudaGetDeviceCount: %d (host %d)", a.count, count);
-	TAP(a.err_version == cudaSuccess && a.version == version,
+	/* the device runtime's own version, as an H100 answers */
+	TAP(a.err_version == cudaSuccess && a.version == 6000,
 	    "device cudaRuntimeGetVersion: %d (host %d)", a.version, version);
 	for (int i = 0; i < 4; i++) {
 		int host = -1;
@@ -151,28 +156,31 @@ static void test_answers(void)
 	TAP(a.err_bad_device == cudaErrorInvalidDevice &&
 	    a.bad_device_value == -7,
 	    "device cudaDeviceGetAttribute of device %d: invalid device, value untouched",
-	    count);
+	    count + 1);
 	TAP(a.err_bad_attr == cudaErrorInvalidValue &&
 	    a.err_negative_attr == cudaErrorInvalidValue &&
 	    a.bad_attr_value == -7,
 	    "device cudaDeviceGetAttribute of an unknown attribute: invalid value");
+	/* the host refuses attribute 0; an H100's device runtime answers 0 */
+	TAP(a.err_attr_zero == cudaSuccess && a.attr_zero == 0,
+	    "device cudaDeviceGetAttribute of attribute 0: 0, as on an H100");
 	cudaFree(d);
 }
 
-/* Run the program that needs a missing function; its stderr in @err. */
-static int run_missing(char *err, size_t errsz)
+/* Run @bin; its stdout and stderr in @out, its exit status returned. */
+static int run(const char *bin, char *out, size_t outsz)
 {
 	char cmd[512];
 	FILE *p;
 	size_t n;
 	int status;
 
-	snprintf(cmd, sizeof(cmd), "%s 2>&1", DEVRT_MISSING_BIN);
+	snprintf(cmd, sizeof(cmd), "%s 2>&1", bin);
 	p = popen(cmd, "r");
 	if (!p)
 		return -1;
-	n = fread(err, 1, errsz - 1, p);
-	err[n] = '\0';
+	n = fread(out, 1, outsz - 1, p);
+	out[n] = '\0';
 	status = pclose(p);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -180,7 +188,7 @@ static int run_missing(char *err, size_t errsz)
 static void test_missing_function(void)
 {
 	char out[4096];
-	int rc = run_missing(out, sizeof(out));
+	int rc = run(DEVRT_MISSING_BIN, out, sizeof(out));
 
 	tap_diag("%s", out);
 	TAP(rc == cudaErrorInvalidPtx,
@@ -188,6 +196,41 @@ static void test_missing_function(void)
 	TAP(strstr(out, "__cudaCDP2Malloc") &&
 	    strstr(out, "vGPU's does not provide yet"),
 	    "the message names the missing device-runtime function");
+}
+
+/*
+ * probe_devrt's answers, line by line, against those an H100 gave
+ * (tools/cuda-probe/golden/probe_devrt.h100.txt); the first line names
+ * the GPU and is not compared.
+ */
+static void test_probe_recording(void)
+{
+	static char ours[32768], golden[32768];
+	char *o, *g, *so, *sg;
+	FILE *f = fopen(PROBE_DEVRT_GOLDEN, "r");
+	int line = 1, differ = 0;
+	size_t n = 0;
+
+	if (f) {
+		n = fread(golden, 1, sizeof(golden) - 1, f);
+		fclose(f);
+	}
+	golden[n] = '\0';
+	run(PROBE_DEVRT_BIN, ours, sizeof(ours));
+	o = strtok_r(ours, "\n", &so);
+	g = strtok_r(golden, "\n", &sg);
+	while (o || g) {
+		if (line > 1 && (!o || !g || strcmp(o, g))) {
+			tap_diag("probe line %d: ours \"%s\", H100 \"%s\"", line,
+				 o ? o : "(none)", g ? g : "(none)");
+			differ++;
+		}
+		o = o ? strtok_r(NULL, "\n", &so) : NULL;
+		g = g ? strtok_r(NULL, "\n", &sg) : NULL;
+		line++;
+	}
+	TAP(n && !differ, "probe_devrt answers as the H100 recording (%d lines, %d differ)",
+	    line - 1, differ);
 }
 
 int main(void)
@@ -199,6 +242,7 @@ int main(void)
 	tap_plan(-1);
 	test_answers();
 	test_error_strings();
+	test_probe_recording();
 	test_missing_function();
 	fw_launcher_stop(fw);
 	return tap_finish();

@@ -709,11 +709,11 @@ static const struct {
 	{ "%cluster_ctarank", SR_CLUSTER_CTARANK, false },
 	{ "%cluster_nctarank", SR_CLUSTER_NCTARANK, false },
 	{ "%is_explicit_cluster", SR_IS_EXPLICIT_CLUSTER, false },
-	{ "%reserved_smem_offset_begin", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
-	{ "%reserved_smem_offset_end", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
-	{ "%reserved_smem_offset_cap", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
-	{ "%reserved_smem_offset_0", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
-	{ "%reserved_smem_offset_1", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
+	{ "%reserved_smem_offset_begin", SR_RESERVED_SMEM_BEGIN, false },
+	{ "%reserved_smem_offset_end", SR_RESERVED_SMEM_END, false },
+	{ "%reserved_smem_offset_cap", SR_RESERVED_SMEM_CAP, false },
+	{ "%reserved_smem_offset_0", SR_RESERVED_SMEM_0, false },
+	{ "%reserved_smem_offset_1", SR_RESERVED_SMEM_1, false },
 };
 
 /* %tid.x etc.; also %envregN and %pmN (index in comp). */

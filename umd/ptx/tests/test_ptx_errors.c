@@ -125,9 +125,23 @@ static const struct error_case cases[] = {
 	  VGPU_PTX_ERR_LIMIT,
 	  "e.ptx:4:17: error: kernel 'k' asks for more than 1024 threads per block" },
 	{ "shared too large", H ".visible .entry k()\n{\n"
-	  ".shared .align 4 .b8 big[65536];\nret;\n}\n",
+	  ".shared .align 4 .b8 big[65536];\n.reg .b32 %r<2>;\n"
+	  "st.shared.u32 [big], %r1;\nret;\n}\n",
 	  VGPU_PTX_ERR_LIMIT,
-	  "e.ptx:6:22: error: static shared memory (65536 bytes with 'big') exceeds the 49152-byte limit" },
+	  "e.ptx:6:22: error: static shared memory of kernel 'k' (65536 bytes with 'big') exceeds the 49152-byte limit" },
+	{ "one kernel's shared variables too large", H
+	  ".shared .align 4 .b8 s1[32768];\n.shared .align 4 .b8 s2[32768];\n"
+	  ".visible .entry a()\n{\n.reg .b32 %r<2>;\n"
+	  "st.shared.u32 [s1], %r1;\nst.shared.u32 [s2], %r1;\nret;\n}\n",
+	  VGPU_PTX_ERR_LIMIT,
+	  "e.ptx:5:22: error: static shared memory of kernel 'a' (65536 bytes with 's2') exceeds the 49152-byte limit" },
+	{ "shared variables through a call", H
+	  ".shared .align 4 .b8 s1[32768];\n.shared .align 4 .b8 s2[32768];\n"
+	  ".func f()\n{\n.reg .b32 %r<2>;\nst.shared.u32 [s2], %r1;\nret;\n}\n"
+	  ".visible .entry a()\n{\n.reg .b32 %r<2>;\n"
+	  "st.shared.u32 [s1], %r1;\ncall.uni f, ();\nret;\n}\n",
+	  VGPU_PTX_ERR_LIMIT,
+	  "e.ptx:5:22: error: static shared memory of kernel 'a' (65536 bytes with 's2') exceeds the 49152-byte limit" },
 	{ "unclosed body", H ".visible .entry k()\n{\nret;\n", VGPU_PTX_ERR_SYNTAX,
 	  "e.ptx:5:1: error: '{' is never closed" },
 	{ "duplicate kernel", H ".visible .entry k()\n{\nret;\n}\n"

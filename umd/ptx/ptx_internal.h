@@ -234,6 +234,7 @@ struct ptx_operand {
 	struct ptx_var *var;	/* resolved symbol (var) */
 	struct ptx_func *func;	/* resolved symbol (function) */
 	int64_t off;		/* PO_SYM / PO_ADDR offset */
+	const char *vsel;	/* PO_REG video selector: "b0", "h10", "b7654" */
 	struct ptx_operand *elems;	/* PO_VEC, PO_LIST */
 	uint32_t nelems;
 };

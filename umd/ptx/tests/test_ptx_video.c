@@ -8,7 +8,10 @@
  * then pseudo-random ones.  The kernels run on the execution core and
  * every result is compared with a reference written here in C from the
  * ISA's pseudo-code: wide signed arithmetic per lane or part, clamping,
- * then merge into c or accumulation onto c.
+ * then merge into c or accumulation onto c.  Then nvcc's own PTX for the
+ * SIMD intrinsics (cu/video_cg.cu) runs against the same reference, and a
+ * cooperative-groups tile of 64 threads, which keeps its scratch in the
+ * reserved shared memory, reduces correctly.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -408,6 +411,131 @@ static void make_inputs(uint32_t *a, uint32_t *b, uint32_t *c)
 	}
 }
 
+/* ---- what nvcc makes of the intrinsics ------------------------------------ */
+
+#define NV_OUTPUTS 10
+
+static uint32_t simd(struct vcase k, uint32_t a, uint32_t b, uint32_t c)
+{
+	return ref_simd(&k, a, b, c);
+}
+
+/* The CUDA intrinsic (or inline assembly) behind output j of cu/video_cg.cu. */
+static uint32_t nv_reference(unsigned int j, uint32_t a, uint32_t b, uint32_t c)
+{
+	switch (j) {
+	case 0:	/* __vabsdiffu4 */
+		return simd((struct vcase){ .op = ABSDIFF, .lanes = 4 }, a, b, 0);
+	case 1:	/* __vabsdiffs4 */
+		return simd((struct vcase){ .op = ABSDIFF, .lanes = 4,
+					    .as = true, .bs = true }, a, b, 0);
+	case 2:	/* __vsadu4 */
+		return simd((struct vcase){ .op = ABSDIFF, .lanes = 4,
+					    .sec = 'a' }, a, b, 0);
+	case 3:	/* __vsadu2 */
+		return simd((struct vcase){ .op = ABSDIFF, .lanes = 2,
+					    .sec = 'a' }, a, b, 0);
+	case 4:	/* __vabsdiffu2 */
+		return simd((struct vcase){ .op = ABSDIFF, .lanes = 2 }, a, b, 0);
+	case 5:	/* __vavgu2 */
+		return simd((struct vcase){ .op = AVRG, .lanes = 2 }, a, b, 0);
+	case 6:	/* __vcmpgtu4: 0xff per true byte */
+		return simd((struct vcase){ .op = SET, .lanes = 4, .cmp = GT },
+			    a, b, 0) * 0xffu;
+	case 7:	/* __vmaxs4 ^ __vsubss2 */
+		return simd((struct vcase){ .op = MAX, .lanes = 4, .ds = true,
+					    .as = true, .bs = true }, a, b, 0) ^
+		       simd((struct vcase){ .op = SUB, .lanes = 2, .ds = true,
+					    .as = true, .bs = true, .sat = true },
+			    a, b, 0);
+	case 8:	/* vabsdiff4.u32.u32.u32.add (stereoDisparity's __usad4) */
+		return simd((struct vcase){ .op = ABSDIFF, .lanes = 4,
+					    .sec = 'a' }, a, b, c);
+	default: /* vadd2.s32.s32.s32.sat d.h1, a.h10, b.h32, c */
+		return simd((struct vcase){ .op = ADD, .lanes = 2, .ds = true,
+					    .as = true, .bs = true, .sat = true,
+					    .dsel = "h1", .asel = "h10",
+					    .bsel = "h32" }, a, b, c);
+	}
+}
+
+static void check_nvcc(const char *arch, const uint32_t *ha, const uint32_t *hb,
+		       const uint32_t *hc)
+{
+	const uint32_t grid[3] = { NVALS / THREADS, 1, 1 };
+	const uint32_t block[3] = { THREADS, 1, 1 }, one[3] = { 1, 1, 1 };
+	const uint32_t tile_block[3] = { 256, 1, 1 };
+	char path[512], msg[512], err[256];
+	struct vgpu_core_fault f = { 0 };
+	struct test_gpu g;
+	struct tg_module m;
+	uint64_t va, vb, vc, vo, p[4];
+	const uint32_t *out;
+	void *img = NULL;
+	unsigned int t, j, bad = 0;
+	size_t size;
+	char *text;
+
+	snprintf(path, sizeof(path), "%s/%s/video_cg.ptx", PTX_TEST_DATA, arch);
+	text = t_read_file(path, NULL);
+	if (!t_ok(text && !t_compile(path, text, &img, &size, msg, sizeof(msg)),
+		  "%s: nvcc's video_cg.ptx compiles %s", arch, msg))
+		goto out;
+	if (tg_init(&g, 2))
+		goto out;
+	if (!t_ok(!tg_load(&g, img, size, &m, err, sizeof(err)),
+		  "%s: the core loads video_cg %s", arch, err))
+		goto fini;
+	va = tg_alloc(&g, NVALS * 4);
+	vb = tg_alloc(&g, NVALS * 4);
+	vc = tg_alloc(&g, NVALS * 4);
+	vo = tg_alloc(&g, NVALS * 4 * NV_OUTPUTS);
+	memcpy(tg_host(&g, va), ha, NVALS * 4);
+	memcpy(tg_host(&g, vb), hb, NVALS * 4);
+	memcpy(tg_host(&g, vc), hc, NVALS * 4);
+	p[0] = vo;
+	p[1] = va;
+	p[2] = vb;
+	p[3] = vc;
+	if (t_ok(!tg_launch(&g, &m, "video_intrinsics", grid, block, 0, p,
+			    sizeof(p), &f),
+		 "%s: video_intrinsics runs %s", arch, f.message)) {
+		out = tg_host(&g, vo);
+		for (t = 0; t < NVALS; t++)
+			for (j = 0; j < NV_OUTPUTS; j++) {
+				uint32_t want = nv_reference(j, ha[t], hb[t], hc[t]);
+
+				if (out[NV_OUTPUTS * t + j] != want && bad++ < 4)
+					t_diag("%s: output %u of a %#x b %#x c %#x: %#x, want %#x",
+					       arch, j, ha[t], hb[t], hc[t],
+					       out[NV_OUTPUTS * t + j], want);
+			}
+		t_ok(!bad, "%s: __vabsdiffu4, __vsadu4, __vcmpgtu4, ... and inline vabsdiff4.add match the reference (%u wrong)",
+		     arch, bad);
+	}
+	/* The tile of 64 needs the reserved shared memory: sm_80 and later. */
+	if (strcmp(arch, "sm_75") &&
+	    t_ok(!tg_launch(&g, &m, "video_cg_tile", one, tile_block, 0, &vo, 8, &f),
+		 "%s: video_cg_tile runs %s", arch, f.message)) {
+		out = tg_host(&g, vo);
+		bad = 0;
+		for (t = 0; t < 256; t++) {
+			uint32_t base = t / 64 * 64;
+			uint32_t want = 64 * base + 63 * 64 / 2 + (255 - t) * 3 + 1;
+
+			bad += out[t] != want;
+		}
+		t_ok(!bad, "%s: cooperative groups' tile of 64 (scratch in the reserved shared memory) reduces right (%u wrong)",
+		     arch, bad);
+	}
+	tg_unload(&m);
+fini:
+	tg_fini(&g);
+out:
+	vgpu_ptx_free(img);
+	free(text);
+}
+
 int main(void)
 {
 	static uint32_t ha[NVALS], hb[NVALS], hc[NVALS];
@@ -480,5 +608,7 @@ fini:
 out:
 	vgpu_ptx_free(img);
 	free(text);
+	check_nvcc("sm_75", ha, hb, hc);
+	check_nvcc("sm_90", ha, hb, hc);
 	return t_done();
 }

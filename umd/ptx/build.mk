@@ -120,3 +120,13 @@ $(foreach t,$(PTX_CORE_TESTS),$(TST)/ptx/$(t)-san): $(CTEST_LIB_SAN_OBJS) \
 	$(CORE_SAN_LIB)
 $(foreach t,$(PTX_CORE_TESTS),$(TST)/ptx/$(t) $(TST)/ptx/$(t)-san): \
 	PTX_TEST_LDLIBS += $(CORE_LDLIBS)
+
+# A guest test: an nvcc program with PTX only (compute_90), JIT-compiled
+# by our libcuda at load time, as NVIDIA's samples are built.
+$(TST)/ptx/test_ptx_video_jit: umd/ptx/tests/guest/test_ptx_video_jit.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=compute_90 -O2 -Iumd/cudart/tests \
+		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/ptx/test_ptx_video_jit
+GUEST_TESTS += $(TST)/ptx/test_ptx_video_jit

@@ -135,6 +135,58 @@ static void test_memory_sizes(void)
 	vgpu_ptx_free(img);
 }
 
+/*
+ * Which shared variables a kernel reaches: k1 calls g only through a
+ * function pointer taken from an initializer (a virtual-function table),
+ * so g's array counts for k1 and must not overlap k1's own; k2 reaches
+ * only its own; h is called by no kernel.
+ */
+static void test_shared_reach(void)
+{
+	static const char src[] = H
+		".shared .align 4 .b8 sg[400];\n.shared .align 4 .b8 sk1[100];\n"
+		".shared .align 4 .b8 sk2[200];\n.shared .align 4 .b8 sh[64];\n"
+		".func (.param .b32 r) g(.param .b32 x)\n{\n.reg .b32 %r<3>;\n"
+		"ld.param.b32 %r1, [x];\nst.shared.u32 [sg], %r1;\n"
+		"st.param.b32 [r], %r1;\nret;\n}\n"
+		".func h()\n{\n.reg .b32 %r1;\nst.shared.u32 [sh], %r1;\nret;\n}\n"
+		".global .u64 table[1] = { g };\n"
+		".visible .entry k1()\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<3>;\n"
+		"st.shared.u32 [sk1], %r1;\nld.global.u64 %rd2, [table];\n"
+		"{\n.param .b32 p0;\nst.param.b32 [p0], 3;\n.param .b32 rv;\n"
+		"proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+		"call (rv), %rd2, (p0), proto;\nld.param.b32 %r2, [rv];\n}\n"
+		"ret;\n}\n"
+		".visible .entry k2()\n{\n.reg .b32 %r1;\n"
+		"st.shared.u32 [sk2], %r1;\nret;\n}\n";
+	void *img = compile_ok("shared variables reached through calls", src, NULL);
+	const struct visa_kernel *k1, *k2;
+	const struct visa_func *f;
+	int st;
+
+	if (!img)
+		return;
+	k1 = t_kernel(img, "k1");
+	k2 = t_kernel(img, "k2");
+	/* sg 0..400 (k1, through the pointer), sk1 400..500, sk2 0..200 */
+	t_ok(k1 && k1->shared_size == 500,
+	     "k1 reaches g's array through an indirect call: 500 bytes (%u)",
+	     k1 ? k1->shared_size : 0);
+	t_ok(k2 && k2->shared_size == 200,
+	     "k2 reaches only its own array: 200 bytes (%u)",
+	     k2 ? k2->shared_size : 0);
+	f = t_func(img, "k1");
+	st = f ? t_find_op(img, f, VISA_OP_ST, 0) : -1;
+	t_ok(st >= 0 && t_code(img, f)[st].type2 == VISA_SPACE_SHARED &&
+	     t_code(img, f)[st].imm == 400,
+	     "k1's own array starts after g's, at 400");
+	f = t_func(img, "k2");
+	st = f ? t_find_op(img, f, VISA_OP_ST, 0) : -1;
+	t_ok(st >= 0 && t_code(img, f)[st].imm == 0,
+	     "k2's array shares bytes with g's and k1's (offset 0)");
+	vgpu_ptx_free(img);
+}
+
 static void test_calls(void)
 {
 	static const char src[] = H
@@ -471,6 +523,7 @@ int main(void)
 	test_params();
 	test_ptr_params();
 	test_memory_sizes();
+	test_shared_reach();
 	test_calls();
 	test_reconvergence();
 	test_instructions();

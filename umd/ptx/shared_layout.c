@@ -41,6 +41,7 @@ struct shared_plan {
 	uint32_t nfuncs;
 	uint8_t *names;			/* nfuncs x vars: the body names it */
 	uint8_t *reach;			/* nfuncs x vars: for kernels */
+	uint8_t *conflict;		/* vars x vars: some kernel reaches both */
 	PTX_VEC(uint32_t) *calls;	/* per function: functions it names */
 	bool *addr_taken, *indirect, *dyn;
 	uint8_t *seen;			/* DFS scratch, nfuncs */
@@ -211,17 +212,25 @@ static void close_kernel(struct shared_plan *p, uint32_t k)
 	}
 }
 
-static bool same_kernel(const struct shared_plan *p, uint32_t a, uint32_t b)
+/* Mark every pair of variables one kernel reaches as conflicting. */
+static void find_conflicts(struct shared_plan *p)
 {
-	uint32_t k;
+	uint32_t n = p->vars.n, k, a, b, m;
+	uint32_t *used = ptx_alloc(p->g->cx, (n + 1) * sizeof(*used));
 
+	p->conflict = ptx_alloc(p->g->cx, (size_t)n * n + 1);
 	for (k = 0; k < p->nfuncs; k++) {
-		const uint8_t *row = &p->reach[(size_t)k * p->vars.n];
+		const uint8_t *row = &p->reach[(size_t)k * n];
 
-		if (p->g->funcs.v[k]->is_entry && row[a] && row[b])
-			return true;
+		if (!p->g->funcs.v[k]->is_entry)
+			continue;
+		for (a = 0, m = 0; a < n; a++)
+			if (row[a])
+				used[m++] = a;
+		for (a = 0; a < m; a++)
+			for (b = 0; b < m; b++)
+				p->conflict[(size_t)used[a] * n + used[b]] = 1;
 	}
-	return false;
 }
 
 /* Lowest offset for variable i clear of those placed that share a kernel. */
@@ -236,7 +245,7 @@ again:
 		const struct ptx_var *w = p->vars.v[j];
 
 		if (off < w->addr + w->size && w->addr < off + v->size &&
-		    same_kernel(p, i, j)) {
+		    p->conflict[(size_t)i * p->vars.n + j]) {
 			off = align_up(w->addr + w->size, a);
 			goto again;
 		}
@@ -355,6 +364,7 @@ void cg_layout_shared(struct cg *g)
 	for (i = 0; i < p.nfuncs; i++)
 		if (g->funcs.v[i]->is_entry)
 			close_kernel(&p, i);
+	find_conflicts(&p);
 	for (i = 0; i < p.vars.n; i++)
 		place_var(&p, i);
 	for (i = 0; i < p.nfuncs; i++) {

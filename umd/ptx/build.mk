@@ -109,10 +109,24 @@ endef
 $(foreach t,$(patsubst umd/ptx/tests/%.c,%,$(PTX_TEST_SRCS)),\
 	$(eval $(call ptx_test,$(t))))
 
-# test_ptx_exec runs compiled kernels on the execution core through the
+# These tests run compiled kernels on the execution core through the
 # native test GPU of tests/lib (firmware_sim/core/build.mk, tests/build.mk).
-$(OBJ)/umd/ptx/tests/test_ptx_exec.o $(OBJ)/san/umd/ptx/tests/test_ptx_exec.o: \
+PTX_CORE_TESTS := test_ptx_exec test_ptx_video test_ptx_shared
+$(foreach t,$(PTX_CORE_TESTS),$(OBJ)/umd/ptx/tests/$(t).o \
+		$(OBJ)/san/umd/ptx/tests/$(t).o): \
 	PTX_TEST_CFLAGS += -Itests/lib -Ifirmware_sim/core
-$(TST)/ptx/test_ptx_exec: $(CTEST_LIB_OBJS) $(CORE_LIB)
-$(TST)/ptx/test_ptx_exec-san: $(CTEST_LIB_SAN_OBJS) $(CORE_SAN_LIB)
-$(TST)/ptx/test_ptx_exec $(TST)/ptx/test_ptx_exec-san: PTX_TEST_LDLIBS += $(CORE_LDLIBS)
+$(foreach t,$(PTX_CORE_TESTS),$(TST)/ptx/$(t)): $(CTEST_LIB_OBJS) $(CORE_LIB)
+$(foreach t,$(PTX_CORE_TESTS),$(TST)/ptx/$(t)-san): $(CTEST_LIB_SAN_OBJS) \
+	$(CORE_SAN_LIB)
+$(foreach t,$(PTX_CORE_TESTS),$(TST)/ptx/$(t) $(TST)/ptx/$(t)-san): \
+	PTX_TEST_LDLIBS += $(CORE_LDLIBS)
+
+# A guest test: an nvcc program with PTX only (compute_90), JIT-compiled
+# by our libcuda at load time, as NVIDIA's samples are built.
+$(TST)/ptx/test_ptx_video_jit: umd/ptx/tests/guest/test_ptx_video_jit.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=compute_90 -O2 -Iumd/cudart/tests \
+		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/ptx/test_ptx_video_jit
+GUEST_TESTS += $(TST)/ptx/test_ptx_video_jit

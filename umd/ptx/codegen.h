@@ -62,9 +62,8 @@ struct cg {
 	PTX_VEC(struct cg_fn *) out;		/* same order */
 	PTX_VEC(struct ptx_var *) globals;	/* laid out in the global seg */
 	PTX_VEC(struct ptx_var *) consts;
-	PTX_VEC(struct ptx_var *) shared;	/* static .shared, program wide */
 	uint64_t global_size, const_size;
-	uint32_t shared_common;	/* bytes of shared vars used by any function */
+	struct ptx_var *reserved_smem;	/* %reserved_smem_offset_* region */
 	uint32_t dyn_shared_align;	/* alignment of dynamic shared memory */
 	uint64_t dyn_shared_base;	/* offset of dynamic shared memory */
 	uint8_t **outbuf, **strbuf;	/* malloc()ed while emitting */
@@ -72,6 +71,9 @@ struct cg {
 
 /* layout.c */
 void cg_layout(struct cg *g);
+
+/* shared_layout.c */
+void cg_layout_shared(struct cg *g);
 uint32_t cg_kernel_shared_size(struct cg *g, const struct ptx_func *k);
 
 /* lower.c */

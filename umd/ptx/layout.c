@@ -7,14 +7,7 @@
  * .const.  The loader allocates both once per module and the code reaches
  * them with MOVA (see vgpu_visa.h).
  *
- * Shared memory is per block.  Variables that may be used by any kernel
- * (module-scope .shared, and .shared declared inside a .func) get one
- * program-wide offset in a "common" area at the start; variables declared
- * inside a kernel's body (nvcc "demotes" a __shared__ used by one kernel
- * there) follow the common area, each kernel's overlapping the others'.
- * Dynamic shared memory (.extern .shared x[]) starts after the largest
- * static layout, so that device functions shared by several kernels can
- * name it with one offset.
+ * Shared memory is per block, laid out per kernel: see shared_layout.c.
  *
  * Local memory is per thread, in frames: a function's frame holds its
  * parameters, then its return values, then its .local variables; a caller
@@ -64,112 +57,6 @@ static void layout_segments(struct cg *g)
 	    g->const_size > (UINT64_C(1) << 32))
 		ptx_fail(g->cx, VGPU_PTX_ERR_LIMIT, NULL,
 			 "module variables exceed 4 GiB");
-}
-
-static void check_shared_limit(struct cg *g, uint64_t end,
-			       const struct ptx_var *v)
-{
-	uint32_t max = g->cx->opts.max_shared_per_block;
-
-	if (end > max)
-		ptx_fail(g->cx, VGPU_PTX_ERR_LIMIT, &v->pos,
-			 "static shared memory (%llu bytes with '%s') exceeds the %u-byte limit",
-			 (unsigned long long)end, v->name, max);
-}
-
-/* The .shared variables declared in a function's body, from end on. */
-static uint64_t place_body_shared(struct cg *g, struct ptx_func *f,
-				  uint64_t end)
-{
-	uint32_t j;
-
-	for (j = 0; j < f->locals.n; j++) {
-		struct ptx_var *v = f->locals.v[j];
-
-		if (v->space != PS_SHARED)
-			continue;
-		if (v->unsized)
-			cg_unsupported(g, &v->pos,
-				       "unsized .shared array '%s' inside a function",
-				       v->name);
-		end = place(v, end);
-		check_shared_limit(g, end, v);
-		ptx_push(g->cx, &g->shared, v);
-	}
-	return end;
-}
-
-static void layout_shared(struct cg *g)
-{
-	uint64_t end = 0, max_end;
-	uint32_t i, j;
-
-	g->dyn_shared_align = 16;
-	for (i = 0; i < g->prog->nmods; i++) {
-		struct ptx_module *m = &g->prog->mods[i];
-
-		for (j = 0; j < m->vars.n; j++) {
-			struct ptx_var *v = m->vars.v[j];
-
-			if (v->space != PS_SHARED)
-				continue;
-			if (v->unsized) {
-				if (v->align > g->dyn_shared_align)
-					g->dyn_shared_align = v->align;
-				continue;
-			}
-			if (!v->has_body || v->def != v)
-				continue;
-			end = place(v, end);
-			check_shared_limit(g, end, v);
-			ptx_push(g->cx, &g->shared, v);
-		}
-	}
-	for (i = 0; i < g->funcs.n; i++)
-		if (!g->funcs.v[i]->is_entry)
-			end = place_body_shared(g, g->funcs.v[i], end);
-	g->shared_common = (uint32_t)end;
-	max_end = end;
-	for (i = 0; i < g->funcs.n; i++) {
-		struct ptx_func *f = g->funcs.v[i];
-		uint64_t kend = g->shared_common;
-
-		if (!f->is_entry)
-			continue;
-		kend = place_body_shared(g, f, kend);
-		if (kend > max_end)
-			max_end = kend;
-	}
-	/* Every unsized extern .shared names the start of dynamic memory. */
-	max_end = align_up(max_end, g->dyn_shared_align);
-	g->dyn_shared_base = max_end;
-	for (i = 0; i < g->prog->nmods; i++) {
-		struct ptx_module *m = &g->prog->mods[i];
-
-		for (j = 0; j < m->vars.n; j++) {
-			struct ptx_var *v = m->vars.v[j];
-
-			if (v->space == PS_SHARED && v->unsized) {
-				v->addr = max_end;
-				v->laid_out = true;
-			}
-		}
-	}
-}
-
-/* Static shared bytes a kernel needs: the common area and its own. */
-uint32_t cg_kernel_shared_size(struct cg *g, const struct ptx_func *k)
-{
-	uint64_t end = g->shared_common;
-	uint32_t j;
-
-	for (j = 0; j < k->locals.n; j++) {
-		const struct ptx_var *v = k->locals.v[j];
-
-		if (v->space == PS_SHARED && v->addr + v->size > end)
-			end = v->addr + v->size;
-	}
-	return (uint32_t)end;
 }
 
 static uint64_t layout_list(struct ptx_var_list *l, uint64_t end)
@@ -263,7 +150,7 @@ void cg_layout(struct cg *g)
 		}
 	}
 	layout_segments(g);
-	layout_shared(g);
+	cg_layout_shared(g);
 	layout_frames(g);
 	for (i = 0; i < g->globals.n; i++)
 		resolve_init_relocs(g, g->globals.v[i]);

@@ -185,6 +185,42 @@ static const uint8_t sreg_map[SR_COUNT_] = {
 	[SR_TOTAL_SMEM] = VISA_SREG_TOTAL_SMEM_SIZE,
 };
 
+/*
+ * The reserved shared-memory registers are constants of the layout
+ * (shared_layout.c): the region is [begin, end), cap bytes long; its two
+ * halves are the areas %reserved_smem_offset_0 and _1 point at (cooperative
+ * groups uses _1 for up to 288 bytes of scratch).
+ */
+static void reserved_smem_sreg(struct cg *g, struct cg_fn *fn,
+			       const struct ptx_operand *o, uint16_t d,
+			       enum ptx_type t)
+{
+	const struct ptx_var *r = g->reserved_smem;
+	struct visa_insn *in;
+	uint64_t v;
+
+	if (!r)
+		cg_fail(g, &o->pos, "no reserved shared memory was laid out");
+	switch (o->sreg) {
+	case SR_RESERVED_SMEM_END:
+		v = r->addr + r->size;
+		break;
+	case SR_RESERVED_SMEM_CAP:
+		v = r->size;
+		break;
+	case SR_RESERVED_SMEM_1:
+		v = r->addr + r->size / 2;
+		break;
+	default:	/* begin, _0 */
+		v = r->addr;
+		break;
+	}
+	in = cg_insn(fn, VISA_OP_MOV,
+		     ptx_type_size(t) == 8 ? VISA_T_U64 : VISA_T_U32);
+	in->d = d;
+	in->a = cg_lit(g, fn, v);
+}
+
 /* SREG of a special register operand into d. */
 void cg_sreg(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 	     uint16_t d, enum ptx_type t)
@@ -193,6 +229,13 @@ void cg_sreg(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 	uint32_t idx;
 
 	switch (o->sreg) {
+	case SR_RESERVED_SMEM_BEGIN:
+	case SR_RESERVED_SMEM_END:
+	case SR_RESERVED_SMEM_CAP:
+	case SR_RESERVED_SMEM_0:
+	case SR_RESERVED_SMEM_1:
+		reserved_smem_sreg(g, fn, o, d, t);
+		return;
 	case SR_TID:
 		idx = VISA_SREG_TID_X + o->comp;
 		break;

@@ -709,11 +709,11 @@ static const struct {
 	{ "%cluster_ctarank", SR_CLUSTER_CTARANK, false },
 	{ "%cluster_nctarank", SR_CLUSTER_NCTARANK, false },
 	{ "%is_explicit_cluster", SR_IS_EXPLICIT_CLUSTER, false },
-	{ "%reserved_smem_offset_begin", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
-	{ "%reserved_smem_offset_end", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
-	{ "%reserved_smem_offset_cap", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
-	{ "%reserved_smem_offset_0", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
-	{ "%reserved_smem_offset_1", SR_RESERVED_SMEM_OFFSET_BEGIN, false },
+	{ "%reserved_smem_offset_begin", SR_RESERVED_SMEM_BEGIN, false },
+	{ "%reserved_smem_offset_end", SR_RESERVED_SMEM_END, false },
+	{ "%reserved_smem_offset_cap", SR_RESERVED_SMEM_CAP, false },
+	{ "%reserved_smem_offset_0", SR_RESERVED_SMEM_0, false },
+	{ "%reserved_smem_offset_1", SR_RESERVED_SMEM_1, false },
 };
 
 /* %tid.x etc.; also %envregN and %pmN (index in comp). */
@@ -767,6 +767,37 @@ static struct ptx_reg *lookup_reg(struct parser *p, const char *name,
 }
 
 static void parse_operand(struct parser *p, struct ptx_operand *o);
+
+/* %r1.b0, %r2.h10, %r3.b7654: the part selectors of video instructions. */
+static bool is_video_selector(const char *s)
+{
+	if (s[0] != 'b' && s[0] != 'h')
+		return false;
+	if (!s[1])
+		return false;
+	for (s++; *s; s++)
+		if (*s < '0' || *s > '7')
+			return false;
+	return true;
+}
+
+/* Only the video instructions (vadd, vadd4, vset2, ...) take selectors. */
+static bool is_video_op(const char *op)
+{
+	static const char *const names[] = {
+		"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
+		"vset", "vavrg",
+	};
+	size_t n, i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		n = strlen(names[i]);
+		if (!strncmp(op, names[i], n) &&
+		    (!op[n] || ((op[n] == '2' || op[n] == '4') && !op[n + 1])))
+			return true;
+	}
+	return false;
+}
 
 /* Bind a name to a function-local variable now; others are left to link. */
 static void bind_local_symbol(struct parser *p, struct ptx_operand *o)
@@ -935,6 +966,11 @@ static void parse_operand(struct parser *p, struct ptx_operand *o)
 		if (e && e->reg) {
 			o->kind = PO_REG;
 			o->reg = e->reg;
+			if (p->tok.kind == TK_DOTWORD &&
+			    is_video_selector(p->tok.text)) {
+				o->vsel = p->tok.text;
+				next(p);
+			}
 		} else if (!parse_sreg(p, name, o)) {
 			FAIL(p, &o->pos, "unknown register '%s'", name);
 		}
@@ -967,11 +1003,8 @@ static void check_supported_family(struct parser *p, const struct ptx_insn *in)
 		"mbarrier", "griddepcontrol", "elect",
 		"tcgen05", "setmaxnreg", "multimem", "alloca", "stacksave",
 		"stackrestore", "brx", "getctarank", "mapa", "clusterlaunchcontrol",
-		/* SIMD video instructions */
-		"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
-		"vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2",
-		"vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4",
-		"vmin4", "vmax4", "vset4",
+		/* video: negated operands ({-}a) are not parsed */
+		"vmad",
 	};
 	unsigned int i;
 
@@ -1026,6 +1059,15 @@ static void parse_instruction(struct parser *p)
 		}
 	}
 	expect_punct(p, ';');
+	if (!is_video_op(in->op)) {
+		uint32_t i;
+
+		for (i = 0; i < ops.n; i++)
+			if (ops.v[i].vsel)
+				FAIL(p, &ops.v[i].pos,
+				     "selector .%s is only allowed on video instructions",
+				     ops.v[i].vsel);
+	}
 	in->ops = ops.v;
 	in->nops = ops.n;
 	st.insn = in;

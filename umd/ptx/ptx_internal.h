@@ -180,6 +180,7 @@ struct ptx_var {
 	struct ptx_var *def;	/* link.c: the definition this name binds to */
 	uint64_t addr;		/* layout: offset in its segment / frame */
 	bool laid_out;		/* layout: addr is valid */
+	uint32_t shared_slot;	/* shared_layout.c: index + 1, 0 = none */
 	/* A call-site .param variable: the call it feeds (see lower.c). */
 	struct ptx_func *callee;
 	uint32_t slot;		/* offset in the callee's frame */
@@ -203,7 +204,8 @@ enum ptx_sreg {
 	SR_LANEMASK_GT, SR_DYN_SMEM, SR_TOTAL_SMEM, SR_ENVREG,
 	SR_CLUSTERID, SR_NCLUSTERID, SR_CLUSTER_CTAID, SR_CLUSTER_NCTAID,
 	SR_CLUSTER_CTARANK, SR_CLUSTER_NCTARANK, SR_IS_EXPLICIT_CLUSTER,
-	SR_PM, SR_AGGR_SMEM, SR_RESERVED_SMEM_OFFSET_BEGIN,
+	SR_PM, SR_AGGR_SMEM, SR_RESERVED_SMEM_BEGIN, SR_RESERVED_SMEM_END,
+	SR_RESERVED_SMEM_CAP, SR_RESERVED_SMEM_0, SR_RESERVED_SMEM_1,
 	SR_COUNT_
 };
 
@@ -233,6 +235,7 @@ struct ptx_operand {
 	struct ptx_var *var;	/* resolved symbol (var) */
 	struct ptx_func *func;	/* resolved symbol (function) */
 	int64_t off;		/* PO_SYM / PO_ADDR offset */
+	const char *vsel;	/* PO_REG video selector: "b0", "h10", "b7654" */
 	struct ptx_operand *elems;	/* PO_VEC, PO_LIST */
 	uint32_t nelems;
 };
@@ -300,6 +303,7 @@ struct ptx_func {
 	uint32_t index;		/* index in the image's function table */
 	uint32_t frame_size;	/* layout: local bytes of one activation */
 	uint32_t param_size;	/* layout: bytes of params (+ rets after) */
+	uint32_t shared_size;	/* shared_layout.c: a kernel's static bytes */
 };
 
 struct ptx_module {

@@ -95,12 +95,13 @@ static void test_memory_sizes(void)
 		".shared .align 4 .u32 common_s;\n"
 		".extern .shared .align 16 .b8 dyn[];\n"
 		".func f()\n{\n.shared .align 8 .b8 fs[24];\n"
-		".local .align 8 .b8 fl[40];\nret;\n}\n"
+		".local .align 8 .b8 fl[40];\n.reg .b32 %r1;\n"
+		"st.shared.u32 [fs], %r1;\nret;\n}\n"
 		".visible .entry k1()\n{\n.shared .align 4 .b8 k1s[100];\n"
-		".reg .b64 %rd1;\n.local .align 4 .b8 depot[20];\n"
-		"call.uni f, ();\nret;\n}\n"
+		".reg .b64 %rd1;\n.reg .b32 %r2;\n.local .align 4 .b8 depot[20];\n"
+		"st.shared.u32 [k1s+96], %r2;\ncall.uni f, ();\nret;\n}\n"
 		".visible .entry k2() .maxntid 64\n{\n.reg .b32 %r1;\n"
-		".shared .align 4 .b8 k2s[8];\n"
+		".shared .align 4 .b8 k2s[8];\nst.shared.u32 [k2s], %r1;\n"
 		"mov.u32 %r1, dyn;\nld.shared.u32 %r1, [dyn+4];\nret;\n}\n";
 	void *img = compile_ok("kernels with shared and local memory", src, NULL);
 	const struct visa_kernel *k1, *k2;
@@ -111,12 +112,15 @@ static void test_memory_sizes(void)
 		return;
 	k1 = t_kernel(img, "k1");
 	k2 = t_kernel(img, "k2");
-	/* common: common_s at 0, fs at 8 (24 bytes) -> 32; k1s 32..132 */
-	t_ok(k1 && k1->shared_size == 132, "k1: 132 bytes of static shared (%u)",
+	/*
+	 * Per kernel: no kernel names common_s, so it costs nothing; k1
+	 * reaches fs (through f, 0..24) and k1s (24..124); k2 only k2s (0..8).
+	 */
+	t_ok(k1 && k1->shared_size == 124, "k1: 124 bytes of static shared (%u)",
 	     k1 ? k1->shared_size : 0);
-	/* k2 names dyn: its static part ends at 144 = align16(max(132, 40)) */
-	t_ok(k2 && k2->shared_size == 144 && k2->shared_align == 16,
-	     "k2 uses dynamic shared memory: it starts at 144 (%u)",
+	/* k2 names dyn: its static part ends at 16 = align16(8) */
+	t_ok(k2 && k2->shared_size == 16 && k2->shared_align == 16,
+	     "k2 uses dynamic shared memory: it starts at 16 (%u)",
 	     k2 ? k2->shared_size : 0);
 	t_ok(k1 && k1->local_size == 32 + 48,
 	     "k1: local = its frame (32) + f's frame (48) = %u",
@@ -126,8 +130,60 @@ static void test_memory_sizes(void)
 	f2 = t_func(img, "k2");
 	mova = f2 ? t_find_op(img, f2, VISA_OP_MOVA, 0) : -1;
 	t_ok(mova >= 0 && t_code(img, f2)[mova].type2 == VISA_SPACE_SHARED &&
-	     t_code(img, f2)[mova].imm == 144 && t_code(img, f2)[mova].type == VISA_T_U32,
-	     "mov.u32 %%r, dyn is MOVA.u32 SHARED 144");
+	     t_code(img, f2)[mova].imm == 16 && t_code(img, f2)[mova].type == VISA_T_U32,
+	     "mov.u32 %%r, dyn is MOVA.u32 SHARED 16");
+	vgpu_ptx_free(img);
+}
+
+/*
+ * Which shared variables a kernel reaches: k1 calls g only through a
+ * function pointer taken from an initializer (a virtual-function table),
+ * so g's array counts for k1 and must not overlap k1's own; k2 reaches
+ * only its own; h is called by no kernel.
+ */
+static void test_shared_reach(void)
+{
+	static const char src[] = H
+		".shared .align 4 .b8 sg[400];\n.shared .align 4 .b8 sk1[100];\n"
+		".shared .align 4 .b8 sk2[200];\n.shared .align 4 .b8 sh[64];\n"
+		".func (.param .b32 r) g(.param .b32 x)\n{\n.reg .b32 %r<3>;\n"
+		"ld.param.b32 %r1, [x];\nst.shared.u32 [sg], %r1;\n"
+		"st.param.b32 [r], %r1;\nret;\n}\n"
+		".func h()\n{\n.reg .b32 %r1;\nst.shared.u32 [sh], %r1;\nret;\n}\n"
+		".global .u64 table[1] = { g };\n"
+		".visible .entry k1()\n{\n.reg .b64 %rd<3>;\n.reg .b32 %r<3>;\n"
+		"st.shared.u32 [sk1], %r1;\nld.global.u64 %rd2, [table];\n"
+		"{\n.param .b32 p0;\nst.param.b32 [p0], 3;\n.param .b32 rv;\n"
+		"proto: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+		"call (rv), %rd2, (p0), proto;\nld.param.b32 %r2, [rv];\n}\n"
+		"ret;\n}\n"
+		".visible .entry k2()\n{\n.reg .b32 %r1;\n"
+		"st.shared.u32 [sk2], %r1;\nret;\n}\n";
+	void *img = compile_ok("shared variables reached through calls", src, NULL);
+	const struct visa_kernel *k1, *k2;
+	const struct visa_func *f;
+	int st;
+
+	if (!img)
+		return;
+	k1 = t_kernel(img, "k1");
+	k2 = t_kernel(img, "k2");
+	/* sg 0..400 (k1, through the pointer), sk1 400..500, sk2 0..200 */
+	t_ok(k1 && k1->shared_size == 500,
+	     "k1 reaches g's array through an indirect call: 500 bytes (%u)",
+	     k1 ? k1->shared_size : 0);
+	t_ok(k2 && k2->shared_size == 200,
+	     "k2 reaches only its own array: 200 bytes (%u)",
+	     k2 ? k2->shared_size : 0);
+	f = t_func(img, "k1");
+	st = f ? t_find_op(img, f, VISA_OP_ST, 0) : -1;
+	t_ok(st >= 0 && t_code(img, f)[st].type2 == VISA_SPACE_SHARED &&
+	     t_code(img, f)[st].imm == 400,
+	     "k1's own array starts after g's, at 400");
+	f = t_func(img, "k2");
+	st = f ? t_find_op(img, f, VISA_OP_ST, 0) : -1;
+	t_ok(st >= 0 && t_code(img, f)[st].imm == 0,
+	     "k2's array shares bytes with g's and k1's (offset 0)");
 	vgpu_ptx_free(img);
 }
 
@@ -467,6 +523,7 @@ int main(void)
 	test_params();
 	test_ptr_params();
 	test_memory_sizes();
+	test_shared_reach();
 	test_calls();
 	test_reconvergence();
 	test_instructions();

@@ -493,6 +493,11 @@ const char *cu_visa_string(const struct visa_image_header *h, uint32_t off);
 const void *cu_visa_section(const struct visa_image_header *h,
 			    unsigned int id, uint32_t *count);
 void cu_module_free(struct cu_module *m);
+/*
+ * Read a whole file into a malloc()ed buffer with a NUL after its @size
+ * bytes; CUDA_ERROR_FILE_NOT_FOUND if it cannot be opened.
+ */
+CUresult cu_read_file(const char *path, void **data, size_t *size);
 bool cu_function_valid(const struct cu_function *f);
 
 /* ---- launches (launch.c) ------------------------------------------------ */

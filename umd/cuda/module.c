@@ -413,6 +413,23 @@ CU_EXPORT CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count,
 	return CUDA_SUCCESS;
 }
 
+CU_EXPORT CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions,
+						      unsigned int numFunctions,
+						      CUmodule hmod)
+{
+	struct cu_module *m;
+	unsigned int i;
+	CUresult res = cu_module_lookup(hmod, &m);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!functions && numFunctions)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < numFunctions && i < m->num_functions; i++)
+		functions[i] = (CUfunction)&m->functions[i];
+	return CUDA_SUCCESS;
+}
+
 CU_EXPORT CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes,
 					     CUmodule hmod, const char *name)
 {

@@ -659,3 +659,14 @@ CU_EXPORT CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *least,
 		*greatest = -5;
 	return CUDA_SUCCESS;
 }
+
+/*
+ * The CUDA 3.x name, which binaries that look the driver up by name
+ * (dlsym, as NVIDIA's matrixMulDynlinkJIT does) still ask for.
+ */
+#undef cuCtxDestroy
+CU_EXPORT CUresult CUDAAPI cuCtxDestroy(CUcontext h);
+CU_EXPORT CUresult CUDAAPI cuCtxDestroy(CUcontext h)
+{
+	return cuCtxDestroy_v2(h);
+}

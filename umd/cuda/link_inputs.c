@@ -283,7 +283,8 @@ CUresult cu_link_input(CUjitInputType type, const void *data, size_t size,
 		       bool verbose)
 {
 	static const char *const kinds[] = {
-		"cubin", "PTX", "fatbinary", "object", "library", "NVVM",
+		"", "text", "from a fatbinary", "from an object",
+		"from a library", "",
 	};
 	CUresult res;
 	bool found;
@@ -338,7 +339,7 @@ CUresult cu_link_input(CUjitInputType type, const void *data, size_t size,
 	}
 	if (verbose) {
 		for (size_t i = 0; i < out->count; i++)
-			cu_jit_text_add(info, "info    : adding '%s' (PTX from %s, %zu bytes)",
+			cu_jit_text_add(info, "info    : adding '%s' (PTX %s, %zu bytes)",
 					out->mods[i].name, kinds[type],
 					out->mods[i].len);
 		if (out->visa)

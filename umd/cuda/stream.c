@@ -381,3 +381,11 @@ CU_EXPORT CUresult CUDAAPI cuStreamAddCallback(CUstream h,
 	callback((CUstream)h, res, userData);
 	return CUDA_SUCCESS;
 }
+
+/* The CUDA 3.x name, still looked up by name by older programs. */
+#undef cuStreamDestroy
+CU_EXPORT CUresult CUDAAPI cuStreamDestroy(CUstream h);
+CU_EXPORT CUresult CUDAAPI cuStreamDestroy(CUstream h)
+{
+	return cuStreamDestroy_v2(h);
+}

@@ -4,6 +4,7 @@
  * and cuGetProcAddress.  Expected error codes are those recorded on real
  * CUDA 13 (tools/cuda-probe/golden, /work/shared/notes).
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -336,6 +337,49 @@ TEST(context_stream_function_queries)
 	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(mod));
 	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE, cuFuncLoad(f));
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxDestroy(mine));
+}
+
+/*
+ * The unversioned CUDA 3.x names, which programs that dlsym() the driver
+ * still ask for (NVIDIA's matrixMulDynlinkJIT): the same functions.
+ */
+TEST(legacy_names_by_dlsym)
+{
+	CUresult (*destroy)(CUcontext) = (CUresult (*)(CUcontext))
+		dlsym(RTLD_DEFAULT, "cuCtxDestroy");
+	CUresult (*push)(CUcontext) = (CUresult (*)(CUcontext))
+		dlsym(RTLD_DEFAULT, "cuCtxPushCurrent");
+	CUresult (*pop)(CUcontext *) = (CUresult (*)(CUcontext *))
+		dlsym(RTLD_DEFAULT, "cuCtxPopCurrent");
+	CUresult (*sdestroy)(CUstream) = (CUresult (*)(CUstream))
+		dlsym(RTLD_DEFAULT, "cuStreamDestroy");
+	CUresult (*edestroy)(CUevent) = (CUresult (*)(CUevent))
+		dlsym(RTLD_DEFAULT, "cuEventDestroy");
+	CUcontext ctx, got = NULL;
+	CUstream s;
+	CUevent e;
+
+	ASSERT_NE(NULL, destroy);
+	ASSERT_NE(NULL, push);
+	ASSERT_NE(NULL, pop);
+	ASSERT_NE(NULL, sdestroy);
+	ASSERT_NE(NULL, edestroy);
+	ASSERT_EQ(CUDA_SUCCESS, cuInit(0));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxCreate(&ctx, NULL, 0, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, 0));
+	ASSERT_EQ(CUDA_SUCCESS, sdestroy(s));
+	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE, sdestroy(s));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventCreate(&e, 0));
+	ASSERT_EQ(CUDA_SUCCESS, edestroy(e));
+	ASSERT_EQ(CUDA_SUCCESS, pop(&got));
+	ASSERT_EQ(ctx, got);
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxGetCurrent(&got));
+	ASSERT_EQ(NULL, got);
+	ASSERT_EQ(CUDA_SUCCESS, push(ctx));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxGetCurrent(&got));
+	ASSERT_EQ(ctx, got);
+	ASSERT_EQ(CUDA_SUCCESS, destroy(ctx));
+	ASSERT_EQ(CUDA_ERROR_INVALID_CONTEXT, destroy(ctx));
 }
 
 CUDA_TEST_MAIN

@@ -246,10 +246,17 @@ static CUresult cu_module_load(CUmodule *out, const void *data, size_t size,
 	res = cu_jit(data, size, size_known, &jit);
 	if (!opts)
 		goto load;
-	if (res != CUDA_SUCCESS && jit.log[0])
+	if (res != CUDA_SUCCESS && jit.log[0]) {
 		cu_jit_text_add(&error, "error   : %s", jit.log);
-	else if (res == CUDA_SUCCESS && opts->verbose)
+	} else if (res != CUDA_SUCCESS) {
+		const char *why = NULL;
+
+		/* No compiler message (not PTX, an NVIDIA cubin...). */
+		cuGetErrorString(res, &why);
+		cu_jit_text_add(&error, "error   : %s", why ? why : "failed");
+	} else if (opts->verbose) {
 		cu_jit_describe_image(&info, jit.image, jit.from_cache);
+	}
 	cu_jit_log_publish(&opts->info, &info);
 	cu_jit_log_publish(&opts->error, &error);
 	cu_jit_options_report(opts, cu_jit_now_ms() - start);

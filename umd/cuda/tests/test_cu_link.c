@@ -383,7 +383,7 @@ TEST(module_load_data_ex_options)
 	void *bad_val = NULL;
 	CUcontext ctx;
 	CUmodule mod;
-	char *ptx;
+	char *ptx, *cubin;
 	float ms;
 
 	CU_SETUP(&ctx);
@@ -401,6 +401,18 @@ TEST(module_load_data_ex_options)
 	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
 		  cuModuleLoadDataEx(&mod, ptx, 1, &bad, &bad_val));
 	free(ptx);
+	/*
+	 * An NVIDIA cubin: refused, and the error log says so.  The sizes
+	 * are in/out: the last call left 0 in the error log's.
+	 */
+	vals[3] = (void *)sizeof(error);
+	cubin = read_all(LINK_B_CUBIN, NULL);
+	ASSERT_NE(NULL, cubin);
+	ASSERT_EQ(CUDA_ERROR_NO_BINARY_FOR_GPU,
+		  cuModuleLoadDataEx(&mod, cubin, 4, opts, vals));
+	ASSERT_NE(0, strlen(error));
+	ASSERT_EQ(strlen(error), (size_t)(uintptr_t)vals[3]);
+	free(cubin);
 }
 
 TEST(proc_address_finds_link_functions)

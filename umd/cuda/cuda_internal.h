@@ -163,6 +163,8 @@ struct cu_function {
 	unsigned int max_dynamic_shared;	/* cuFuncSetAttribute */
 	int preferred_carveout;
 	int cache_config;
+	/* State of the pre-4.0 launch API (legacy_launch.c), or NULL. */
+	struct cu_legacy_launch *legacy;
 };
 
 struct cu_module {

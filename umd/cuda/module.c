@@ -30,8 +30,10 @@ void cu_module_free(struct cu_module *m)
 	unsigned int i;
 
 	cu_handle_remove(m, CU_HANDLE_MODULE);
-	for (i = 0; i < m->num_functions; i++)
+	for (i = 0; i < m->num_functions; i++) {
 		cu_handle_remove(&m->functions[i], CU_HANDLE_FUNCTION);
+		free(m->functions[i].legacy);
+	}
 	if (m->code_va)
 		cu_mem_device_free(m->ctx, m->code_va);
 	if (m->global_va)

@@ -101,6 +101,31 @@ $(CUDA_TEST_DATA)/%.fatbin: umd/cuda/tests/kernels/%.cu
 $(CUDA_TEST_DATA)/%.visa: $(CUDA_TEST_DATA)/%.ptx $(BIN)/vgpu-ptxas
 	$(BIN)/vgpu-ptxas -o $@ $<
 
+# test_cu_link joins an -rdc=true pair with cuLink*: as PTX, as a
+# fatbinary (PTX and SASS), as host objects and as a library; SASS alone
+# (a cubin, a fatbinary without PTX) for the inputs vGPU cannot use.
+CUDA_LINK_DATA := $(addprefix $(CUDA_TEST_DATA)/,link_a.rdc.ptx \
+	link_b.rdc.ptx link_b.rdc.fatbin link_b.sass.fatbin link_b.cubin \
+	link_a.o liblink_b.a)
+$(CUDA_TEST_DATA)/%.rdc.ptx: umd/cuda/tests/kernels/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -rdc=true -arch=compute_75 -o $@ $<
+$(CUDA_TEST_DATA)/%.rdc.fatbin: umd/cuda/tests/kernels/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -fatbin -rdc=true -arch=sm_75 -o $@ $<
+$(CUDA_TEST_DATA)/%.sass.fatbin: umd/cuda/tests/kernels/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -fatbin -rdc=true -gencode arch=compute_75,code=sm_75 -o $@ $<
+$(CUDA_TEST_DATA)/%.cubin: umd/cuda/tests/kernels/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -cubin -rdc=true -arch=sm_75 -o $@ $<
+$(CUDA_TEST_DATA)/%.o: umd/cuda/tests/kernels/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -dc -arch=sm_75 -o $@ $<
+$(CUDA_TEST_DATA)/liblink_b.a: $(CUDA_TEST_DATA)/link_b.o
+	$(NVCC) -lib -o $@ $<
+ALL_TARGETS += $(CUDA_LINK_DATA)
+
 # The sanitizer copy of the library, for the -san tests.
 CUDA_DRV_SAN := $(LIB)/san/libcuda.so.1
 CUDA_DRV_SAN_SRCS := $(CUDA_DRV_SRCS) $(LIBVGPU_SRCS) $(CUDA_DRV_DEPS_SRCS)
@@ -142,6 +167,7 @@ endef
 $(foreach t,$(CUDA_TEST_NAMES),$(eval $(call cuda_test_rule,$(t))))
 
 ALL_TARGETS += $(CUDA_DRV_SAN)
+$(CUDA_TST)/test_cu_link $(CUDA_TST)/test_cu_link-san: | $(CUDA_LINK_DATA)
 
 # The benchmark (not a test: prints latency and bandwidth).
 $(CUDA_TST)/bench_cu: umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) \

@@ -512,6 +512,35 @@ static CUresult cu_ctx_named(CUcontext h, struct cu_ctx **out)
 	return cu_ctx_valid(*out) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
 
+/* The CUDA 12.5 forms naming the context (NULL: the current one). */
+CU_EXPORT CUresult CUDAAPI cuCtxSynchronize_v2(CUcontext hctx)
+{
+	struct cu_ctx *ctx;
+	CUresult res = cu_ctx_named(hctx, &ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_capture_forbid_ctx(ctx);
+	if (res == CUDA_SUCCESS)
+		res = cu_ctx_sync(ctx);
+	if (res == CUDA_SUCCESS)
+		res = cu_ctx_check(ctx);
+	return res;
+}
+
+CU_EXPORT CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice *device, CUcontext hctx)
+{
+	struct cu_ctx *ctx;
+	CUresult res = cu_ctx_named(hctx, &ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!device)
+		return CUDA_ERROR_INVALID_VALUE;
+	*device = (CUdevice)ctx->dev->ordinal;
+	return CUDA_SUCCESS;
+}
+
 CU_EXPORT CUresult CUDAAPI cuCtxGetId(CUcontext h, unsigned long long *id)
 {
 	struct cu_ctx *ctx;
@@ -629,4 +658,15 @@ CU_EXPORT CUresult CUDAAPI cuCtxGetStreamPriorityRange(int *least,
 	if (greatest)
 		*greatest = -5;
 	return CUDA_SUCCESS;
+}
+
+/*
+ * The CUDA 3.x name, which binaries that look the driver up by name
+ * (dlsym, as NVIDIA's matrixMulDynlinkJIT does) still ask for.
+ */
+#undef cuCtxDestroy
+CU_EXPORT CUresult CUDAAPI cuCtxDestroy(CUcontext h);
+CU_EXPORT CUresult CUDAAPI cuCtxDestroy(CUcontext h)
+{
+	return cuCtxDestroy_v2(h);
 }

@@ -118,3 +118,18 @@ CU_EXPORT CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx)
 	*pctx = ctx && cu_ctx_valid(ctx) ? (CUcontext)ctx : NULL;
 	return CUDA_SUCCESS;
 }
+
+/* The CUDA 3.x names, still looked up by name by older programs. */
+#undef cuCtxPushCurrent
+#undef cuCtxPopCurrent
+CU_EXPORT CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx);
+CU_EXPORT CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx);
+CU_EXPORT CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx)
+{
+	return cuCtxPushCurrent_v2(ctx);
+}
+
+CU_EXPORT CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx)
+{
+	return cuCtxPopCurrent_v2(pctx);
+}

@@ -163,6 +163,8 @@ struct cu_function {
 	unsigned int max_dynamic_shared;	/* cuFuncSetAttribute */
 	int preferred_carveout;
 	int cache_config;
+	/* State of the pre-4.0 launch API (legacy_launch.c), or NULL. */
+	struct cu_legacy_launch *legacy;
 };
 
 struct cu_module {
@@ -493,6 +495,11 @@ const char *cu_visa_string(const struct visa_image_header *h, uint32_t off);
 const void *cu_visa_section(const struct visa_image_header *h,
 			    unsigned int id, uint32_t *count);
 void cu_module_free(struct cu_module *m);
+/*
+ * Read a whole file into a malloc()ed buffer with a NUL after its @size
+ * bytes; CUDA_ERROR_FILE_NOT_FOUND if it cannot be opened.
+ */
+CUresult cu_read_file(const char *path, void **data, size_t *size);
 bool cu_function_valid(const struct cu_function *f);
 
 /* ---- launches (launch.c) ------------------------------------------------ */

@@ -266,3 +266,11 @@ CU_EXPORT CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds,
 {
 	return cuEventElapsedTime_v2(pMilliseconds, hStart, hEnd);
 }
+
+/* The CUDA 3.x name, still looked up by name by older programs. */
+#undef cuEventDestroy
+CU_EXPORT CUresult CUDAAPI cuEventDestroy(CUevent hEvent);
+CU_EXPORT CUresult CUDAAPI cuEventDestroy(CUevent hEvent)
+{
+	return cuEventDestroy_v2(hEvent);
+}

@@ -298,3 +298,41 @@ cuOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize,
 			   per_block - f->kernel->shared_size : 0;
 	return CUDA_SUCCESS;
 }
+
+/* Modules load eagerly (cuModuleGetLoadingMode): a function is loaded. */
+CU_EXPORT CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state,
+					  CUfunction function)
+{
+	struct cu_function *f;
+	CUresult res = cu_func_lookup(function, &f);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!state)
+		return CUDA_ERROR_INVALID_VALUE;
+	*state = CU_FUNCTION_LOADING_STATE_LOADED;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuFuncLoad(CUfunction function)
+{
+	struct cu_function *f;
+
+	return cu_func_lookup(function, &f);
+}
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+/* Bank width is fixed at four bytes (see cuCtxSetSharedMemConfig). */
+CU_EXPORT CUresult CUDAAPI cuFuncSetSharedMemConfig(CUfunction hfunc,
+						    CUsharedconfig config)
+{
+	struct cu_function *f;
+	CUresult res = cu_func_lookup(hfunc, &f);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if ((unsigned int)config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}

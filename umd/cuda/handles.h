@@ -16,6 +16,7 @@ enum cu_handle_type {
 	CU_HANDLE_GRAPH,
 	CU_HANDLE_GRAPH_NODE,
 	CU_HANDLE_GRAPH_EXEC,
+	CU_HANDLE_LINK,
 };
 
 CUresult cu_handle_add(const void *p, enum cu_handle_type type);

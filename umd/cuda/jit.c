@@ -56,13 +56,11 @@ static unsigned int cu_ptx_arch(const char *text)
 	return sm;
 }
 
-static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
-			   struct cu_jit_result *out)
+CUresult cu_jit_ptx(const struct vgpu_ptx_source *srcs, size_t count,
+		    struct cu_jit_result *out)
 {
-	struct vgpu_ptx_source *srcs;
 	struct vgpu_cache_compile_inputs in = { 0 };
 	const char **texts;
-	char (*names)[48];
 	size_t *lens, i;
 	struct vgpu_cache_key key;
 	char compiler_id[48];
@@ -72,37 +70,25 @@ static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
 	CUresult res = CUDA_SUCCESS;
 	int ret;
 
-	srcs = calloc(set->count, sizeof(*srcs));
-	texts = calloc(set->count, sizeof(*texts));
-	lens = calloc(set->count, sizeof(*lens));
-	names = calloc(set->count, sizeof(*names));
-	if (!srcs || !texts || !lens || !names) {
+	memset(out, 0, sizeof(*out));
+	if (!count)
+		return CUDA_ERROR_INVALID_VALUE;
+	texts = calloc(count, sizeof(*texts));
+	lens = calloc(count, sizeof(*lens));
+	if (!texts || !lens) {
 		res = CUDA_ERROR_OUT_OF_MEMORY;
 		goto out;
 	}
-	for (i = 0; i < set->count; i++) {
-		/*
-		 * Diagnostics name the module: the objects of a linked
-		 * program by their place in it, our device runtime by name.
-		 */
-		if (set->count == 1)
-			snprintf(names[i], sizeof(names[i]), "module.ptx");
-		else if (!strcmp(set->modules[i].text, cu_devrt_ptx))
-			snprintf(names[i], sizeof(names[i]), "vgpu-devrt.ptx");
-		else
-			snprintf(names[i], sizeof(names[i]), "rdc-module-%zu.ptx",
-				 i);
-		srcs[i].name = names[i];
-		srcs[i].text = texts[i] = set->modules[i].text;
-		srcs[i].len = lens[i] = set->modules[i].len;
+	for (i = 0; i < count; i++) {
+		texts[i] = srcs[i].text;
+		lens[i] = srcs[i].len;
 	}
-	out->ptx_arch = set->modules[0].sm_arch ? set->modules[0].sm_arch :
-			cu_ptx_arch(set->modules[0].text);
+	out->ptx_arch = cu_ptx_arch(srcs[0].text);
 
 	pthread_once(&cu_cache_once, cu_cache_open);
 	in.ptx = texts;
 	in.ptx_len = lens;
-	in.ptx_count = set->count;
+	in.ptx_count = count;
 	in.options = "";
 	/*
 	 * The compiler's own version, read from the library that compiles:
@@ -123,17 +109,16 @@ static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
 	}
 	free(image);
 
-	ret = vgpu_ptx_compile(srcs, (unsigned int)set->count, NULL, &image,
+	ret = vgpu_ptx_compile(srcs, (unsigned int)count, NULL, &image,
 			       &size, &diag);
 	if (ret != VGPU_PTX_OK) {
+		out->ptx_status = ret;
+		snprintf(out->symbol, sizeof(out->symbol), "%s", diag.symbol);
 		vgpu_ptx_format_diag(&diag, out->log, sizeof(out->log));
-		if (ret == VGPU_PTX_ERR_LINK)
-			cu_devrt_explain(set, diag.symbol, out->log,
-					 sizeof(out->log));
 		if (ret == VGPU_PTX_ERR_NOMEM)
 			res = CUDA_ERROR_OUT_OF_MEMORY;
 		else if (ret == VGPU_PTX_ERR_SYNTAX &&
-			 !strstr(set->modules[0].text, ".version"))
+			 !strstr(srcs[0].text, ".version"))
 			res = CUDA_ERROR_INVALID_IMAGE;	/* not PTX at all */
 		else
 			res = CUDA_ERROR_INVALID_PTX;
@@ -152,9 +137,48 @@ static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
 	if (cu_cache)
 		vgpu_cache_store(cu_cache, &key, out->image, size);
 out:
-	free(srcs);
 	free(texts);
 	free(lens);
+	return res;
+}
+
+static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
+			   struct cu_jit_result *out)
+{
+	struct vgpu_ptx_source *srcs;
+	char (*names)[48];
+	CUresult res;
+	size_t i;
+
+	srcs = calloc(set->count, sizeof(*srcs));
+	names = calloc(set->count, sizeof(*names));
+	if (!srcs || !names) {
+		free(srcs);
+		free(names);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	for (i = 0; i < set->count; i++) {
+		/*
+		 * Diagnostics name the module: the modules of a linked
+		 * program by their place, our device runtime by its name.
+		 */
+		if (set->count == 1)
+			snprintf(names[i], sizeof(names[i]), "module.ptx");
+		else if (!strcmp(set->modules[i].text, cu_devrt_ptx))
+			snprintf(names[i], sizeof(names[i]), "vgpu-devrt.ptx");
+		else
+			snprintf(names[i], sizeof(names[i]), "rdc-module-%zu.ptx",
+				 i);
+		srcs[i].name = names[i];
+		srcs[i].text = set->modules[i].text;
+		srcs[i].len = set->modules[i].len;
+	}
+	res = cu_jit_ptx(srcs, set->count, out);
+	if (set->modules[0].sm_arch)
+		out->ptx_arch = set->modules[0].sm_arch;
+	if (out->ptx_status == VGPU_PTX_ERR_LINK)
+		cu_devrt_explain(set, out->symbol, out->log, sizeof(out->log));
+	free(srcs);
 	free(names);
 	return res;
 }

@@ -13,8 +13,12 @@ struct cu_jit_result {
 	size_t size;
 	unsigned int ptx_arch;	/* sm_NN the PTX was written for, or 0 */
 	bool from_cache;
+	int ptx_status;		/* VGPU_PTX_ERR_* of a failed compilation */
+	char symbol[128];	/* VGPU_PTX_ERR_LINK: the unresolved name */
 	char log[1024];		/* why it failed */
 };
+
+struct vgpu_ptx_source;
 
 /*
  * @data is a vISA image, a fatbin container or wrapper, or PTX text.
@@ -22,5 +26,12 @@ struct cu_jit_result {
  */
 CUresult cu_jit(const void *data, size_t size, bool size_known,
 		struct cu_jit_result *out);
+
+/*
+ * Compile @count PTX modules (NUL-terminated texts) linked together as
+ * one program, through the compute cache.
+ */
+CUresult cu_jit_ptx(const struct vgpu_ptx_source *srcs, size_t count,
+		    struct cu_jit_result *out);
 
 #endif /* VGPU_CUDA_JIT_H */

@@ -86,3 +86,44 @@ CU_EXPORT CUresult CUDAAPI cuGetExportTable(const void **ppExportTable,
 		*ppExportTable = NULL;
 	return CUDA_ERROR_NOT_FOUND;
 }
+
+/* Deprecated (cuda.h still declares them); the device has one bank width. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+/*
+ * Shared memory banks are four bytes wide, as on every GPU since Maxwell;
+ * their width cannot be configured, so a request is accepted and changes
+ * nothing, which is what the documentation says such devices do.
+ */
+CU_EXPORT CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig *pConfig)
+{
+	struct cu_ctx *ctx;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!pConfig)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pConfig = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config)
+{
+	struct cu_ctx *ctx;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if ((unsigned int)config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+/* Nothing persists in an L2 the device does not have: nothing to reset. */
+CU_EXPORT CUresult CUDAAPI cuCtxResetPersistingL2Cache(void)
+{
+	struct cu_ctx *ctx;
+
+	return cu_ctx_get(&ctx);
+}

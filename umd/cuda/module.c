@@ -19,6 +19,7 @@
 #include "devrt.h"
 #include "handles.h"
 #include "jit.h"
+#include "jit_options.h"
 
 bool cu_function_valid(const struct cu_function *f)
 {
@@ -30,8 +31,10 @@ void cu_module_free(struct cu_module *m)
 	unsigned int i;
 
 	cu_handle_remove(m, CU_HANDLE_MODULE);
-	for (i = 0; i < m->num_functions; i++)
+	for (i = 0; i < m->num_functions; i++) {
 		cu_handle_remove(&m->functions[i], CU_HANDLE_FUNCTION);
+		free(m->functions[i].legacy);
+	}
 	if (m->code_va)
 		cu_mem_device_free(m->ctx, m->code_va);
 	if (m->global_va)
@@ -230,11 +233,15 @@ static CUresult cu_module_create(struct cu_ctx *ctx, struct cu_jit_result *jit,
 	return CUDA_SUCCESS;
 }
 
+/* Load @data into the current context; @opts (may be NULL) get the logs. */
 static CUresult cu_module_load(CUmodule *out, const void *data, size_t size,
-			       bool size_known, char *log, size_t loglen)
+			       bool size_known,
+			       const struct cu_jit_options *opts)
 {
+	struct cu_jit_text info = { 0 }, error = { 0 };
 	struct cu_jit_result jit;
 	struct cu_ctx *ctx;
+	double start = cu_jit_now_ms();
 	CUresult res = cu_ctx_get(&ctx);
 
 	if (res != CUDA_SUCCESS)
@@ -242,17 +249,31 @@ static CUresult cu_module_load(CUmodule *out, const void *data, size_t size,
 	if (!out || !data)
 		return CUDA_ERROR_INVALID_VALUE;
 	res = cu_jit(data, size, size_known, &jit);
-	if (log && loglen) {
-		strncpy(log, jit.log, loglen - 1);
-		log[loglen - 1] = '\0';
+	if (!opts)
+		goto load;
+	if (res != CUDA_SUCCESS && jit.log[0]) {
+		cu_jit_text_add(&error, "error   : %s", jit.log);
+	} else if (res != CUDA_SUCCESS) {
+		const char *why = NULL;
+
+		/* No compiler message (not PTX, an NVIDIA cubin...). */
+		cuGetErrorString(res, &why);
+		cu_jit_text_add(&error, "error   : %s", why ? why : "failed");
+	} else if (opts->verbose) {
+		cu_jit_describe_image(&info, jit.image, jit.from_cache);
 	}
+	cu_jit_log_publish(&opts->info, &info);
+	cu_jit_log_publish(&opts->error, &error);
+	cu_jit_options_report(opts, cu_jit_now_ms() - start);
+	cu_jit_text_free(&info);
+	cu_jit_text_free(&error);
+load:
 	if (res != CUDA_SUCCESS)
 		return res;
 	return cu_module_create(ctx, &jit, out);
 }
 
-/* Read a whole file; CUDA_ERROR_FILE_NOT_FOUND if it cannot be opened. */
-static CUresult cu_read_file(const char *path, void **data, size_t *size)
+CUresult cu_read_file(const char *path, void **data, size_t *size)
 {
 	struct stat st;
 	ssize_t n;
@@ -301,7 +322,7 @@ CU_EXPORT CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname)
 	res = cu_read_file(fname, &data, &size);
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = cu_module_load(module, data, size, true, NULL, 0);
+	res = cu_module_load(module, data, size, true, NULL);
 	free(data);
 	return res;
 }
@@ -309,7 +330,7 @@ CU_EXPORT CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname)
 CU_EXPORT CUresult CUDAAPI cuModuleLoadData(CUmodule *module,
 					    const void *image)
 {
-	return cu_module_load(module, image, 0, false, NULL, 0);
+	return cu_module_load(module, image, 0, false, NULL);
 }
 
 CU_EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module,
@@ -318,28 +339,21 @@ CU_EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module,
 					      CUjit_option *options,
 					      void **optionValues)
 {
-	char *log = NULL;
-	size_t loglen = 0;
-	unsigned int i;
+	struct cu_jit_options opts;
+	CUresult res;
 
-	if (numOptions && (!options || !optionValues))
-		return CUDA_ERROR_INVALID_VALUE;
-	/* Only the error log is honoured; other JIT options do not apply. */
-	for (i = 0; i < numOptions; i++) {
-		if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
-			log = optionValues[i];
-		else if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
-			loglen = (size_t)(uintptr_t)optionValues[i];
-		else if ((unsigned int)options[i] >= CU_JIT_NUM_OPTIONS)
-			return CUDA_ERROR_INVALID_VALUE;
-	}
-	return cu_module_load(module, image, 0, false, log, log ? loglen : 0);
+	/* The same options as a link's (jit_options.c). */
+	res = cu_jit_options_parse(CU_JIT_SCOPE_MODULE, numOptions, options,
+				   optionValues, &opts, NULL, 0);
+	if (res != CUDA_SUCCESS)
+		return res;
+	return cu_module_load(module, image, 0, false, &opts);
 }
 
 CU_EXPORT CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module,
 						 const void *fatCubin)
 {
-	return cu_module_load(module, fatCubin, 0, false, NULL, 0);
+	return cu_module_load(module, fatCubin, 0, false, NULL);
 }
 
 static CUresult cu_module_lookup(CUmodule h, struct cu_module **out)
@@ -408,6 +422,23 @@ CU_EXPORT CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count,
 	if (!count)
 		return CUDA_ERROR_INVALID_VALUE;
 	*count = m->num_functions;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions,
+						      unsigned int numFunctions,
+						      CUmodule hmod)
+{
+	struct cu_module *m;
+	unsigned int i;
+	CUresult res = cu_module_lookup(hmod, &m);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!functions && numFunctions)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < numFunctions && i < m->num_functions; i++)
+		functions[i] = (CUfunction)&m->functions[i];
 	return CUDA_SUCCESS;
 }
 

@@ -282,6 +282,34 @@ CU_EXPORT CUresult CUDAAPI cuStreamGetCtx(CUstream h, CUcontext *pctx)
 	return CUDA_SUCCESS;
 }
 
+/* A stream of a regular context: never of a green one (there are none). */
+CU_EXPORT CUresult CUDAAPI cuStreamGetCtx_v2(CUstream h, CUcontext *pctx,
+					     CUgreenCtx *pGreenCtx)
+{
+	CUresult res;
+
+	if (!pctx || !pGreenCtx)
+		return CUDA_ERROR_INVALID_VALUE;
+	res = cuStreamGetCtx(h, pctx);
+	if (res == CUDA_SUCCESS)
+		*pGreenCtx = NULL;
+	return res;
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamGetDevice(CUstream h, CUdevice *device)
+{
+	struct cu_ctx *ctx;
+	struct cu_stream *s;
+	CUresult res = cu_stream_current(h, &ctx, &s);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!device)
+		return CUDA_ERROR_INVALID_VALUE;
+	*device = (CUdevice)s->ctx->dev->ordinal;
+	return CUDA_SUCCESS;
+}
+
 CU_EXPORT CUresult CUDAAPI cuStreamGetId(CUstream h,
 					 unsigned long long *streamId)
 {
@@ -352,4 +380,12 @@ CU_EXPORT CUresult CUDAAPI cuStreamAddCallback(CUstream h,
 	res = cu_stream_sync(s);
 	callback((CUstream)h, res, userData);
 	return CUDA_SUCCESS;
+}
+
+/* The CUDA 3.x name, still looked up by name by older programs. */
+#undef cuStreamDestroy
+CU_EXPORT CUresult CUDAAPI cuStreamDestroy(CUstream h);
+CU_EXPORT CUresult CUDAAPI cuStreamDestroy(CUstream h)
+{
+	return cuStreamDestroy_v2(h);
 }

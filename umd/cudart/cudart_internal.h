@@ -51,7 +51,9 @@ const char *rt_error_name(cudaError_t err);
  * Make the calling thread's current device usable: initialise the driver
  * once, retain the device's primary context and make it current.  Every
  * call that needs the device starts with this.  On success *@dev is the
- * device ordinal.
+ * device ordinal.  A context the program created with cuCtxCreate and
+ * made current is used instead, as NVIDIA's runtime does: *@dev is then
+ * its device (see rt_user_context_id()).
  */
 cudaError_t rt_enter(int *dev);
 
@@ -66,6 +68,13 @@ cudaError_t rt_enter(int *dev);
 		if (err_ != cudaSuccess)				\
 			return rt_return(err_);				\
 	} while (0)
+
+/*
+ * The id (cuCtxGetId) of the context the program created and made
+ * current, which rt_enter() found the runtime acting on; 0 when the
+ * runtime acts on a primary context.
+ */
+unsigned long long rt_user_context_id(void);
 
 /* Device @dev's primary context, retained on first use. */
 cudaError_t rt_primary_context(int dev, CUcontext *ctx);
@@ -82,6 +91,13 @@ unsigned int rt_device_generation(int dev);
 
 /* --- registry (registry.c) ------------------------------------------------- */
 
+/* A module or function loaded into a context the program created. */
+struct rt_ctx_entry {
+	unsigned long long ctx_id;	/* cuCtxGetId: never reused */
+	void *handle;			/* CUmodule or CUfunction */
+	struct rt_ctx_entry *next;
+};
+
 /* One __cudaRegisterFatBinary call; its address is the handle nvcc keeps. */
 struct rt_fatbin {
 	void *handle_slot;		/* nvcc stores this pointer as its
@@ -91,6 +107,7 @@ struct rt_fatbin {
 	CUmodule module[RT_MAX_DEVICES];
 	unsigned int module_gen[RT_MAX_DEVICES];
 	bool load_reported;		/* a load failure was printed */
+	struct rt_ctx_entry *ctx_modules;	/* in programs' contexts */
 	struct rt_fatbin *next;
 };
 
@@ -102,6 +119,7 @@ struct rt_function {
 	pthread_mutex_t lock;		/* guards fn[] and fn_gen[] */
 	CUfunction fn[RT_MAX_DEVICES];
 	unsigned int fn_gen[RT_MAX_DEVICES];
+	struct rt_ctx_entry *ctx_fns;	/* in programs' contexts */
 	struct rt_function *hash_next;
 };
 
@@ -135,6 +153,9 @@ cudaError_t rt_registry_for_each_managed(struct rt_fatbin *fb,
 
 /* The module of @fb on device @dev, loaded on first use. */
 cudaError_t rt_module_get(struct rt_fatbin *fb, int dev, CUmodule *mod);
+
+/* Free a list of modules or functions in programs' contexts. */
+void rt_ctx_list_free(struct rt_ctx_entry **list);
 
 /* The driver function of kernel @f on device @dev. */
 cudaError_t rt_function_get(struct rt_function *f, int dev, CUfunction *fn);

@@ -84,13 +84,61 @@ cudaError_t rt_primary_context(int dev, CUcontext *ctx)
 	}
 }
 
-cudaError_t rt_enter(int *dev)
+/*
+ * Whether the calling thread's current context is one the program made
+ * with the driver API (cuCtxCreate): NVIDIA's runtime then acts on that
+ * context instead of a primary one.  If so, *@dev is its device and its
+ * id is remembered for the module cache (module_load.c).
+ */
+static _Thread_local unsigned long long rt_thread_user_ctx;
+
+static bool rt_user_context(int *dev)
+{
+	CUcontext cur = NULL, primary;
+	CUdevice d;
+	unsigned int flags;
+	int active;
+	unsigned long long id;
+
+	rt_thread_user_ctx = 0;
+	if (cuCtxGetCurrent(&cur) != CUDA_SUCCESS || !cur)
+		return false;
+	if (cuCtxGetDevice(&d) != CUDA_SUCCESS || d < 0 ||
+	    d >= rt_device_count)
+		return false;
+	pthread_mutex_lock(&rt_devices[d].lock);
+	primary = rt_devices[d].primary;
+	pthread_mutex_unlock(&rt_devices[d].lock);
+	if (cur == primary)
+		return false;
+	/* A primary context the program retained itself is not its own. */
+	if (cuDevicePrimaryCtxGetState(d, &flags, &active) == CUDA_SUCCESS &&
+	    active && cuDevicePrimaryCtxRetain(&primary, d) == CUDA_SUCCESS) {
+		cuDevicePrimaryCtxRelease(d);
+		if (cur == primary)
+			return false;
+	}
+	if (cuCtxGetId(cur, &id) != CUDA_SUCCESS)
+		return false;
+	rt_thread_user_ctx = id;
+	*dev = d;
+	return true;
+}
+
+unsigned long long rt_user_context_id(void)
+{
+	return rt_thread_user_ctx;
+}
+
+/* Enter the thread's device's primary context, whatever is current. */
+static cudaError_t rt_enter_primary(int *dev)
 {
 	CUcontext ctx, cur = NULL;
 	cudaError_t err = rt_driver_ready();
 
 	if (err != cudaSuccess)
 		return err;
+	rt_thread_user_ctx = 0;
 	*dev = rt_thread_device;
 	err = rt_primary_context(*dev, &ctx);
 	if (err != cudaSuccess)
@@ -99,6 +147,17 @@ cudaError_t rt_enter(int *dev)
 	if (cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != ctx)
 		return rt_error_from_cu(cuCtxSetCurrent(ctx));
 	return cudaSuccess;
+}
+
+cudaError_t rt_enter(int *dev)
+{
+	cudaError_t err = rt_driver_ready();
+
+	if (err != cudaSuccess)
+		return err;
+	if (rt_user_context(dev))
+		return cudaSuccess;
+	return rt_enter_primary(dev);
 }
 
 unsigned int rt_device_generation(int dev)
@@ -127,7 +186,9 @@ cudaError_t cudaGetDevice(int *device)
 {
 	if (!device)
 		return rt_return(cudaErrorInvalidValue);
-	*device = rt_thread_device;
+	/* A context the program made current names the device. */
+	if (rt_driver_ready() != cudaSuccess || !rt_user_context(device))
+		*device = rt_thread_device;
 	return cudaSuccess;
 }
 
@@ -150,8 +211,11 @@ cudaError_t cudaSetDevice(int device)
 	if (err != cudaSuccess)
 		return rt_return(err);
 	rt_thread_device = device;
-	/* Since CUDA 12 cudaSetDevice() also initialises the device. */
-	return rt_return(rt_enter(&dev));
+	/*
+	 * Since CUDA 12 cudaSetDevice() also initialises the device, and
+	 * makes its primary context current in place of any other.
+	 */
+	return rt_return(rt_enter_primary(&dev));
 }
 
 cudaError_t cudaInitDevice(int device, unsigned int deviceFlags,
@@ -168,7 +232,7 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags,
 	if (err != cudaSuccess)
 		return rt_return(err);
 	rt_thread_device = device;
-	err = rt_enter(&dev);
+	err = rt_enter_primary(&dev);
 	rt_thread_device = saved;
 	return rt_return(err);
 }

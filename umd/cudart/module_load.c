@@ -10,6 +10,11 @@
  * the context generation (see device.c) so that a cudaDeviceReset()
  * forgets them.
  *
+ * A program may also create contexts itself (cuCtxCreate) and use the
+ * runtime in them (device.c); modules and functions are then loaded into
+ * that context and cached per context id, which the driver never reuses,
+ * so an entry of a destroyed context is simply never found again.
+ *
  * What is handed to the driver is the wrapper nvcc registered, as
  * NVIDIA's runtime does: a version-1 wrapper covers one fatbin, a
  * version-2 wrapper (separately compiled -rdc=true programs) points at
@@ -21,6 +26,7 @@
 #include <fatbinary_section.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cudart_abi.h"
 #include "cudart_internal.h"
@@ -72,12 +78,62 @@ static CUresult rt_module_load(struct rt_fatbin *fb, CUmodule *mod)
 	return r;
 }
 
+/* The entry of context @id in @list, or NULL. */
+static struct rt_ctx_entry *rt_ctx_find(struct rt_ctx_entry *list,
+					unsigned long long id)
+{
+	for (; list; list = list->next)
+		if (list->ctx_id == id)
+			return list;
+	return NULL;
+}
+
+static CUresult rt_ctx_add(struct rt_ctx_entry **list, unsigned long long id,
+			   void *handle)
+{
+	struct rt_ctx_entry *e = malloc(sizeof(*e));
+
+	if (!e)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	e->ctx_id = id;
+	e->handle = handle;
+	e->next = *list;
+	*list = e;
+	return CUDA_SUCCESS;
+}
+
+/* @fb's module in the program's current context @id (fb->lock held). */
+static CUresult rt_module_in_ctx(struct rt_fatbin *fb, unsigned long long id,
+				 CUmodule *mod)
+{
+	struct rt_ctx_entry *e = rt_ctx_find(fb->ctx_modules, id);
+	CUresult r;
+
+	if (e) {
+		*mod = e->handle;
+		return CUDA_SUCCESS;
+	}
+	r = rt_module_load(fb, mod);
+	if (r == CUDA_SUCCESS) {
+		r = rt_ctx_add(&fb->ctx_modules, id, *mod);
+		if (r != CUDA_SUCCESS)
+			cuModuleUnload(*mod);
+	}
+	return r;
+}
+
 cudaError_t rt_module_get(struct rt_fatbin *fb, int dev, CUmodule *mod)
 {
 	unsigned int gen = rt_device_generation(dev);
+	unsigned long long id = rt_user_context_id();
 	CUresult r = CUDA_SUCCESS;
 
 	pthread_mutex_lock(&fb->lock);
+	if (id) {
+		r = rt_module_in_ctx(fb, id, mod);
+		pthread_mutex_unlock(&fb->lock);
+		return rt_error_from_cu(r);
+	}
 	if (!fb->module[dev] || fb->module_gen[dev] != gen) {
 		/* An old generation's module died with its context. */
 		fb->module[dev] = NULL;
@@ -92,12 +148,39 @@ cudaError_t rt_module_get(struct rt_fatbin *fb, int dev, CUmodule *mod)
 	return rt_error_from_cu(r);
 }
 
+/* @f's function in the program's current context @id (f->lock held). */
+static cudaError_t rt_function_in_ctx(struct rt_function *f, int dev,
+				      unsigned long long id, CUfunction *fn)
+{
+	struct rt_ctx_entry *e = rt_ctx_find(f->ctx_fns, id);
+	CUmodule mod;
+	cudaError_t err;
+
+	if (e) {
+		*fn = e->handle;
+		return cudaSuccess;
+	}
+	err = rt_module_get(f->fatbin, dev, &mod);
+	if (err == cudaSuccess)
+		err = rt_error_from_cu(cuModuleGetFunction(fn, mod,
+							   f->device_name));
+	if (err == cudaSuccess)
+		err = rt_error_from_cu(rt_ctx_add(&f->ctx_fns, id, *fn));
+	return err;
+}
+
 cudaError_t rt_function_get(struct rt_function *f, int dev, CUfunction *fn)
 {
 	unsigned int gen = rt_device_generation(dev);
+	unsigned long long id = rt_user_context_id();
 	cudaError_t err = cudaSuccess;
 
 	pthread_mutex_lock(&f->lock);
+	if (id) {
+		err = rt_function_in_ctx(f, dev, id, fn);
+		pthread_mutex_unlock(&f->lock);
+		return err;
+	}
 	if (!f->fn[dev] || f->fn_gen[dev] != gen) {
 		CUmodule mod;
 
@@ -137,6 +220,8 @@ void rt_modules_unload(struct rt_fatbin *fb)
 			cuModuleUnload(fb->module[dev]);
 		fb->module[dev] = NULL;
 	}
+	/* Modules in the program's contexts go with those contexts. */
+	rt_ctx_list_free(&fb->ctx_modules);
 	pthread_mutex_unlock(&fb->lock);
 }
 

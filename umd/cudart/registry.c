@@ -192,6 +192,16 @@ struct rt_variable *rt_variable_lookup(const void *host_var)
 	return v;
 }
 
+void rt_ctx_list_free(struct rt_ctx_entry **list)
+{
+	while (*list) {
+		struct rt_ctx_entry *e = *list;
+
+		*list = e->next;
+		free(e);
+	}
+}
+
 /* Unlink and free every function and variable of @fb.  Registry locked. */
 static void rt_forget_entities(struct rt_fatbin *fb)
 {
@@ -209,6 +219,7 @@ static void rt_forget_entities(struct rt_fatbin *fb)
 			*fp = f->hash_next;
 			pthread_mutex_destroy(&f->lock);
 			free(f->device_name);
+			rt_ctx_list_free(&f->ctx_fns);
 			free(f);
 		}
 		while (*vp) {
@@ -237,6 +248,7 @@ void rt_registry_remove(struct rt_fatbin *fb)
 	rt_forget_entities(fb);
 	pthread_mutex_unlock(&rt_registry_lock);
 	pthread_mutex_destroy(&fb->lock);
+	rt_ctx_list_free(&fb->ctx_modules);
 	free(fb);
 }
 

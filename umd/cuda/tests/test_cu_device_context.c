@@ -4,10 +4,14 @@
  * and cuGetProcAddress.  Expected error codes are those recorded on real
  * CUDA 13 (tools/cuda-probe/golden, /work/shared/notes).
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <string.h>
 
 #include "cuda_test.h"
+
+/* cuDeviceGetProperties and cuFuncSetSharedMemConfig are deprecated. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 TEST(init_order)
 {
@@ -232,6 +236,150 @@ TEST(proc_address)
 	ASSERT_EQ(CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND, st);
 	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuGetProcAddress(NULL, &fn, 13000,
 							     0, &st));
+}
+
+/* Each field of the deprecated CUdevprop is the attribute of that name. */
+TEST(device_properties)
+{
+	CUdevprop p;
+	int v;
+
+	ASSERT_EQ(CUDA_ERROR_NOT_INITIALIZED, cuDeviceGetProperties(&p, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuInit(0));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuDeviceGetProperties(NULL, 0));
+	ASSERT_EQ(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetProperties(&p, 99));
+	memset(&p, 0xff, sizeof(p));
+	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetProperties(&p, 0));
+	ASSERT_EQ(1024, p.maxThreadsPerBlock);
+	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetAttribute(&v,
+		  CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 0));
+	ASSERT_EQ(v, p.maxThreadsDim[2]);
+	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetAttribute(&v,
+		  CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 0));
+	ASSERT_EQ(v, p.maxGridSize[0]);
+	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetAttribute(&v,
+		  CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 0));
+	ASSERT_EQ(v, p.sharedMemPerBlock);
+	ASSERT_EQ(65536, p.totalConstantMemory);
+	ASSERT_EQ(32, p.SIMDWidth);
+	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetAttribute(&v,
+		  CU_DEVICE_ATTRIBUTE_MAX_PITCH, 0));
+	ASSERT_EQ(v, p.memPitch);
+	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetAttribute(&v,
+		  CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 0));
+	ASSERT_EQ(v, p.clockRate);
+	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetAttribute(&v,
+		  CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, 0));
+	ASSERT_EQ(v, p.textureAlign);
+	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetAttribute(&v,
+		  CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 0));
+	ASSERT_EQ(v, p.regsPerBlock);
+	/* One device: no peer link to describe. */
+	ASSERT_EQ(CUDA_ERROR_INVALID_DEVICE, cuDeviceGetP2PAttribute(&v,
+		  CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, 0, 0));
+}
+
+/* The CUDA 12.x queries that name their context, stream or function. */
+TEST(context_stream_function_queries)
+{
+	CUcontext ctx, mine, got;
+	CUgreenCtx green = (CUgreenCtx)1;
+	CUdevice dev = -1;
+	CUstream s;
+	CUmodule mod;
+	CUfunction *fns, f;
+	CUfunctionLoadingState state;
+	CUsharedconfig cfg;
+	unsigned int count, i;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxCreate(&mine, NULL, 0, 0));
+	/* @mine is current now; ask about the other one by name. */
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxGetDevice_v2(&dev, ctx));
+	ASSERT_EQ(0, dev);
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize_v2(ctx));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize_v2(NULL));
+	ASSERT_EQ(CUDA_ERROR_INVALID_CONTEXT,
+		  cuCtxSynchronize_v2((CUcontext)&dev));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuCtxGetDevice_v2(NULL, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamGetCtx_v2(s, &got, &green));
+	ASSERT_EQ(mine, got);
+	ASSERT_EQ(NULL, green);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamGetDevice(s, &dev));
+	ASSERT_EQ(0, dev);
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuStreamGetDevice(s, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxGetSharedMemConfig(&cfg));
+	ASSERT_EQ(CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE, cfg);
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetSharedMemConfig(
+		  CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuCtxSetSharedMemConfig(
+		  (CUsharedconfig)7));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxResetPersistingL2Cache());
+
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&mod, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunctionCount(&count, mod));
+	ASSERT_TRUE(count > 1);
+	fns = calloc(count, sizeof(*fns));
+	ASSERT_NE(NULL, fns);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleEnumerateFunctions(fns, count, mod));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&f, mod, "vec_add"));
+	for (i = 0; i < count && fns[i] != f; i++)
+		;
+	ASSERT_TRUE(i < count);		/* vec_add is among them */
+	free(fns);
+	ASSERT_EQ(CUDA_SUCCESS, cuFuncIsLoaded(&state, f));
+	ASSERT_EQ(CU_FUNCTION_LOADING_STATE_LOADED, state);
+	ASSERT_EQ(CUDA_SUCCESS, cuFuncLoad(f));
+	ASSERT_EQ(CUDA_SUCCESS, cuFuncSetSharedMemConfig(f,
+		  CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(mod));
+	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE, cuFuncLoad(f));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxDestroy(mine));
+}
+
+/*
+ * The unversioned CUDA 3.x names, which programs that dlsym() the driver
+ * still ask for (NVIDIA's matrixMulDynlinkJIT): the same functions.
+ */
+TEST(legacy_names_by_dlsym)
+{
+	CUresult (*destroy)(CUcontext) = (CUresult (*)(CUcontext))
+		dlsym(RTLD_DEFAULT, "cuCtxDestroy");
+	CUresult (*push)(CUcontext) = (CUresult (*)(CUcontext))
+		dlsym(RTLD_DEFAULT, "cuCtxPushCurrent");
+	CUresult (*pop)(CUcontext *) = (CUresult (*)(CUcontext *))
+		dlsym(RTLD_DEFAULT, "cuCtxPopCurrent");
+	CUresult (*sdestroy)(CUstream) = (CUresult (*)(CUstream))
+		dlsym(RTLD_DEFAULT, "cuStreamDestroy");
+	CUresult (*edestroy)(CUevent) = (CUresult (*)(CUevent))
+		dlsym(RTLD_DEFAULT, "cuEventDestroy");
+	CUcontext ctx, got = NULL;
+	CUstream s;
+	CUevent e;
+
+	ASSERT_NE(NULL, destroy);
+	ASSERT_NE(NULL, push);
+	ASSERT_NE(NULL, pop);
+	ASSERT_NE(NULL, sdestroy);
+	ASSERT_NE(NULL, edestroy);
+	ASSERT_EQ(CUDA_SUCCESS, cuInit(0));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxCreate(&ctx, NULL, 0, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, 0));
+	ASSERT_EQ(CUDA_SUCCESS, sdestroy(s));
+	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE, sdestroy(s));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventCreate(&e, 0));
+	ASSERT_EQ(CUDA_SUCCESS, edestroy(e));
+	ASSERT_EQ(CUDA_SUCCESS, pop(&got));
+	ASSERT_EQ(ctx, got);
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxGetCurrent(&got));
+	ASSERT_EQ(NULL, got);
+	ASSERT_EQ(CUDA_SUCCESS, push(ctx));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxGetCurrent(&got));
+	ASSERT_EQ(ctx, got);
+	ASSERT_EQ(CUDA_SUCCESS, destroy(ctx));
+	ASSERT_EQ(CUDA_ERROR_INVALID_CONTEXT, destroy(ctx));
 }
 
 CUDA_TEST_MAIN

@@ -448,4 +448,65 @@ TEST(device_printf)
 	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m));
 }
 
+/* The pre-4.0 launch API: shape, shared size and parameters set apart. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+TEST(legacy_launch_api)
+{
+	CUcontext ctx;
+	CUmodule mod;
+	CUfunction f;
+	CUdeviceptr da, db, dc;
+	int n = 1000, bad = 0;
+	size_t bytes = (size_t)n * sizeof(float);
+	float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&mod, DRV_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&f, mod, "vec_add"));
+	for (int i = 0; i < n; i++) {
+		a[i] = (float)i;
+		b[i] = 0.25f * (float)(n - i);
+	}
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&da, bytes));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&db, bytes));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&dc, bytes));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyHtoD(da, a, bytes));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyHtoD(db, b, bytes));
+	/* vec_add(a, b, c, n): three pointers, then the int at 24. */
+	ASSERT_EQ(CUDA_SUCCESS, cuParamSetv(f, 0, &da, sizeof(da)));
+	ASSERT_EQ(CUDA_SUCCESS, cuParamSetv(f, 8, &db, sizeof(db)));
+	ASSERT_EQ(CUDA_SUCCESS, cuParamSetv(f, 16, &dc, sizeof(dc)));
+	ASSERT_EQ(CUDA_SUCCESS, cuParamSeti(f, 24, (unsigned int)n));
+	/* A size that is not the kernel's: refused by the launch. */
+	ASSERT_EQ(CUDA_SUCCESS, cuParamSetSize(f, 24));
+	ASSERT_EQ(CUDA_SUCCESS, cuFuncSetBlockShape(f, 128, 1, 1));
+	ASSERT_EQ(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+		  cuLaunchGrid(f, (n + 127) / 128, 1));
+	ASSERT_EQ(CUDA_SUCCESS, cuParamSetSize(f, 28));
+	ASSERT_EQ(CUDA_SUCCESS, cuFuncSetSharedSize(f, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchGrid(f, (n + 127) / 128, 1));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(c, dc, bytes));
+	for (int i = 0; i < n; i++)
+		bad += c[i] != a[i] + b[i];
+	ASSERT_EQ(0, bad);
+	/* Bad values and handles. */
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuFuncSetBlockShape(f, 0, 1, 1));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuParamSetv(f, 4094, &da, 8));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuParamSetv(f, -1, &da, 8));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuParamSetSize(f, 4097));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuLaunchGrid(f, 0, 1));
+	ASSERT_EQ(CUDA_ERROR_NOT_SUPPORTED, cuParamSetTexRef(f, 0, NULL));
+	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE, cuParamSeti(NULL, 0, 1));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(mod));
+	ASSERT_EQ(CUDA_ERROR_INVALID_HANDLE, cuLaunch(f));
+	cuMemFree(da);
+	cuMemFree(db);
+	cuMemFree(dc);
+	free(a);
+	free(b);
+	free(c);
+}
+#pragma GCC diagnostic pop
+
 CUDA_TEST_MAIN

@@ -11,6 +11,7 @@
 // measured, the expected value is the one recorded on an H200
 // (tools/cuda-probe/golden/probe_errors.h200.txt), quoted as "golden".
 #include <assert.h>
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <stdint.h>
@@ -790,6 +791,79 @@ static void test_assert(void)
 	       "failed assert(): cudaErrorAssert, sticky");
 }
 
+// A context the program creates with the driver API and makes current is
+// the one runtime calls act on (NVIDIA's runtime documents this): streams,
+// allocations and <<<>>> launches of registered kernels all land in it.
+// The driver functions come through the runtime (cudaGetDriverEntryPoint),
+// so that the test needs no libcuda of its own.
+static cudaError_t driver_fn(const char *name, void **fn)
+{
+	cudaDriverEntryPointQueryResult q;
+
+	return cudaGetDriverEntryPointByVersion(name, fn, 13000,
+						cudaEnableDefault, &q);
+}
+
+static void test_driver_context(void)
+{
+	CUresult (*ctx_create)(CUcontext *, CUctxCreateParams *, unsigned int,
+			       CUdevice) = NULL;
+	CUresult (*ctx_destroy)(CUcontext) = NULL;
+	CUresult (*ctx_get_current)(CUcontext *) = NULL;
+	CUresult (*ctx_get_id)(CUcontext, unsigned long long *) = NULL;
+	unsigned long long mine_id = 0, id = 0;
+	CUresult (*stream_get_ctx)(CUstream, CUcontext *) = NULL;
+	CUresult (*pointer_attr)(void *, CUpointer_attribute,
+				 CUdeviceptr) = NULL;
+	CUcontext mine = NULL, cur = NULL, sctx = NULL, pctx = NULL;
+	cudaStream_t s = NULL;
+	int *d = NULL, host[256], n = 256, dev = -1, ok = 1;
+	void *p = NULL;
+
+	clear_error();
+	if (!TAP(OK(driver_fn("cuCtxCreate", (void **)&ctx_create)) &&
+		 OK(driver_fn("cuCtxDestroy", (void **)&ctx_destroy)) &&
+		 OK(driver_fn("cuCtxGetCurrent", (void **)&ctx_get_current)) &&
+		 OK(driver_fn("cuStreamGetCtx", (void **)&stream_get_ctx)) &&
+		 OK(driver_fn("cuCtxGetId", (void **)&ctx_get_id)) &&
+		 OK(driver_fn("cuPointerGetAttribute", (void **)&pointer_attr)),
+		 "driver entry points for the context test"))
+		return;
+	TAP(ctx_create(&mine, NULL, 0, 0) == CUDA_SUCCESS && mine,
+	    "cuCtxCreate: the program's own context, made current");
+	TAP(OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) &&
+	    stream_get_ctx((CUstream)s, &sctx) == CUDA_SUCCESS && sctx == mine,
+	    "cudaStreamCreate makes the stream in that context");
+	TAP(OK(cudaMalloc((void **)&d, n * sizeof(int))) &&
+	    pointer_attr(&pctx, CU_POINTER_ATTRIBUTE_CONTEXT,
+			 (CUdeviceptr)d) == CUDA_SUCCESS && pctx == mine,
+	    "cudaMalloc allocates in that context");
+	fill<<<(n + 63) / 64, 64, 0, s>>>(d, 5, n);
+	add_one<<<(n + 63) / 64, 64, 0, s>>>(d, n);
+	TAP(OK(cudaGetLastError()) &&
+	    OK(cudaMemcpyAsync(host, d, n * sizeof(int),
+			       cudaMemcpyDeviceToHost, s)) &&
+	    OK(cudaStreamSynchronize(s)),
+	    "<<<>>> launches and a copy on the runtime stream");
+	for (int i = 0; i < n; i++)
+		ok &= host[i] == 5 + i + 1;
+	TAP(ok, "registered kernels ran in the program's context");
+	TAP(ctx_get_current(&cur) == CUDA_SUCCESS && cur == mine &&
+	    OK(cudaGetDevice(&dev)) && dev == 0,
+	    "the program's context stays current; cudaGetDevice is its device");
+	TAP(OK(cudaStreamDestroy(s)) && OK(cudaFree(d)) &&
+	    OK(cudaDeviceSynchronize()), "cleanup in that context");
+	// By id: a new context may reuse the address of a destroyed one.
+	TAP(ctx_get_id(mine, &mine_id) == CUDA_SUCCESS &&
+	    ctx_destroy(mine) == CUDA_SUCCESS, "cuCtxDestroy");
+	TAP(OK(cudaMalloc(&p, 16)) &&
+	    pointer_attr(&pctx, CU_POINTER_ATTRIBUTE_CONTEXT,
+			 (CUdeviceptr)p) == CUDA_SUCCESS &&
+	    ctx_get_id(pctx, &id) == CUDA_SUCCESS && id != mine_id &&
+	    OK(cudaFree(p)),
+	    "once it is destroyed the runtime is back on the primary context");
+}
+
 int main(void)
 {
 	pid_t fw = fw_launcher_start();
@@ -800,6 +874,7 @@ int main(void)
 	rt_test_in_child("illegal address", test_sticky_fault);
 	rt_test_in_child("__trap()", test_trap);
 	rt_test_in_child("assert()", test_assert);
+	rt_test_in_child("driver API context", test_driver_context);
 	test_library();
 	test_devices();
 	test_memory();

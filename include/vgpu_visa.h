@@ -145,6 +145,19 @@ struct visa_param {
 #define VISA_KERNEL_USES_PRINTF	(1u << 0)
 #define VISA_KERNEL_USES_ASSERT	(1u << 1)
 #define VISA_KERNEL_RECURSIVE	(1u << 2)	/* local_size is a guess */
+/*
+ * The first VISA_RESERVED_SMEM_BYTES of shared_size are the region the
+ * system reserves in each block (PTX's %reserved_smem_offset_*), not the
+ * program's variables: cuFuncGetAttribute leaves them out, as NVIDIA's
+ * driver does.
+ */
+#define VISA_KERNEL_RESERVED_SMEM (1u << 3)
+
+/*
+ * Bytes of shared memory reserved for system use in a block that asks
+ * for them: cudaDevAttrReservedSharedMemoryPerBlock, 1 KiB as on an H100.
+ */
+#define VISA_RESERVED_SMEM_BYTES 1024u
 
 /*
  * A kernel: what the runtime needs for launches, occupancy and

@@ -491,6 +491,18 @@ void cu_printf_flush(struct cu_ctx *ctx);
 
 /* Check that a vISA image is self-consistent enough to read. */
 int cu_visa_check(const void *image, size_t size, char *err, size_t errlen);
+/*
+ * A kernel's static shared memory as the program sees it: without the
+ * region reserved for the system (VISA_KERNEL_RESERVED_SMEM), which on
+ * NVIDIA's GPUs counts neither in cuFuncGetAttribute nor against the
+ * per-block limits.  The block still occupies all of k->shared_size.
+ */
+static inline uint32_t cu_kernel_user_shared(const struct visa_kernel *k)
+{
+	return k->shared_size - (k->flags & VISA_KERNEL_RESERVED_SMEM ?
+				 VISA_RESERVED_SMEM_BYTES : 0);
+}
+
 const char *cu_visa_string(const struct visa_image_header *h, uint32_t off);
 const void *cu_visa_section(const struct visa_image_header *h,
 			    unsigned int id, uint32_t *count);

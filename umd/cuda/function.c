@@ -48,7 +48,7 @@ CU_EXPORT CUresult CUDAAPI cuFuncGetAttribute(int *pi,
 		*pi = cu_func_max_threads(f);
 		break;
 	case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
-		*pi = (int)k->shared_size;
+		*pi = (int)cu_kernel_user_shared(k);
 		break;
 	case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES:
 		*pi = (int)f->module->hdr->const_size;
@@ -100,7 +100,7 @@ CU_EXPORT CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc,
 		return res;
 	switch (attrib) {
 	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-		if (value < 0 || (uint64_t)value + f->kernel->shared_size >
+		if (value < 0 || (uint64_t)value + cu_kernel_user_shared(f->kernel) >
 				 CU_SHARED_PER_BLOCK_OPTIN)
 			return CUDA_ERROR_INVALID_VALUE;
 		f->max_dynamic_shared = (unsigned int)value;
@@ -212,7 +212,8 @@ cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
 	    (flags & ~(unsigned int)CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (blockSize > cu_func_max_threads(f) ||
-	    dynamicSMemSize + f->kernel->shared_size > CU_SHARED_PER_BLOCK_OPTIN) {
+	    dynamicSMemSize + cu_kernel_user_shared(f->kernel) >
+	    CU_SHARED_PER_BLOCK_OPTIN) {
 		*numBlocks = 0;
 		return CUDA_SUCCESS;
 	}
@@ -254,7 +255,8 @@ cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize,
 		size_t smem = dynSMemFn ? dynSMemFn(bs) : dynamicSMemSize;
 		int blocks;
 
-		if (smem + f->kernel->shared_size > CU_SHARED_PER_BLOCK_OPTIN)
+		if (smem + cu_kernel_user_shared(f->kernel) >
+		    CU_SHARED_PER_BLOCK_OPTIN)
 			continue;
 		blocks = cu_blocks_per_sm(f, bs, smem);
 		if (blocks * bs > best_threads) {

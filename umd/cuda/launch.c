@@ -45,7 +45,8 @@ static CUresult cu_launch_check(const struct cu_function *f,
 		return CUDA_ERROR_INVALID_VALUE;
 	dyn_limit = f->max_dynamic_shared;
 	if (c->shared > dyn_limit ||
-	    (uint64_t)k->shared_size + c->shared > CU_SHARED_PER_BLOCK_OPTIN)
+	    (uint64_t)cu_kernel_user_shared(k) + c->shared >
+	    CU_SHARED_PER_BLOCK_OPTIN)
 		return CUDA_ERROR_INVALID_VALUE;
 	return CUDA_SUCCESS;
 }

@@ -169,8 +169,9 @@ static CUresult cu_module_functions(struct cu_module *m)
 		f->params = params ? params + (size_t)kk->param_first *
 				     f->param_entsize : NULL;
 		f->name = cu_visa_string(h, kk->name);
-		f->max_dynamic_shared = kk->shared_size < CU_SHARED_PER_BLOCK ?
-					CU_SHARED_PER_BLOCK - kk->shared_size : 0;
+		f->max_dynamic_shared =
+			cu_kernel_user_shared(kk) < CU_SHARED_PER_BLOCK ?
+			CU_SHARED_PER_BLOCK - cu_kernel_user_shared(kk) : 0;
 		f->preferred_carveout = -1;
 		if (cu_handle_add(f, CU_HANDLE_FUNCTION) != CUDA_SUCCESS)
 			return CUDA_ERROR_OUT_OF_MEMORY;

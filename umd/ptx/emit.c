@@ -247,7 +247,8 @@ static void emit_kernels(struct cg *g, struct image *im, struct strtab *st)
 		vk.maxnreg = f->maxnreg;
 		vk.flags = (fn->reach.printf_ ? VISA_KERNEL_USES_PRINTF : 0) |
 			   (fn->reach.assert_ ? VISA_KERNEL_USES_ASSERT : 0) |
-			   (fn->reach.recursive ? VISA_KERNEL_RECURSIVE : 0);
+			   (fn->reach.recursive ? VISA_KERNEL_RECURSIVE : 0) |
+			   (f->reserved_smem ? VISA_KERNEL_RESERVED_SMEM : 0);
 		param_first += f->params.n;
 		out_bytes(g->cx, &im->o, &vk, sizeof(vk));
 	}

@@ -187,10 +187,13 @@ static const uint8_t sreg_map[SR_COUNT_] = {
 
 /*
  * The reserved shared-memory registers are constants of the layout
- * (shared_layout.c): the region is [begin, end), cap bytes long; its two
- * halves are the areas %reserved_smem_offset_0 and _1 point at (cooperative
- * groups uses _1 for up to 288 bytes of scratch).
+ * (shared_layout.c).  Their values are an H100's (tools/cuda-probe/
+ * golden/probe_smem.h100.txt): the region begins at the block's shared
+ * offset 0, can hold cap = 1 KiB, and its used part ends after the 288
+ * bytes that cooperative groups keeps its tile scratch in; _0 and _1
+ * both point at its start.
  */
+#define RESERVED_SMEM_END 288u
 static void reserved_smem_sreg(struct cg *g, struct cg_fn *fn,
 			       const struct ptx_operand *o, uint16_t d,
 			       enum ptx_type t)
@@ -203,15 +206,12 @@ static void reserved_smem_sreg(struct cg *g, struct cg_fn *fn,
 		cg_fail(g, &o->pos, "no reserved shared memory was laid out");
 	switch (o->sreg) {
 	case SR_RESERVED_SMEM_END:
-		v = r->addr + r->size;
+		v = r->addr + RESERVED_SMEM_END;
 		break;
 	case SR_RESERVED_SMEM_CAP:
 		v = r->size;
 		break;
-	case SR_RESERVED_SMEM_1:
-		v = r->addr + r->size / 2;
-		break;
-	default:	/* begin, _0 */
+	default:	/* begin, _0, _1 */
 		v = r->addr;
 		break;
 	}

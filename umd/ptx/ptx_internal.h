@@ -304,6 +304,8 @@ struct ptx_func {
 	uint32_t frame_size;	/* layout: local bytes of one activation */
 	uint32_t param_size;	/* layout: bytes of params (+ rets after) */
 	uint32_t shared_size;	/* shared_layout.c: a kernel's static bytes */
+	bool reserved_smem;	/* ... of which the first are the reserved
+				 * region (VISA_KERNEL_RESERVED_SMEM) */
 };
 
 struct ptx_module {

@@ -32,8 +32,8 @@
 
 #include "codegen.h"
 
-/* Matches cudaDevAttrReservedSharedMemoryPerBlock of sm_80 and later. */
-#define RESERVED_SMEM_BYTES 1024u
+/* cudaDevAttrReservedSharedMemoryPerBlock: 1 KiB, as on an H100. */
+#define RESERVED_SMEM_BYTES VISA_RESERVED_SMEM_BYTES
 
 struct shared_plan {
 	struct cg *g;
@@ -272,7 +272,8 @@ static void size_kernel(struct shared_plan *p, struct ptx_func *k)
 		}
 	}
 	/* The reserved region is first (offset 0): it is not the user's. */
-	user = rsv && row[rsv->shared_slot - 1] ? end - rsv->size : end;
+	k->reserved_smem = rsv && row[rsv->shared_slot - 1];
+	user = k->reserved_smem ? end - rsv->size : end;
 	if (user > max)
 		ptx_fail(p->g->cx, VGPU_PTX_ERR_LIMIT, &last->pos,
 			 "static shared memory of kernel '%s' (%llu bytes with '%s') exceeds the %u-byte limit",

@@ -118,8 +118,14 @@ static struct vgpu_bo *vgpu_bo_new(struct vgpu_dev *dev,
 /**
  * vgpu_bo_add_handle() - give an open file a handle for an object
  * @vf: the file.
- * @bo: the object; the handle takes over the caller's reference.
+ * @bo: the object, fully built; the handle takes a reference of its own,
+ *	the caller keeps its reference and drops it when done with @bo.
  * @handle: out: the new handle.
+ *
+ * The handle is the last step of creating or importing an object: from
+ * the moment it is in the table, another thread of the process can free
+ * it (MEM_FREE with a guessed handle), and only the caller's reference
+ * keeps @bo alive.
  *
  * Return: 0, or -ENOSPC when the file has no handles left.
  */
@@ -127,26 +133,31 @@ int vgpu_bo_add_handle(struct vgpu_file *vf, struct vgpu_bo *bo, u32 *handle)
 {
 	int ret;
 
+	vgpu_bo_get(bo);
 	mutex_lock(&vf->lock);
-	ret = xa_alloc(&vf->bos, handle, bo, VGPU_HANDLE_LIMIT, GFP_KERNEL);
+	ret = xa_alloc(&vf->bos, handle, bo, VGPU_HANDLE_LIMIT,
+		       GFP_KERNEL_ACCOUNT);
 	mutex_unlock(&vf->lock);
-	return ret == -EBUSY ? -ENOSPC : ret;
+	if (ret) {
+		vgpu_bo_put(bo);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	return 0;
 }
 
-/* Make a fully built object visible: a handle, and in the device list. */
+/*
+ * Make a fully built object visible: in the device list (debugfs), then a
+ * handle, last.  The caller still holds its reference on return.
+ */
 static int vgpu_bo_publish(struct vgpu_file *vf, struct vgpu_bo *bo,
 			   u32 *handle)
 {
 	struct vgpu_dev *dev = vf->dev;
-	int ret;
 
-	ret = vgpu_bo_add_handle(vf, bo, handle);
-	if (ret)
-		return ret;
 	mutex_lock(&dev->bo_lock);
 	list_add_tail(&bo->node, &dev->bos);
 	mutex_unlock(&dev->bo_lock);
-	return 0;
+	return vgpu_bo_add_handle(vf, bo, handle);
 }
 
 /*
@@ -196,13 +207,10 @@ int vgpu_ioctl_vram_alloc(struct vgpu_file *vf, void *data)
 		return ret;
 	}
 	ret = vgpu_bo_publish(vf, bo, &args->handle);
-	if (ret) {
-		vgpu_vram_free(dev, bo->vram_offset, bo->npages);
-		kfree(bo);
-		return ret;
-	}
-	args->alloc_size = size;
-	return 0;
+	if (!ret)
+		args->alloc_size = bo->size;
+	vgpu_bo_put(bo);
+	return ret;
 }
 
 /* Size checks shared by host allocations and registrations. */
@@ -265,13 +273,13 @@ int vgpu_ioctl_host_alloc(struct vgpu_file *vf, void *data)
 	atomic_long_add(bo->npages, &dev->pinned_pages);
 
 	ret = vgpu_bo_publish(vf, bo, &args->handle);
-	if (ret) {
-		vgpu_bo_put(bo);
-		return ret;
+	if (!ret) {
+		args->mmap_offset = vgpu_mmap_offset(VGPU_MMAP_HOST_BO,
+						     args->handle);
+		args->alloc_size = bo->size;
 	}
-	args->mmap_offset = vgpu_mmap_offset(VGPU_MMAP_HOST_BO, args->handle);
-	args->alloc_size = bo->size;
-	return 0;
+	vgpu_bo_put(bo);
+	return ret;
 
 err_wc:
 #ifdef CONFIG_X86
@@ -350,8 +358,7 @@ int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data)
 	atomic_long_add(bo->npages, &dev->pinned_pages);
 
 	ret = vgpu_bo_publish(vf, bo, &args->handle);
-	if (ret)
-		vgpu_bo_put(bo);
+	vgpu_bo_put(bo);
 	return ret;
 
 err_unpin:

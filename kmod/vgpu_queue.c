@@ -154,7 +154,11 @@ static void vgpu_queue_set_id(struct vgpu_queue *q, u32 id)
 	q->destroy_ev->ev.queue_id = id;
 }
 
-/* Make @q known to the device and the firmware; dev->lock held. */
+/*
+ * Make @q known to the device and the firmware; dev->lock held.  The id is
+ * reserved first, the queue stored under it once it is on its context's
+ * list and its records name it.
+ */
 static int vgpu_queue_publish(struct vgpu_file *vf, struct vgpu_queue *q)
 {
 	struct vgpu_dev *dev = vf->dev;
@@ -167,23 +171,31 @@ static int vgpu_queue_publish(struct vgpu_file *vf, struct vgpu_queue *q)
 	ret = vgpu_ctx_usable(q->ctx);
 	if (ret)
 		return ret;
-	ret = xa_alloc(&dev->queues, &id, q, xa_limit_31b, GFP_KERNEL);
+	ret = xa_alloc(&dev->queues, &id, NULL, xa_limit_31b,
+		       GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	vgpu_queue_set_id(q, id);
 	q->file = vf;
 	q->wd_progress = jiffies;
 	list_add_tail(&q->node, &q->ctx->queues);
+	/* Storing into a reserved slot allocates nothing: it cannot fail. */
+	xa_store(&dev->queues, id, q, GFP_KERNEL);
 	vgpu_fw_post(dev, &q->create_ev);
 	return 0;
 }
 
+/*
+ * As for contexts (vgpu_ioctl_ctx_create()): the handle is reserved first,
+ * filled in last, and the results are read before vf->lock is dropped.
+ */
 int vgpu_ioctl_queue_create(struct vgpu_file *vf, void *data)
 {
 	struct vgpu_queue_create *args = data;
 	struct vgpu_dev *dev = vf->dev;
 	struct vgpu_queue *q;
 	struct vgpu_ctx *ctx;
+	u32 handle;
 	int ret;
 
 	if (args->flags || args->engine > VGPU_ENGINE_MAX)
@@ -208,8 +220,8 @@ int vgpu_ioctl_queue_create(struct vgpu_file *vf, void *data)
 		ret = -ENOSPC;
 		goto err;
 	}
-	ret = xa_alloc(&vf->queues, &args->handle, q, VGPU_HANDLE_LIMIT,
-		       GFP_KERNEL);
+	ret = xa_alloc(&vf->queues, &handle, NULL, VGPU_HANDLE_LIMIT,
+		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		ret = ret == -EBUSY ? -ENOSPC : ret;
 		goto err;
@@ -218,17 +230,18 @@ int vgpu_ioctl_queue_create(struct vgpu_file *vf, void *data)
 	ret = vgpu_queue_publish(vf, q);
 	mutex_unlock(&dev->lock);
 	if (ret) {
-		xa_erase(&vf->queues, args->handle);
+		xa_erase(&vf->queues, handle);
 		goto err;
 	}
+	xa_store(&vf->queues, handle, q, GFP_KERNEL);
 	vf->nr_queues++;
+	args->handle = handle;
+	args->queue_id = q->id;
 	mutex_unlock(&vf->lock);
 
-	args->queue_id = q->id;
-	args->ring_offset = vgpu_mmap_offset(VGPU_MMAP_RING, args->handle);
-	args->doorbell_offset = vgpu_mmap_offset(VGPU_MMAP_DOORBELL,
-						 args->handle);
-	args->fence_offset = vgpu_mmap_offset(VGPU_MMAP_FENCE, args->handle);
+	args->ring_offset = vgpu_mmap_offset(VGPU_MMAP_RING, handle);
+	args->doorbell_offset = vgpu_mmap_offset(VGPU_MMAP_DOORBELL, handle);
+	args->fence_offset = vgpu_mmap_offset(VGPU_MMAP_FENCE, handle);
 	return 0;
 err:
 	mutex_unlock(&vf->lock);

@@ -402,8 +402,12 @@ static struct vgpu_dev *vgpu_dev_create(unsigned int index)
 	dev->misc.name = dev->name;
 	dev->misc.fops = &vgpu_fops;
 	dev->misc.groups = vgpu_sysfs_groups;
-	/* Like /dev/nvidia*: any user may use the GPU. */
-	dev->misc.mode = 0666;
+	/*
+	 * Root's, and the group's when the udev rule (tools/udev) makes it
+	 * "video": a GPU is shared by its users, and who they are is the
+	 * administrator's choice, not every local account's.
+	 */
+	dev->misc.mode = 0660;
 	ret = misc_register(&dev->misc);
 	if (ret) {
 		vgpu_dev_destroy(dev);

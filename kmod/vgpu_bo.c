@@ -12,6 +12,11 @@
  *  - user-pointer objects: existing process memory, pinned with
  *    FOLL_LONGTERM and entered into the GART.
  *
+ * Every object is charged to the calling user's share of the device
+ * (vgpu_user.c): VRAM objects to its VRAM, host and user-pointer objects to
+ * its GART entries.  Host pages the driver allocates, and the structs, are
+ * charged to the caller's memory cgroup.
+ *
  * Host and user-pointer pages are charged to RLIMIT_MEMLOCK of the creating
  * process, like mlock()ed memory: they cannot be swapped out or migrated
  * while the device can reach them.  The charge goes to mm->pinned_vm (the
@@ -61,6 +66,20 @@ static void vgpu_bo_uncharge(struct vgpu_bo *bo)
 	bo->mm = NULL;
 }
 
+/* VRAM objects count against the user's VRAM, host objects its GART. */
+static enum vgpu_res vgpu_bo_res(const struct vgpu_bo *bo)
+{
+	return bo->kind == VGPU_BO_VRAM ? VGPU_RES_VRAM : VGPU_RES_GART;
+}
+
+/* Free the struct of an object that holds no memory any more. */
+static void vgpu_bo_discard(struct vgpu_bo *bo)
+{
+	vgpu_user_uncharge(bo->user, vgpu_bo_res(bo), bo->npages);
+	vgpu_user_put(bo->user);
+	kfree(bo);
+}
+
 static void vgpu_bo_release(struct kref *ref)
 {
 	struct vgpu_bo *bo = container_of(ref, struct vgpu_bo, ref);
@@ -90,7 +109,7 @@ static void vgpu_bo_release(struct kref *ref)
 	if (bo->kind != VGPU_BO_VRAM)
 		atomic_long_sub(bo->npages, &dev->pinned_pages);
 	kvfree(bo->pages);
-	kfree(bo);
+	vgpu_bo_discard(bo);
 }
 
 void vgpu_bo_put(struct vgpu_bo *bo)
@@ -98,13 +117,18 @@ void vgpu_bo_put(struct vgpu_bo *bo)
 	kref_put(&bo->ref, vgpu_bo_release);
 }
 
+/*
+ * A new object of @size bytes, charged to the calling user; ERR_PTR() with
+ * -ENOMEM, or -EDQUOT when the user is at its limit (vgpu_user.c).
+ */
 static struct vgpu_bo *vgpu_bo_new(struct vgpu_dev *dev,
 				   enum vgpu_bo_kind kind, u64 size)
 {
-	struct vgpu_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	struct vgpu_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
+	int ret;
 
 	if (!bo)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	kref_init(&bo->ref);
 	bo->dev = dev;
 	bo->kind = kind;
@@ -112,6 +136,17 @@ static struct vgpu_bo *vgpu_bo_new(struct vgpu_dev *dev,
 	bo->npages = size >> PAGE_SHIFT;
 	bo->owner_pid = task_tgid_nr(current);
 	INIT_LIST_HEAD(&bo->node);
+	bo->user = vgpu_user_get(dev);
+	if (!bo->user) {
+		kfree(bo);
+		return ERR_PTR(-ENOMEM);
+	}
+	ret = vgpu_user_charge(bo->user, vgpu_bo_res(bo), bo->npages);
+	if (ret) {
+		vgpu_user_put(bo->user);
+		kfree(bo);
+		return ERR_PTR(ret);
+	}
 	return bo;
 }
 
@@ -198,12 +233,12 @@ int vgpu_ioctl_vram_alloc(struct vgpu_file *vf, void *data)
 	size = ALIGN(args->size, VGPU_BIG_PAGE_SIZE);
 
 	bo = vgpu_bo_new(dev, VGPU_BO_VRAM, size);
-	if (!bo)
-		return -ENOMEM;
+	if (IS_ERR(bo))
+		return PTR_ERR(bo);
 	ret = vgpu_vram_alloc(dev, bo->npages, vgpu_big_pages,
 			      &bo->vram_offset);
 	if (ret) {
-		kfree(bo);
+		vgpu_bo_discard(bo);
 		return ret;
 	}
 	ret = vgpu_bo_publish(vf, bo, &args->handle);
@@ -242,19 +277,20 @@ int vgpu_ioctl_host_alloc(struct vgpu_file *vf, void *data)
 		return ret;
 
 	bo = vgpu_bo_new(dev, VGPU_BO_HOST, PAGE_ALIGN(args->size));
-	if (!bo)
-		return -ENOMEM;
+	if (IS_ERR(bo))
+		return PTR_ERR(bo);
 	bo->flags = args->flags;
 	ret = vgpu_bo_charge(bo);
 	if (ret)
 		goto err_free;
-	bo->pages = kvcalloc(bo->npages, sizeof(*bo->pages), GFP_KERNEL);
+	bo->pages = kvcalloc(bo->npages, sizeof(*bo->pages),
+			     GFP_KERNEL_ACCOUNT);
 	if (!bo->pages) {
 		ret = -ENOMEM;
 		goto err_uncharge;
 	}
 	for (i = 0; i < bo->npages; i++) {
-		bo->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		bo->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 		if (!bo->pages[i]) {
 			ret = -ENOMEM;
 			goto err_pages;
@@ -293,7 +329,7 @@ err_pages:
 err_uncharge:
 	vgpu_bo_uncharge(bo);
 err_free:
-	kfree(bo);
+	vgpu_bo_discard(bo);
 	return ret;
 }
 
@@ -337,14 +373,15 @@ int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data)
 		return ret;
 
 	bo = vgpu_bo_new(dev, VGPU_BO_USERPTR, args->size);
-	if (!bo)
-		return -ENOMEM;
+	if (IS_ERR(bo))
+		return PTR_ERR(bo);
 	bo->flags = args->flags;
 	bo->user_addr = args->addr;
 	ret = vgpu_bo_charge(bo);
 	if (ret)
 		goto err_free;
-	bo->pages = kvcalloc(bo->npages, sizeof(*bo->pages), GFP_KERNEL);
+	bo->pages = kvcalloc(bo->npages, sizeof(*bo->pages),
+			     GFP_KERNEL_ACCOUNT);
 	if (!bo->pages) {
 		ret = -ENOMEM;
 		goto err_uncharge;
@@ -368,7 +405,7 @@ err_pages:
 err_uncharge:
 	vgpu_bo_uncharge(bo);
 err_free:
-	kfree(bo);
+	vgpu_bo_discard(bo);
 	return ret;
 }
 

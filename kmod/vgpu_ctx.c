@@ -18,6 +18,8 @@ static void vgpu_ctx_release(struct kref *ref)
 	struct vgpu_ctx *ctx = container_of(ref, struct vgpu_ctx, ref);
 
 	vgpu_mmu_fini(ctx);
+	if (ctx->user)
+		vgpu_user_put(ctx->user);
 	kfree(ctx->destroy_ev);
 	kfree(ctx);
 }
@@ -38,25 +40,33 @@ static void vgpu_event_init(struct vgpu_event *e, u32 type)
 	e->ev.type = type;
 }
 
+/* A new context, or ERR_PTR(-ENOMEM or -EDQUOT for its page tables). */
 static struct vgpu_ctx *vgpu_ctx_new(struct vgpu_dev *dev)
 {
 	struct vgpu_ctx *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	int ret;
 
 	if (!ctx)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	kref_init(&ctx->ref);
 	ctx->dev = dev;
 	ctx->owner_pid = task_tgid_nr(current);
 	mutex_init(&ctx->lock);
 	INIT_LIST_HEAD(&ctx->queues);
+	INIT_LIST_HEAD(&ctx->tables);
+	mt_init(&ctx->mappings);
 	vgpu_event_init(&ctx->create_ev, VGPU_FW_EV_CTX_CREATE);
 	vgpu_event_init(&ctx->stop_ev, VGPU_FW_EV_CTX_STOP);
 	vgpu_event_init(&ctx->flush_ev, VGPU_FW_EV_TLB_FLUSH);
+	ctx->user = vgpu_user_get(dev);
 	ctx->destroy_ev = kzalloc(sizeof(*ctx->destroy_ev),
 				  GFP_KERNEL_ACCOUNT);
-	if (!ctx->destroy_ev || vgpu_mmu_init(ctx)) {
+	ret = -ENOMEM;
+	if (ctx->user && ctx->destroy_ev)
+		ret = vgpu_mmu_init(ctx);
+	if (ret) {
 		vgpu_ctx_put(ctx);
-		return NULL;
+		return ERR_PTR(ret);
 	}
 	vgpu_event_init(ctx->destroy_ev, VGPU_FW_EV_CTX_DESTROY);
 	ctx->destroy_ev->kfree_after_read = true;
@@ -106,8 +116,8 @@ int vgpu_ioctl_ctx_create(struct vgpu_file *vf, void *data)
 	if (args->flags || args->pad)
 		return -EINVAL;
 	ctx = vgpu_ctx_new(dev);
-	if (!ctx)
-		return -ENOMEM;
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
 
 	mutex_lock(&vf->lock);
 	ret = xa_alloc(&vf->ctxs, &handle, NULL, xa_limit_31b,

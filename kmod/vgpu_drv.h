@@ -106,6 +106,35 @@ struct vgpu_gart {
 };
 
 /**
+ * enum vgpu_res - resources counted per user (vgpu_user.c)
+ * @VGPU_RES_VRAM: VRAM pages: objects and page tables.
+ * @VGPU_RES_GART: GART entries: host memory the device can reach.
+ * @VGPU_RES_QUEUE: pages of queues: rings, doorbells, fence pages.
+ * @VGPU_RES_COUNT: number of resources.
+ */
+enum vgpu_res {
+	VGPU_RES_VRAM,
+	VGPU_RES_GART,
+	VGPU_RES_QUEUE,
+	VGPU_RES_COUNT,
+};
+
+/**
+ * struct vgpu_user - what one user holds of one device
+ * @dev: the device.
+ * @uid: the real uid, in the initial user namespace.
+ * @refs: objects charged to the user, and temporary users (under
+ *	vgpu_dev.users_lock).
+ * @used: pages of each enum vgpu_res held.
+ */
+struct vgpu_user {
+	struct vgpu_dev *dev;
+	uid_t uid;
+	unsigned int refs;
+	atomic_long_t used[VGPU_RES_COUNT];
+};
+
+/**
  * struct vgpu_dev - one device
  * @misc: the misc device /dev/vgpuN.
  * @index: N.
@@ -131,6 +160,8 @@ struct vgpu_gart {
  * @bos: every memory object (debugfs).
  * @pinned_pages: host pages pinned or allocated for the device.
  * @nr_ctxs: live contexts.
+ * @users_lock: protects @users and every user's refs.
+ * @users: struct vgpu_user by uid.
  * @watchdog: periodic check of queue progress.
  * @debugfs: this device's debugfs directory.
  */
@@ -158,6 +189,9 @@ struct vgpu_dev {
 	struct list_head bos;
 	atomic_long_t pinned_pages;
 	atomic_t nr_ctxs;
+
+	struct mutex users_lock; /* see above */
+	struct xarray users;
 
 	struct delayed_work watchdog;
 	struct dentry *debugfs;
@@ -213,6 +247,7 @@ enum vgpu_bo_kind {
  * @mm: userptr: the mm charged for the pinned pages (RLIMIT_MEMLOCK).
  * @user_addr: userptr: start address in @mm.
  * @owner_pid: tgid of the creator (debugfs).
+ * @user: the user charged for the object's VRAM or GART entries.
  */
 struct vgpu_bo {
 	struct kref ref;
@@ -228,6 +263,7 @@ struct vgpu_bo {
 	struct mm_struct *mm;
 	u64 user_addr;
 	pid_t owner_pid;
+	struct vgpu_user *user;
 };
 
 /**
@@ -254,6 +290,7 @@ struct vgpu_mapping {
  * @dev: the device.
  * @id: device-wide id (published in vgpu_dev.ctxs while alive).
  * @owner_pid: tgid of the creator (debugfs).
+ * @user: the user charged for the page tables.
  * @lock: protects the page tables and @mappings.
  * @mappings: struct vgpu_mapping by VA range.
  * @pd3: VRAM offset of the root page directory.
@@ -279,6 +316,7 @@ struct vgpu_ctx {
 	struct vgpu_dev *dev;
 	u32 id;
 	pid_t owner_pid;
+	struct vgpu_user *user;
 	struct mutex lock; /* see above */
 	struct maple_tree mappings;
 	u64 pd3;
@@ -302,6 +340,8 @@ struct vgpu_ctx {
  * @dev: the device.
  * @ctx: its context (holds a reference).
  * @file: the client file that owns it (valid while published).
+ * @user: the user charged for its pages.
+ * @charged: pages charged to @user (0 until charged).
  * @node: entry in vgpu_ctx.queues.
  * @id: device-wide id (published in vgpu_dev.queues while alive).
  * @engine: enum vgpu_engine.
@@ -325,6 +365,8 @@ struct vgpu_queue {
 	struct vgpu_dev *dev;
 	struct vgpu_ctx *ctx;
 	struct vgpu_file *file;
+	struct vgpu_user *user;
+	unsigned long charged;
 	struct list_head node;
 	u32 id;
 	u32 engine;
@@ -343,6 +385,15 @@ struct vgpu_queue {
 	struct vgpu_event kick_ev;
 	struct vgpu_event *destroy_ev;
 };
+
+/* vgpu_user.c */
+struct vgpu_user *vgpu_user_get(struct vgpu_dev *dev);
+void vgpu_user_put(struct vgpu_user *u);
+int vgpu_user_charge(struct vgpu_user *u, enum vgpu_res res,
+		     unsigned long npages);
+void vgpu_user_uncharge(struct vgpu_user *u, enum vgpu_res res,
+			unsigned long npages);
+unsigned long vgpu_user_limit(struct vgpu_dev *dev, enum vgpu_res res);
 
 /* vgpu_vram.c */
 int vgpu_vram_init(struct vgpu_vram *vram, u64 size);

@@ -68,6 +68,10 @@ static void vgpu_queue_release(struct kref *ref)
 		__free_page(q->fence);
 	if (q->eventfd)
 		eventfd_ctx_put(q->eventfd);
+	if (q->user) {
+		vgpu_user_uncharge(q->user, VGPU_RES_QUEUE, q->charged);
+		vgpu_user_put(q->user);
+	}
 	kfree(q->destroy_ev);
 	vgpu_ctx_put(q->ctx);
 	kfree(q);
@@ -88,21 +92,42 @@ static struct vgpu_doorbell *vgpu_doorbell(struct vgpu_queue *q)
 	return page_address(q->doorbell);
 }
 
+/* Queue pages are charged to the memory cgroup of the process asking. */
 static struct page *vgpu_zeroed_page(void)
 {
-	return alloc_page(GFP_KERNEL | __GFP_ZERO);
+	return alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 }
 
-/* A queue with its memory; @ctx's reference moves to the queue. */
+/* Charge the pages of @q (ring, doorbell, fence) to the calling user. */
+static int vgpu_queue_charge(struct vgpu_queue *q)
+{
+	unsigned long npages = (q->ring_size >> PAGE_SHIFT) + 2;
+	int ret;
+
+	q->user = vgpu_user_get(q->dev);
+	if (!q->user)
+		return -ENOMEM;
+	ret = vgpu_user_charge(q->user, VGPU_RES_QUEUE, npages);
+	if (!ret)
+		q->charged = npages;
+	return ret;
+}
+
+/*
+ * A queue with its memory; @ctx's reference moves to the queue.  Returns
+ * ERR_PTR(-ENOMEM), or ERR_PTR(-EDQUOT) when the user has its share of
+ * queue memory.
+ */
 static struct vgpu_queue *vgpu_queue_new(struct vgpu_ctx *ctx, u32 engine,
 					 u32 ring_size)
 {
 	unsigned int i, npages = ring_size >> PAGE_SHIFT;
-	struct vgpu_queue *q = kzalloc(sizeof(*q), GFP_KERNEL);
+	struct vgpu_queue *q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
+	int ret;
 
 	if (!q) {
 		vgpu_ctx_put(ctx);
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	}
 	kref_init(&q->ref);
 	q->dev = ctx->dev;
@@ -116,10 +141,14 @@ static struct vgpu_queue *vgpu_queue_new(struct vgpu_ctx *ctx, u32 engine,
 	q->create_ev.ev.type = VGPU_FW_EV_QUEUE_CREATE;
 	q->kick_ev.ev.type = VGPU_FW_EV_QUEUE_KICK;
 
-	q->ring = kcalloc(npages, sizeof(*q->ring), GFP_KERNEL);
+	ret = vgpu_queue_charge(q);
+	if (ret)
+		goto err;
+	ret = -ENOMEM;
+	q->ring = kcalloc(npages, sizeof(*q->ring), GFP_KERNEL_ACCOUNT);
 	q->doorbell = vgpu_zeroed_page();
 	q->fence = vgpu_zeroed_page();
-	q->destroy_ev = kzalloc(sizeof(*q->destroy_ev), GFP_KERNEL);
+	q->destroy_ev = kzalloc(sizeof(*q->destroy_ev), GFP_KERNEL_ACCOUNT);
 	if (!q->ring || !q->doorbell || !q->fence || !q->destroy_ev)
 		goto err;
 	for (i = 0; i < npages; i++) {
@@ -133,7 +162,7 @@ static struct vgpu_queue *vgpu_queue_new(struct vgpu_ctx *ctx, u32 engine,
 	return q;
 err:
 	vgpu_queue_put(q);
-	return NULL;
+	return ERR_PTR(ret);
 }
 
 /* Fill in the firmware's records once the id is known. */
@@ -212,8 +241,8 @@ int vgpu_ioctl_queue_create(struct vgpu_file *vf, void *data)
 		return ret;
 	}
 	q = vgpu_queue_new(ctx, args->engine, args->ring_size);
-	if (!q)
-		return -ENOMEM;
+	if (IS_ERR(q))
+		return PTR_ERR(q);
 
 	mutex_lock(&vf->lock);
 	if (vf->nr_queues >= vgpu_max_queues) {

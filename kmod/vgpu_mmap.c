@@ -24,12 +24,17 @@
  * are charged to the clients that asked for them.
  *
  * No mapping is inherited by fork() (VM_DONTCOPY): a child must not submit
- * work on its parent's queues or scribble over its memory.  VM_IO makes
- * that rule stick: madvise(MADV_DOFORK) refuses to clear VM_DONTCOPY on a
- * VM_IO mapping (-EINVAL).  It also keeps get_user_pages() away from
- * device pages (registering them as host memory, O_DIRECT into them, and
- * ptrace reads fail), as for any I/O mapping.  Every mapping must be
- * MAP_SHARED: the pages belong to the device.
+ * work on its parent's queues or scribble over its memory.  For queues
+ * (ring, doorbell, fence page) VM_IO makes that rule stick:
+ * madvise(MADV_DOFORK) refuses to clear VM_DONTCOPY on a VM_IO mapping
+ * (-EINVAL), so no child ever rings its parent's doorbell.  Host memory
+ * objects are not VM_IO, because VM_IO also keeps get_user_pages() away,
+ * and libcuda registers pinned memory with the other devices through its
+ * mapping (portable memory), as O_DIRECT reads into it pin it: a process
+ * may still share its own host object with its children by asking for it
+ * with MADV_DOFORK, as with any shared mapping it owns; the mapping holds
+ * a reference on the object.  Every mapping must be MAP_SHARED: the pages
+ * belong to the device.
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -191,10 +196,12 @@ static int vgpu_mmap_queue_part(struct vgpu_queue *q,
 
 	switch (kind) {
 	case VGPU_MMAP_RING:
+		vgpu_vm_flags_set(vma, VM_IO);
 		ret = vgpu_insert_pages(vma, q->ring,
 					q->ring_size >> PAGE_SHIFT, first);
 		break;
 	case VGPU_MMAP_DOORBELL:
+		vgpu_vm_flags_set(vma, VM_IO);
 		ret = vgpu_insert_pages(vma, &q->doorbell, 1, first);
 		break;
 	case VGPU_MMAP_FW_RING:
@@ -204,7 +211,7 @@ static int vgpu_mmap_queue_part(struct vgpu_queue *q,
 		if (first >= npages || vma_pages(vma) > npages - first)
 			ret = -EINVAL;
 		else
-			vgpu_vm_flags_set(vma, VM_PFNMAP);
+			vgpu_vm_flags_set(vma, VM_PFNMAP | VM_IO);
 		break;
 	default:
 		/* The fence page is written by the driver alone. */
@@ -213,6 +220,7 @@ static int vgpu_mmap_queue_part(struct vgpu_queue *q,
 			break;
 		}
 		vgpu_vm_flags_clear(vma, VM_MAYWRITE);
+		vgpu_vm_flags_set(vma, VM_IO);
 		ret = vgpu_insert_pages(vma, &q->fence, 1, first);
 		break;
 	}
@@ -256,7 +264,7 @@ static int vgpu_mmap_aperture(struct vgpu_dev *dev, struct vm_area_struct *vma,
 
 	if (first >= size || vma_pages(vma) > size - first)
 		return -EINVAL;
-	vgpu_vm_flags_set(vma, VM_PFNMAP);
+	vgpu_vm_flags_set(vma, VM_PFNMAP | VM_IO);
 	vma->vm_private_data = dev;
 	vma->vm_ops = kind == VGPU_MMAP_FW_VRAM ? &vgpu_fw_vram_vm_ops :
 						  &vgpu_fw_gart_vm_ops;
@@ -278,8 +286,7 @@ int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	vgpu_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND |
-			  VM_DONTDUMP);
+	vgpu_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 
 	switch (kind) {
 	case VGPU_MMAP_HOST_BO:

@@ -974,10 +974,12 @@ static void no_vgpu_mapping(void *unused)
 }
 
 /*
- * VM_IO: madvise(MADV_DOFORK) cannot take back VM_DONTCOPY, so a child
- * never inherits the parent's host memory, ring, doorbell or fence page.
+ * VM_IO: madvise(MADV_DOFORK) cannot take back VM_DONTCOPY on a queue's
+ * ring, doorbell or fence page, so a child never submits work on its
+ * parent's queues.  A host memory object is the process's own to share
+ * (it stays pinnable, not VM_IO): MADV_DOFORK is its choice.
  */
-TEST_F(dev, madvise_dofork_is_refused)
+TEST_F(dev, madvise_dofork_is_refused_on_queues)
 {
 	struct vgpu_host_alloc a = { .size = 4096 };
 	struct vgpu_tq q;
@@ -988,14 +990,6 @@ TEST_F(dev, madvise_dofork_is_refused)
 	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
 	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, ctx, VGPU_ENGINE_COMPUTE,
 				    4096));
-	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
-		 a.mmap_offset);
-	ASSERT_NE(MAP_FAILED, p);
-	p[0] = 1;
-	errno = 0;
-	EXPECT_EQ(-1, madvise(p, 4096, MADV_DOFORK));
-	EXPECT_EQ(EINVAL, errno);
 	errno = 0;
 	EXPECT_EQ(-1, madvise(q.ring, 4096, MADV_DOFORK));
 	EXPECT_EQ(EINVAL, errno);
@@ -1006,17 +1000,27 @@ TEST_F(dev, madvise_dofork_is_refused)
 	EXPECT_EQ(-1, madvise((void *)q.fence, 4096, MADV_DOFORK));
 	EXPECT_EQ(EINVAL, errno);
 	/* DONTFORK is what they are already: accepted. */
-	EXPECT_EQ(0, madvise(p, 4096, MADV_DONTFORK));
+	EXPECT_EQ(0, madvise(q.db, 4096, MADV_DONTFORK));
 
-	status = run_child(touch_byte, p);
+	status = run_child(touch_byte, q.ring);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
 	status = run_child(touch_byte, q.db);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
 	status = run_child(no_vgpu_mapping, NULL);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	/* The parent's own mappings still work. */
+
+	/* The owner's explicit choice for its own memory: allowed. */
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 a.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	EXPECT_EQ(0, madvise(p, 4096, MADV_DOFORK));
+	status = run_child(touch_byte, p);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	EXPECT_EQ(1, p[0]);
 	munmap(p, 4096);
+	/* The parent's queue still works. */
+	q.ring[0] = 2;
 	vgpu_tq_unmap(&q);
 }
 

@@ -122,6 +122,17 @@ static CUresult cu_compile(const struct vgpu_fatbin_ptx_set *set,
 			res = CUDA_ERROR_INVALID_PTX;
 		goto out;
 	}
+	/*
+	 * What the compiler accepted may still break a limit of the
+	 * hardware (parameter space, for one): the module is then invalid
+	 * PTX, as ptxas says, and must not fail later, at launch, as
+	 * something else.
+	 */
+	if (cu_visa_check(image, size, out->log, sizeof(out->log))) {
+		vgpu_ptx_free(image);
+		res = CUDA_ERROR_INVALID_PTX;
+		goto out;
+	}
 	/* Our own copy in malloc()ed memory, the compiler's freed. */
 	out->image = malloc(size);
 	if (!out->image) {

@@ -10,7 +10,9 @@
  *    kernel's own direct mapping of the pages is switched to WC as well, so
  *    that no page is ever mapped with two cache attributes);
  *  - user-pointer objects: existing process memory, pinned with
- *    FOLL_LONGTERM and entered into the GART.
+ *    FOLL_LONGTERM and entered into the GART; or, when the memory is a
+ *    mapping of a host object (of this or another device), that object's
+ *    pages, kept by a reference on it.
  *
  * Every object is charged to the calling user's share of the device
  * (vgpu_user.c): VRAM objects to its VRAM, host and user-pointer objects to
@@ -99,9 +101,12 @@ static void vgpu_bo_release(struct kref *ref)
 		break;
 	case VGPU_BO_USERPTR:
 		vgpu_gart_unbind(dev, bo->gart_base, bo->npages);
-		unpin_user_pages_dirty_lock(bo->pages, bo->npages,
-					    !(bo->flags &
-					      VGPU_HOST_REGISTER_READONLY));
+		if (bo->src)
+			vgpu_bo_put(bo->src);
+		else
+			unpin_user_pages_dirty_lock(bo->pages, bo->npages,
+						    !(bo->flags &
+						      VGPU_HOST_REGISTER_READONLY));
 		break;
 	}
 	if (bo->mm)
@@ -353,6 +358,29 @@ static int vgpu_pin_user(struct vgpu_bo *bo, u64 addr, bool writable)
 	return 0;
 }
 
+/*
+ * The pages of [addr, addr + npages pages): those of the host object
+ * behind the mapping when the range is a mapping of one (device mappings
+ * cannot be pinned: vgpu_mmap.c), else pinned user pages.
+ */
+static int vgpu_get_user_pages(struct vgpu_bo *bo, u64 addr, bool writable)
+{
+	unsigned long first;
+	struct vgpu_bo *src = vgpu_mmap_host_pages(addr, bo->size, writable,
+						   &first);
+
+	if (!src)
+		return vgpu_pin_user(bo, addr, writable);
+	if (first > src->npages || bo->npages > src->npages - first) {
+		vgpu_bo_put(src);
+		return -EFAULT;
+	}
+	memcpy(bo->pages, src->pages + first,
+	       bo->npages * sizeof(*bo->pages));
+	bo->src = src;
+	return 0;
+}
+
 int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data)
 {
 	struct vgpu_host_register *args = data;
@@ -386,7 +414,7 @@ int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data)
 		ret = -ENOMEM;
 		goto err_uncharge;
 	}
-	ret = vgpu_pin_user(bo, args->addr, writable);
+	ret = vgpu_get_user_pages(bo, args->addr, writable);
 	if (ret)
 		goto err_pages;
 	ret = vgpu_gart_bind(dev, bo->pages, bo->npages, &bo->gart_base);
@@ -399,7 +427,10 @@ int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data)
 	return ret;
 
 err_unpin:
-	unpin_user_pages(bo->pages, bo->npages);
+	if (bo->src)
+		vgpu_bo_put(bo->src);
+	else
+		unpin_user_pages(bo->pages, bo->npages);
 err_pages:
 	kvfree(bo->pages);
 err_uncharge:

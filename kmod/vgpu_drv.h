@@ -244,6 +244,8 @@ enum vgpu_bo_kind {
  * @vram_offset: VRAM: first byte.
  * @gart_base: host: first GART entry.
  * @pages: host: the pages.
+ * @src: userptr: the host object whose pages this one shares (a mapping
+ *	of a host object was registered), or NULL when the pages are pinned.
  * @mm: userptr: the mm charged for the pinned pages (RLIMIT_MEMLOCK).
  * @user_addr: userptr: start address in @mm.
  * @owner_pid: tgid of the creator (debugfs).
@@ -260,6 +262,7 @@ struct vgpu_bo {
 	u64 vram_offset;
 	unsigned long gart_base;
 	struct page **pages;
+	struct vgpu_bo *src;
 	struct mm_struct *mm;
 	u64 user_addr;
 	pid_t owner_pid;
@@ -477,6 +480,8 @@ ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
 /* vgpu_mmap.c */
 int vgpu_mmap(struct file *file, struct vm_area_struct *vma);
 u64 vgpu_mmap_offset(unsigned int kind, u32 id);
+struct vgpu_bo *vgpu_mmap_host_pages(u64 addr, u64 size, bool writable,
+				     unsigned long *first);
 
 /* vgpu_sysfs.c, vgpu_debugfs.c */
 extern const struct attribute_group *vgpu_sysfs_groups[];

@@ -24,16 +24,14 @@
  * are charged to the clients that asked for them.
  *
  * No mapping is inherited by fork() (VM_DONTCOPY): a child must not submit
- * work on its parent's queues or scribble over its memory.  For queues
- * (ring, doorbell, fence page) VM_IO makes that rule stick:
- * madvise(MADV_DOFORK) refuses to clear VM_DONTCOPY on a VM_IO mapping
- * (-EINVAL), so no child ever rings its parent's doorbell.  Host memory
- * objects are not VM_IO, because VM_IO also keeps get_user_pages() away,
- * and libcuda registers pinned memory with the other devices through its
- * mapping (portable memory), as O_DIRECT reads into it pin it: a process
- * may still share its own host object with its children by asking for it
- * with MADV_DOFORK, as with any shared mapping it owns; the mapping holds
- * a reference on the object.  Every mapping must be MAP_SHARED: the pages
+ * work on its parent's queues or scribble over its memory.  VM_IO makes
+ * that rule stick: madvise(MADV_DOFORK) refuses to clear VM_DONTCOPY on a
+ * VM_IO mapping (-EINVAL).  VM_IO also keeps get_user_pages() away from
+ * the pages (O_DIRECT into them, ptrace reads and pinning fail), so
+ * registering a host object's mapping with another device
+ * (VGPU_IOCTL_HOST_REGISTER, libcuda's portable memory) does not pin it:
+ * vgpu_mmap_host_pages() finds the object behind the mapping and the new
+ * object shares its pages.  Every mapping must be MAP_SHARED: the pages
  * belong to the device.
  */
 #include <linux/fs.h>
@@ -108,6 +106,44 @@ static const struct vm_operations_struct vgpu_queue_vm_ops = {
 	.open = vgpu_queue_vm_open,
 	.close = vgpu_queue_vm_close,
 };
+
+/**
+ * vgpu_mmap_host_pages() - the host object behind a process's mapping
+ * @addr: start of a range in the calling process.
+ * @size: its size in bytes.
+ * @writable: the range must be mapped writable.
+ * @first: out: index in the object's pages of the page at @addr.
+ *
+ * The device's mappings are VM_IO, which get_user_pages() refuses; a
+ * registration of such a range (another device's pinned memory) takes the
+ * pages from the object instead, which keeps them for as long as it lives.
+ *
+ * Return: the object with a new reference if all of the range lies in one
+ * mapping of a host object of any vgpu device, else NULL.
+ */
+struct vgpu_bo *vgpu_mmap_host_pages(u64 addr, u64 size, bool writable,
+				     unsigned long *first)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	struct vgpu_bo *bo = NULL;
+
+	if (!mm)
+		return NULL;
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, addr);
+	if (vma && vma->vm_ops == &vgpu_bo_vm_ops &&
+	    size <= vma->vm_end - addr &&
+	    (!writable || (vma->vm_flags & VM_WRITE))) {
+		bo = vma->vm_private_data;
+		*first = ((((u64)vma->vm_pgoff << PAGE_SHIFT) &
+			   VGPU_MMAP_OFF_MASK) + (addr - vma->vm_start)) >>
+			 PAGE_SHIFT;
+		vgpu_bo_get(bo);
+	}
+	mmap_read_unlock(mm);
+	return bo;
+}
 
 /* Page @index of the ring (or the doorbell) of @q, NULL if out of range. */
 static struct page *vgpu_queue_page(struct vgpu_queue *q, unsigned int kind,
@@ -196,12 +232,10 @@ static int vgpu_mmap_queue_part(struct vgpu_queue *q,
 
 	switch (kind) {
 	case VGPU_MMAP_RING:
-		vgpu_vm_flags_set(vma, VM_IO);
 		ret = vgpu_insert_pages(vma, q->ring,
 					q->ring_size >> PAGE_SHIFT, first);
 		break;
 	case VGPU_MMAP_DOORBELL:
-		vgpu_vm_flags_set(vma, VM_IO);
 		ret = vgpu_insert_pages(vma, &q->doorbell, 1, first);
 		break;
 	case VGPU_MMAP_FW_RING:
@@ -211,7 +245,7 @@ static int vgpu_mmap_queue_part(struct vgpu_queue *q,
 		if (first >= npages || vma_pages(vma) > npages - first)
 			ret = -EINVAL;
 		else
-			vgpu_vm_flags_set(vma, VM_PFNMAP | VM_IO);
+			vgpu_vm_flags_set(vma, VM_PFNMAP);
 		break;
 	default:
 		/* The fence page is written by the driver alone. */
@@ -220,7 +254,6 @@ static int vgpu_mmap_queue_part(struct vgpu_queue *q,
 			break;
 		}
 		vgpu_vm_flags_clear(vma, VM_MAYWRITE);
-		vgpu_vm_flags_set(vma, VM_IO);
 		ret = vgpu_insert_pages(vma, &q->fence, 1, first);
 		break;
 	}
@@ -264,7 +297,7 @@ static int vgpu_mmap_aperture(struct vgpu_dev *dev, struct vm_area_struct *vma,
 
 	if (first >= size || vma_pages(vma) > size - first)
 		return -EINVAL;
-	vgpu_vm_flags_set(vma, VM_PFNMAP | VM_IO);
+	vgpu_vm_flags_set(vma, VM_PFNMAP);
 	vma->vm_private_data = dev;
 	vma->vm_ops = kind == VGPU_MMAP_FW_VRAM ? &vgpu_fw_vram_vm_ops :
 						  &vgpu_fw_gart_vm_ops;
@@ -286,7 +319,8 @@ int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	vgpu_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	vgpu_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND |
+			  VM_DONTDUMP);
 
 	switch (kind) {
 	case VGPU_MMAP_HOST_BO:

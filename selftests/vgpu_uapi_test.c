@@ -974,12 +974,10 @@ static void no_vgpu_mapping(void *unused)
 }
 
 /*
- * VM_IO: madvise(MADV_DOFORK) cannot take back VM_DONTCOPY on a queue's
- * ring, doorbell or fence page, so a child never submits work on its
- * parent's queues.  A host memory object is the process's own to share
- * (it stays pinnable, not VM_IO): MADV_DOFORK is its choice.
+ * VM_IO: madvise(MADV_DOFORK) cannot take back VM_DONTCOPY, so a child
+ * never inherits the parent's host memory, ring, doorbell or fence page.
  */
-TEST_F(dev, madvise_dofork_is_refused_on_queues)
+TEST_F(dev, madvise_dofork_is_refused)
 {
 	struct vgpu_host_alloc a = { .size = 4096 };
 	struct vgpu_tq q;
@@ -990,6 +988,14 @@ TEST_F(dev, madvise_dofork_is_refused_on_queues)
 	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
 	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, ctx, VGPU_ENGINE_COMPUTE,
 				    4096));
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 a.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	p[0] = 1;
+	errno = 0;
+	EXPECT_EQ(-1, madvise(p, 4096, MADV_DOFORK));
+	EXPECT_EQ(EINVAL, errno);
 	errno = 0;
 	EXPECT_EQ(-1, madvise(q.ring, 4096, MADV_DOFORK));
 	EXPECT_EQ(EINVAL, errno);
@@ -1000,28 +1006,55 @@ TEST_F(dev, madvise_dofork_is_refused_on_queues)
 	EXPECT_EQ(-1, madvise((void *)q.fence, 4096, MADV_DOFORK));
 	EXPECT_EQ(EINVAL, errno);
 	/* DONTFORK is what they are already: accepted. */
-	EXPECT_EQ(0, madvise(q.db, 4096, MADV_DONTFORK));
+	EXPECT_EQ(0, madvise(p, 4096, MADV_DONTFORK));
 
+	status = run_child(touch_byte, p);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
 	status = run_child(touch_byte, q.ring);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
 	status = run_child(touch_byte, q.db);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
 	status = run_child(no_vgpu_mapping, NULL);
 	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-
-	/* The owner's explicit choice for its own memory: allowed. */
-	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
-		 a.mmap_offset);
-	ASSERT_NE(MAP_FAILED, p);
-	EXPECT_EQ(0, madvise(p, 4096, MADV_DOFORK));
-	status = run_child(touch_byte, p);
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* The parent's own mappings still work. */
 	EXPECT_EQ(1, p[0]);
-	munmap(p, 4096);
-	/* The parent's queue still works. */
 	q.ring[0] = 2;
+	munmap(p, 4096);
 	vgpu_tq_unmap(&q);
+}
+
+/*
+ * A mapping of a host object cannot be pinned (VM_IO); registering it,
+ * with this device or another, shares the object's pages instead, which
+ * outlive both the mapping and the object's handle.
+ */
+TEST_F(dev, register_a_host_object_mapping)
+{
+	struct vgpu_host_alloc a = { .size = 3 * 4096 };
+	struct vgpu_host_register r = { .size = 2 * 4096 };
+	struct vgpu_handle_arg f = { 0 };
+	char *p;
+
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
+	p = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, a.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	p[4096] = 7;
+	/* Pages 1 and 2 of the object; page 3 would pass its end. */
+	r.addr = (uintptr_t)p + 4096;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	EXPECT_EQ(5, vgpu_sysfs_num("gart_entries_used"));
+	r.addr = (uintptr_t)p + 2 * 4096;
+	EXPECT_EQ(-EFAULT, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	/* A read-only mapping registers read-only only. */
+	ASSERT_EQ(0, mprotect(p, 3 * 4096, PROT_READ));
+	r.addr = (uintptr_t)p;
+	EXPECT_EQ(-EFAULT, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	/* The registration keeps the pages after munmap and MEM_FREE. */
+	munmap(p, 3 * 4096);
+	f.handle = a.handle;
+	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
+	EXPECT_EQ(5, vgpu_sysfs_num("gart_entries_used"));
 }
 
 /* Without the udev rule, only root may open the node: mode 0660. */

@@ -1036,11 +1036,15 @@ TEST_F(dev, register_a_host_object_mapping)
 	char *p;
 
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
-	p = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 self->fd, a.mmap_offset);
+	/* Nothing mapped right after the object: a hole of one page. */
+	p = mmap(NULL, 4 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, munmap(p + 3 * 4096, 4096));
+	ASSERT_EQ(p, mmap(p, 3 * 4096, PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_FIXED, self->fd, a.mmap_offset));
 	p[4096] = 7;
-	/* Pages 1 and 2 of the object; page 3 would pass its end. */
+	/* Pages 1 and 2 of the object; from page 2 on, the range leaves it. */
 	r.addr = (uintptr_t)p + 4096;
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
 	EXPECT_EQ(5, vgpu_sysfs_num("gart_entries_used"));

@@ -10,7 +10,14 @@
  *    kernel's own direct mapping of the pages is switched to WC as well, so
  *    that no page is ever mapped with two cache attributes);
  *  - user-pointer objects: existing process memory, pinned with
- *    FOLL_LONGTERM and entered into the GART.
+ *    FOLL_LONGTERM and entered into the GART; or, when the memory is a
+ *    mapping of a host object (of this or another device), that object's
+ *    pages, kept by a reference on it.
+ *
+ * Every object is charged to the calling user's share of the device
+ * (vgpu_user.c): VRAM objects to its VRAM, host and user-pointer objects to
+ * its GART entries.  Host pages the driver allocates, and the structs, are
+ * charged to the caller's memory cgroup.
  *
  * Host and user-pointer pages are charged to RLIMIT_MEMLOCK of the creating
  * process, like mlock()ed memory: they cannot be swapped out or migrated
@@ -61,6 +68,20 @@ static void vgpu_bo_uncharge(struct vgpu_bo *bo)
 	bo->mm = NULL;
 }
 
+/* VRAM objects count against the user's VRAM, host objects its GART. */
+static enum vgpu_res vgpu_bo_res(const struct vgpu_bo *bo)
+{
+	return bo->kind == VGPU_BO_VRAM ? VGPU_RES_VRAM : VGPU_RES_GART;
+}
+
+/* Free the struct of an object that holds no memory any more. */
+static void vgpu_bo_discard(struct vgpu_bo *bo)
+{
+	vgpu_user_uncharge(bo->user, vgpu_bo_res(bo), bo->npages);
+	vgpu_user_put(bo->user);
+	kfree(bo);
+}
+
 static void vgpu_bo_release(struct kref *ref)
 {
 	struct vgpu_bo *bo = container_of(ref, struct vgpu_bo, ref);
@@ -80,9 +101,12 @@ static void vgpu_bo_release(struct kref *ref)
 		break;
 	case VGPU_BO_USERPTR:
 		vgpu_gart_unbind(dev, bo->gart_base, bo->npages);
-		unpin_user_pages_dirty_lock(bo->pages, bo->npages,
-					    !(bo->flags &
-					      VGPU_HOST_REGISTER_READONLY));
+		if (bo->src)
+			vgpu_bo_put(bo->src);
+		else
+			unpin_user_pages_dirty_lock(bo->pages, bo->npages,
+						    !(bo->flags &
+						      VGPU_HOST_REGISTER_READONLY));
 		break;
 	}
 	if (bo->mm)
@@ -90,7 +114,7 @@ static void vgpu_bo_release(struct kref *ref)
 	if (bo->kind != VGPU_BO_VRAM)
 		atomic_long_sub(bo->npages, &dev->pinned_pages);
 	kvfree(bo->pages);
-	kfree(bo);
+	vgpu_bo_discard(bo);
 }
 
 void vgpu_bo_put(struct vgpu_bo *bo)
@@ -98,13 +122,18 @@ void vgpu_bo_put(struct vgpu_bo *bo)
 	kref_put(&bo->ref, vgpu_bo_release);
 }
 
+/*
+ * A new object of @size bytes, charged to the calling user; ERR_PTR() with
+ * -ENOMEM, or -EDQUOT when the user is at its limit (vgpu_user.c).
+ */
 static struct vgpu_bo *vgpu_bo_new(struct vgpu_dev *dev,
 				   enum vgpu_bo_kind kind, u64 size)
 {
-	struct vgpu_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	struct vgpu_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
+	int ret;
 
 	if (!bo)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	kref_init(&bo->ref);
 	bo->dev = dev;
 	bo->kind = kind;
@@ -112,14 +141,31 @@ static struct vgpu_bo *vgpu_bo_new(struct vgpu_dev *dev,
 	bo->npages = size >> PAGE_SHIFT;
 	bo->owner_pid = task_tgid_nr(current);
 	INIT_LIST_HEAD(&bo->node);
+	bo->user = vgpu_user_get(dev);
+	if (!bo->user) {
+		kfree(bo);
+		return ERR_PTR(-ENOMEM);
+	}
+	ret = vgpu_user_charge(bo->user, vgpu_bo_res(bo), bo->npages);
+	if (ret) {
+		vgpu_user_put(bo->user);
+		kfree(bo);
+		return ERR_PTR(ret);
+	}
 	return bo;
 }
 
 /**
  * vgpu_bo_add_handle() - give an open file a handle for an object
  * @vf: the file.
- * @bo: the object; the handle takes over the caller's reference.
+ * @bo: the object, fully built; the handle takes a reference of its own,
+ *	the caller keeps its reference and drops it when done with @bo.
  * @handle: out: the new handle.
+ *
+ * The handle is the last step of creating or importing an object: from
+ * the moment it is in the table, another thread of the process can free
+ * it (MEM_FREE with a guessed handle), and only the caller's reference
+ * keeps @bo alive.
  *
  * Return: 0, or -ENOSPC when the file has no handles left.
  */
@@ -127,26 +173,31 @@ int vgpu_bo_add_handle(struct vgpu_file *vf, struct vgpu_bo *bo, u32 *handle)
 {
 	int ret;
 
+	vgpu_bo_get(bo);
 	mutex_lock(&vf->lock);
-	ret = xa_alloc(&vf->bos, handle, bo, VGPU_HANDLE_LIMIT, GFP_KERNEL);
+	ret = xa_alloc(&vf->bos, handle, bo, VGPU_HANDLE_LIMIT,
+		       GFP_KERNEL_ACCOUNT);
 	mutex_unlock(&vf->lock);
-	return ret == -EBUSY ? -ENOSPC : ret;
+	if (ret) {
+		vgpu_bo_put(bo);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	return 0;
 }
 
-/* Make a fully built object visible: a handle, and in the device list. */
+/*
+ * Make a fully built object visible: in the device list (debugfs), then a
+ * handle, last.  The caller still holds its reference on return.
+ */
 static int vgpu_bo_publish(struct vgpu_file *vf, struct vgpu_bo *bo,
 			   u32 *handle)
 {
 	struct vgpu_dev *dev = vf->dev;
-	int ret;
 
-	ret = vgpu_bo_add_handle(vf, bo, handle);
-	if (ret)
-		return ret;
 	mutex_lock(&dev->bo_lock);
 	list_add_tail(&bo->node, &dev->bos);
 	mutex_unlock(&dev->bo_lock);
-	return 0;
+	return vgpu_bo_add_handle(vf, bo, handle);
 }
 
 /*
@@ -187,22 +238,19 @@ int vgpu_ioctl_vram_alloc(struct vgpu_file *vf, void *data)
 	size = ALIGN(args->size, VGPU_BIG_PAGE_SIZE);
 
 	bo = vgpu_bo_new(dev, VGPU_BO_VRAM, size);
-	if (!bo)
-		return -ENOMEM;
+	if (IS_ERR(bo))
+		return PTR_ERR(bo);
 	ret = vgpu_vram_alloc(dev, bo->npages, vgpu_big_pages,
 			      &bo->vram_offset);
 	if (ret) {
-		kfree(bo);
+		vgpu_bo_discard(bo);
 		return ret;
 	}
 	ret = vgpu_bo_publish(vf, bo, &args->handle);
-	if (ret) {
-		vgpu_vram_free(dev, bo->vram_offset, bo->npages);
-		kfree(bo);
-		return ret;
-	}
-	args->alloc_size = size;
-	return 0;
+	if (!ret)
+		args->alloc_size = bo->size;
+	vgpu_bo_put(bo);
+	return ret;
 }
 
 /* Size checks shared by host allocations and registrations. */
@@ -234,19 +282,20 @@ int vgpu_ioctl_host_alloc(struct vgpu_file *vf, void *data)
 		return ret;
 
 	bo = vgpu_bo_new(dev, VGPU_BO_HOST, PAGE_ALIGN(args->size));
-	if (!bo)
-		return -ENOMEM;
+	if (IS_ERR(bo))
+		return PTR_ERR(bo);
 	bo->flags = args->flags;
 	ret = vgpu_bo_charge(bo);
 	if (ret)
 		goto err_free;
-	bo->pages = kvcalloc(bo->npages, sizeof(*bo->pages), GFP_KERNEL);
+	bo->pages = kvcalloc(bo->npages, sizeof(*bo->pages),
+			     GFP_KERNEL_ACCOUNT);
 	if (!bo->pages) {
 		ret = -ENOMEM;
 		goto err_uncharge;
 	}
 	for (i = 0; i < bo->npages; i++) {
-		bo->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		bo->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 		if (!bo->pages[i]) {
 			ret = -ENOMEM;
 			goto err_pages;
@@ -265,13 +314,13 @@ int vgpu_ioctl_host_alloc(struct vgpu_file *vf, void *data)
 	atomic_long_add(bo->npages, &dev->pinned_pages);
 
 	ret = vgpu_bo_publish(vf, bo, &args->handle);
-	if (ret) {
-		vgpu_bo_put(bo);
-		return ret;
+	if (!ret) {
+		args->mmap_offset = vgpu_mmap_offset(VGPU_MMAP_HOST_BO,
+						     args->handle);
+		args->alloc_size = bo->size;
 	}
-	args->mmap_offset = vgpu_mmap_offset(VGPU_MMAP_HOST_BO, args->handle);
-	args->alloc_size = bo->size;
-	return 0;
+	vgpu_bo_put(bo);
+	return ret;
 
 err_wc:
 #ifdef CONFIG_X86
@@ -285,7 +334,7 @@ err_pages:
 err_uncharge:
 	vgpu_bo_uncharge(bo);
 err_free:
-	kfree(bo);
+	vgpu_bo_discard(bo);
 	return ret;
 }
 
@@ -309,6 +358,29 @@ static int vgpu_pin_user(struct vgpu_bo *bo, u64 addr, bool writable)
 	return 0;
 }
 
+/*
+ * The pages of [addr, addr + npages pages): those of the host object
+ * behind the mapping when the range is a mapping of one (device mappings
+ * cannot be pinned: vgpu_mmap.c), else pinned user pages.
+ */
+static int vgpu_get_user_pages(struct vgpu_bo *bo, u64 addr, bool writable)
+{
+	unsigned long first;
+	struct vgpu_bo *src = vgpu_mmap_host_pages(addr, bo->size, writable,
+						   &first);
+
+	if (!src)
+		return vgpu_pin_user(bo, addr, writable);
+	if (first > src->npages || bo->npages > src->npages - first) {
+		vgpu_bo_put(src);
+		return -EFAULT;
+	}
+	memcpy(bo->pages, src->pages + first,
+	       bo->npages * sizeof(*bo->pages));
+	bo->src = src;
+	return 0;
+}
+
 int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data)
 {
 	struct vgpu_host_register *args = data;
@@ -329,19 +401,20 @@ int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data)
 		return ret;
 
 	bo = vgpu_bo_new(dev, VGPU_BO_USERPTR, args->size);
-	if (!bo)
-		return -ENOMEM;
+	if (IS_ERR(bo))
+		return PTR_ERR(bo);
 	bo->flags = args->flags;
 	bo->user_addr = args->addr;
 	ret = vgpu_bo_charge(bo);
 	if (ret)
 		goto err_free;
-	bo->pages = kvcalloc(bo->npages, sizeof(*bo->pages), GFP_KERNEL);
+	bo->pages = kvcalloc(bo->npages, sizeof(*bo->pages),
+			     GFP_KERNEL_ACCOUNT);
 	if (!bo->pages) {
 		ret = -ENOMEM;
 		goto err_uncharge;
 	}
-	ret = vgpu_pin_user(bo, args->addr, writable);
+	ret = vgpu_get_user_pages(bo, args->addr, writable);
 	if (ret)
 		goto err_pages;
 	ret = vgpu_gart_bind(dev, bo->pages, bo->npages, &bo->gart_base);
@@ -350,18 +423,20 @@ int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data)
 	atomic_long_add(bo->npages, &dev->pinned_pages);
 
 	ret = vgpu_bo_publish(vf, bo, &args->handle);
-	if (ret)
-		vgpu_bo_put(bo);
+	vgpu_bo_put(bo);
 	return ret;
 
 err_unpin:
-	unpin_user_pages(bo->pages, bo->npages);
+	if (bo->src)
+		vgpu_bo_put(bo->src);
+	else
+		unpin_user_pages(bo->pages, bo->npages);
 err_pages:
 	kvfree(bo->pages);
 err_uncharge:
 	vgpu_bo_uncharge(bo);
 err_free:
-	kfree(bo);
+	vgpu_bo_discard(bo);
 	return ret;
 }
 

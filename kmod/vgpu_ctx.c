@@ -18,6 +18,8 @@ static void vgpu_ctx_release(struct kref *ref)
 	struct vgpu_ctx *ctx = container_of(ref, struct vgpu_ctx, ref);
 
 	vgpu_mmu_fini(ctx);
+	if (ctx->user)
+		vgpu_user_put(ctx->user);
 	kfree(ctx->destroy_ev);
 	kfree(ctx);
 }
@@ -38,24 +40,33 @@ static void vgpu_event_init(struct vgpu_event *e, u32 type)
 	e->ev.type = type;
 }
 
+/* A new context, or ERR_PTR(-ENOMEM or -EDQUOT for its page tables). */
 static struct vgpu_ctx *vgpu_ctx_new(struct vgpu_dev *dev)
 {
-	struct vgpu_ctx *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	struct vgpu_ctx *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	int ret;
 
 	if (!ctx)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	kref_init(&ctx->ref);
 	ctx->dev = dev;
 	ctx->owner_pid = task_tgid_nr(current);
 	mutex_init(&ctx->lock);
 	INIT_LIST_HEAD(&ctx->queues);
+	INIT_LIST_HEAD(&ctx->tables);
+	mt_init(&ctx->mappings);
 	vgpu_event_init(&ctx->create_ev, VGPU_FW_EV_CTX_CREATE);
 	vgpu_event_init(&ctx->stop_ev, VGPU_FW_EV_CTX_STOP);
 	vgpu_event_init(&ctx->flush_ev, VGPU_FW_EV_TLB_FLUSH);
-	ctx->destroy_ev = kzalloc(sizeof(*ctx->destroy_ev), GFP_KERNEL);
-	if (!ctx->destroy_ev || vgpu_mmu_init(ctx)) {
+	ctx->user = vgpu_user_get(dev);
+	ctx->destroy_ev = kzalloc(sizeof(*ctx->destroy_ev),
+				  GFP_KERNEL_ACCOUNT);
+	ret = -ENOMEM;
+	if (ctx->user && ctx->destroy_ev)
+		ret = vgpu_mmu_init(ctx);
+	if (ret) {
 		vgpu_ctx_put(ctx);
-		return NULL;
+		return ERR_PTR(ret);
 	}
 	vgpu_event_init(ctx->destroy_ev, VGPU_FW_EV_CTX_DESTROY);
 	ctx->destroy_ev->kfree_after_read = true;
@@ -63,11 +74,15 @@ static struct vgpu_ctx *vgpu_ctx_new(struct vgpu_dev *dev)
 	return ctx;
 }
 
-/* Give @ctx its device-wide id and tell the firmware; dev->lock held. */
+/*
+ * Give @ctx its device-wide id and tell the firmware; dev->lock held.  The
+ * id is reserved first and the context stored under it last, when every
+ * record names it: nothing can find a half-built context.
+ */
 static int vgpu_ctx_publish(struct vgpu_dev *dev, struct vgpu_ctx *ctx)
 {
-	int ret = xa_alloc(&dev->ctxs, &ctx->id, ctx, xa_limit_31b,
-			   GFP_KERNEL);
+	int ret = xa_alloc(&dev->ctxs, &ctx->id, NULL, xa_limit_31b,
+			   GFP_KERNEL_ACCOUNT);
 
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
@@ -75,28 +90,38 @@ static int vgpu_ctx_publish(struct vgpu_dev *dev, struct vgpu_ctx *ctx)
 	ctx->stop_ev.ev.ctx_id = ctx->id;
 	ctx->flush_ev.ev.ctx_id = ctx->id;
 	ctx->destroy_ev->ev.ctx_id = ctx->id;
+	/* Storing into a reserved slot allocates nothing: it cannot fail. */
+	xa_store(&dev->ctxs, ctx->id, ctx, GFP_KERNEL);
 	atomic_inc(&dev->nr_ctxs);
 	ctx->published = true;
 	vgpu_fw_post(dev, &ctx->create_ev);
 	return 0;
 }
 
+/*
+ * The handle is reserved before the context is published to the device
+ * (so that running out of handles needs no undoing of the publication)
+ * and filled in last.  Everything the caller returns is read before
+ * vf->lock is dropped: from then on another thread may destroy the
+ * context through its handle.
+ */
 int vgpu_ioctl_ctx_create(struct vgpu_file *vf, void *data)
 {
 	struct vgpu_ctx_create *args = data;
 	struct vgpu_dev *dev = vf->dev;
 	struct vgpu_ctx *ctx;
+	u32 handle;
 	int ret;
 
 	if (args->flags || args->pad)
 		return -EINVAL;
 	ctx = vgpu_ctx_new(dev);
-	if (!ctx)
-		return -ENOMEM;
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
 
 	mutex_lock(&vf->lock);
-	ret = xa_alloc(&vf->ctxs, &args->handle, ctx, xa_limit_31b,
-		       GFP_KERNEL);
+	ret = xa_alloc(&vf->ctxs, &handle, NULL, xa_limit_31b,
+		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		ret = ret == -EBUSY ? -ENOSPC : ret;
 		goto err;
@@ -105,11 +130,13 @@ int vgpu_ioctl_ctx_create(struct vgpu_file *vf, void *data)
 	ret = vgpu_ctx_publish(dev, ctx);
 	mutex_unlock(&dev->lock);
 	if (ret) {
-		xa_erase(&vf->ctxs, args->handle);
+		xa_erase(&vf->ctxs, handle);
 		goto err;
 	}
-	mutex_unlock(&vf->lock);
+	xa_store(&vf->ctxs, handle, ctx, GFP_KERNEL);
+	args->handle = handle;
 	args->ctx_id = ctx->id;
+	mutex_unlock(&vf->lock);
 	return 0;
 err:
 	mutex_unlock(&vf->lock);

@@ -106,6 +106,35 @@ struct vgpu_gart {
 };
 
 /**
+ * enum vgpu_res - resources counted per user (vgpu_user.c)
+ * @VGPU_RES_VRAM: VRAM pages: objects and page tables.
+ * @VGPU_RES_GART: GART entries: host memory the device can reach.
+ * @VGPU_RES_QUEUE: pages of queues: rings, doorbells, fence pages.
+ * @VGPU_RES_COUNT: number of resources.
+ */
+enum vgpu_res {
+	VGPU_RES_VRAM,
+	VGPU_RES_GART,
+	VGPU_RES_QUEUE,
+	VGPU_RES_COUNT,
+};
+
+/**
+ * struct vgpu_user - what one user holds of one device
+ * @dev: the device.
+ * @uid: the real uid, in the initial user namespace.
+ * @refs: objects charged to the user, and temporary users (under
+ *	vgpu_dev.users_lock).
+ * @used: pages of each enum vgpu_res held.
+ */
+struct vgpu_user {
+	struct vgpu_dev *dev;
+	uid_t uid;
+	unsigned int refs;
+	atomic_long_t used[VGPU_RES_COUNT];
+};
+
+/**
  * struct vgpu_dev - one device
  * @misc: the misc device /dev/vgpuN.
  * @index: N.
@@ -131,6 +160,8 @@ struct vgpu_gart {
  * @bos: every memory object (debugfs).
  * @pinned_pages: host pages pinned or allocated for the device.
  * @nr_ctxs: live contexts.
+ * @users_lock: protects @users and every user's refs.
+ * @users: struct vgpu_user by uid.
  * @watchdog: periodic check of queue progress.
  * @debugfs: this device's debugfs directory.
  */
@@ -158,6 +189,9 @@ struct vgpu_dev {
 	struct list_head bos;
 	atomic_long_t pinned_pages;
 	atomic_t nr_ctxs;
+
+	struct mutex users_lock; /* see above */
+	struct xarray users;
 
 	struct delayed_work watchdog;
 	struct dentry *debugfs;
@@ -210,9 +244,12 @@ enum vgpu_bo_kind {
  * @vram_offset: VRAM: first byte.
  * @gart_base: host: first GART entry.
  * @pages: host: the pages.
+ * @src: userptr: the host object whose pages this one shares (a mapping
+ *	of a host object was registered), or NULL when the pages are pinned.
  * @mm: userptr: the mm charged for the pinned pages (RLIMIT_MEMLOCK).
  * @user_addr: userptr: start address in @mm.
  * @owner_pid: tgid of the creator (debugfs).
+ * @user: the user charged for the object's VRAM or GART entries.
  */
 struct vgpu_bo {
 	struct kref ref;
@@ -225,9 +262,11 @@ struct vgpu_bo {
 	u64 vram_offset;
 	unsigned long gart_base;
 	struct page **pages;
+	struct vgpu_bo *src;
 	struct mm_struct *mm;
 	u64 user_addr;
 	pid_t owner_pid;
+	struct vgpu_user *user;
 };
 
 /**
@@ -254,6 +293,7 @@ struct vgpu_mapping {
  * @dev: the device.
  * @id: device-wide id (published in vgpu_dev.ctxs while alive).
  * @owner_pid: tgid of the creator (debugfs).
+ * @user: the user charged for the page tables.
  * @lock: protects the page tables and @mappings.
  * @mappings: struct vgpu_mapping by VA range.
  * @pd3: VRAM offset of the root page directory.
@@ -279,6 +319,7 @@ struct vgpu_ctx {
 	struct vgpu_dev *dev;
 	u32 id;
 	pid_t owner_pid;
+	struct vgpu_user *user;
 	struct mutex lock; /* see above */
 	struct maple_tree mappings;
 	u64 pd3;
@@ -302,6 +343,8 @@ struct vgpu_ctx {
  * @dev: the device.
  * @ctx: its context (holds a reference).
  * @file: the client file that owns it (valid while published).
+ * @user: the user charged for its pages.
+ * @charged: pages charged to @user (0 until charged).
  * @node: entry in vgpu_ctx.queues.
  * @id: device-wide id (published in vgpu_dev.queues while alive).
  * @engine: enum vgpu_engine.
@@ -325,6 +368,8 @@ struct vgpu_queue {
 	struct vgpu_dev *dev;
 	struct vgpu_ctx *ctx;
 	struct vgpu_file *file;
+	struct vgpu_user *user;
+	unsigned long charged;
 	struct list_head node;
 	u32 id;
 	u32 engine;
@@ -343,6 +388,15 @@ struct vgpu_queue {
 	struct vgpu_event kick_ev;
 	struct vgpu_event *destroy_ev;
 };
+
+/* vgpu_user.c */
+struct vgpu_user *vgpu_user_get(struct vgpu_dev *dev);
+void vgpu_user_put(struct vgpu_user *u);
+int vgpu_user_charge(struct vgpu_user *u, enum vgpu_res res,
+		     unsigned long npages);
+void vgpu_user_uncharge(struct vgpu_user *u, enum vgpu_res res,
+			unsigned long npages);
+unsigned long vgpu_user_limit(struct vgpu_dev *dev, enum vgpu_res res);
 
 /* vgpu_vram.c */
 int vgpu_vram_init(struct vgpu_vram *vram, u64 size);
@@ -426,6 +480,8 @@ ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
 /* vgpu_mmap.c */
 int vgpu_mmap(struct file *file, struct vm_area_struct *vma);
 u64 vgpu_mmap_offset(unsigned int kind, u32 id);
+struct vgpu_bo *vgpu_mmap_host_pages(u64 addr, u64 size, bool writable,
+				     unsigned long *first);
 
 /* vgpu_sysfs.c, vgpu_debugfs.c */
 extern const struct attribute_group *vgpu_sysfs_groups[];

@@ -230,7 +230,7 @@ static struct vgpu_dev *vgpu_dev_of(struct file *filp)
 static int vgpu_open(struct inode *inode, struct file *filp)
 {
 	struct vgpu_dev *dev = vgpu_dev_of(filp);
-	struct vgpu_file *vf = kzalloc(sizeof(*vf), GFP_KERNEL);
+	struct vgpu_file *vf = kzalloc(sizeof(*vf), GFP_KERNEL_ACCOUNT);
 
 	if (!vf)
 		return -ENOMEM;
@@ -363,6 +363,9 @@ static void vgpu_dev_destroy(struct vgpu_dev *dev)
 {
 	debugfs_remove_recursive(dev->debugfs);
 	cancel_delayed_work_sync(&dev->watchdog);
+	/* Every object gave its user back: no open file, no mapping left. */
+	WARN_ON(!xa_empty(&dev->users));
+	xa_destroy(&dev->users);
 	vgpu_gart_fini(&dev->gart);
 	vgpu_vram_fini(&dev->vram);
 	kfree(dev);
@@ -387,6 +390,8 @@ static struct vgpu_dev *vgpu_dev_create(unsigned int index)
 	spin_lock_init(&dev->state_lock);
 	mutex_init(&dev->bo_lock);
 	INIT_LIST_HEAD(&dev->bos);
+	mutex_init(&dev->users_lock);
+	xa_init(&dev->users);
 	INIT_DELAYED_WORK(&dev->watchdog, vgpu_watchdog_work);
 
 	ret = vgpu_vram_init(&dev->vram, (u64)vram_mb << 20);
@@ -402,8 +407,12 @@ static struct vgpu_dev *vgpu_dev_create(unsigned int index)
 	dev->misc.name = dev->name;
 	dev->misc.fops = &vgpu_fops;
 	dev->misc.groups = vgpu_sysfs_groups;
-	/* Like /dev/nvidia*: any user may use the GPU. */
-	dev->misc.mode = 0666;
+	/*
+	 * Root's, and the group's when the udev rule (tools/udev) makes it
+	 * "video": a GPU is shared by its users, and who they are is the
+	 * administrator's choice, not every local account's.
+	 */
+	dev->misc.mode = 0660;
 	ret = misc_register(&dev->misc);
 	if (ret) {
 		vgpu_dev_destroy(dev);

@@ -17,9 +17,22 @@
  * that the driver can take pages away from the firmware (vgpu_vram.c,
  * vgpu_gart.c).
  *
+ * The firmware's views of client rings and doorbells are PFN mappings as
+ * well: pages mapped with vm_insert_page() count in the mapping process's
+ * RSS, and the firmware would look to the OOM killer like the largest
+ * process on the system, the sum of every client's rings, when the rings
+ * are charged to the clients that asked for them.
+ *
  * No mapping is inherited by fork() (VM_DONTCOPY): a child must not submit
- * work on its parent's queues or scribble over its memory.  Every mapping
- * must be MAP_SHARED: the pages belong to the device.
+ * work on its parent's queues or scribble over its memory.  VM_IO makes
+ * that rule stick: madvise(MADV_DOFORK) refuses to clear VM_DONTCOPY on a
+ * VM_IO mapping (-EINVAL).  VM_IO also keeps get_user_pages() away from
+ * the pages (O_DIRECT into them, ptrace reads and pinning fail), so
+ * registering a host object's mapping with another device
+ * (VGPU_IOCTL_HOST_REGISTER, libcuda's portable memory) does not pin it:
+ * vgpu_mmap_host_pages() finds the object behind the mapping and the new
+ * object shares its pages.  Every mapping must be MAP_SHARED: the pages
+ * belong to the device.
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
@@ -94,6 +107,74 @@ static const struct vm_operations_struct vgpu_queue_vm_ops = {
 	.close = vgpu_queue_vm_close,
 };
 
+/**
+ * vgpu_mmap_host_pages() - the host object behind a process's mapping
+ * @addr: start of a range in the calling process.
+ * @size: its size in bytes.
+ * @writable: the range must be mapped writable.
+ * @first: out: index in the object's pages of the page at @addr.
+ *
+ * The device's mappings are VM_IO, which get_user_pages() refuses; a
+ * registration of such a range (another device's pinned memory) takes the
+ * pages from the object instead, which keeps them for as long as it lives.
+ *
+ * Return: the object with a new reference if all of the range lies in one
+ * mapping of a host object of any vgpu device, else NULL.
+ */
+struct vgpu_bo *vgpu_mmap_host_pages(u64 addr, u64 size, bool writable,
+				     unsigned long *first)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	struct vgpu_bo *bo = NULL;
+
+	if (!mm)
+		return NULL;
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, addr);
+	if (vma && vma->vm_ops == &vgpu_bo_vm_ops &&
+	    size <= vma->vm_end - addr &&
+	    (!writable || (vma->vm_flags & VM_WRITE))) {
+		bo = vma->vm_private_data;
+		*first = ((((u64)vma->vm_pgoff << PAGE_SHIFT) &
+			   VGPU_MMAP_OFF_MASK) + (addr - vma->vm_start)) >>
+			 PAGE_SHIFT;
+		vgpu_bo_get(bo);
+	}
+	mmap_read_unlock(mm);
+	return bo;
+}
+
+/* Page @index of the ring (or the doorbell) of @q, NULL if out of range. */
+static struct page *vgpu_queue_page(struct vgpu_queue *q, unsigned int kind,
+				    unsigned long index)
+{
+	if (kind == VGPU_MMAP_FW_DOORBELL)
+		return index ? NULL : q->doorbell;
+	return index < q->ring_size >> PAGE_SHIFT ? q->ring[index] : NULL;
+}
+
+/* The firmware's view of a client ring or doorbell: filled on fault. */
+static vm_fault_t vgpu_fw_queue_fault(struct vm_fault *vmf)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	unsigned long index = ((off & VGPU_MMAP_OFF_MASK) >> PAGE_SHIFT) +
+			      ((vmf->address - vma->vm_start) >> PAGE_SHIFT);
+	struct page *page = vgpu_queue_page(vma->vm_private_data,
+					    off >> VGPU_MMAP_KIND_SHIFT, index);
+
+	if (!page)
+		return VM_FAULT_SIGBUS;
+	return vmf_insert_pfn(vma, vmf->address, page_to_pfn(page));
+}
+
+static const struct vm_operations_struct vgpu_fw_queue_vm_ops = {
+	.open = vgpu_queue_vm_open,
+	.close = vgpu_queue_vm_close,
+	.fault = vgpu_fw_queue_fault,
+};
+
 /*
  * Map @npages of @pages, starting at page @first, if the VMA fits inside
  * them exactly.
@@ -145,17 +226,26 @@ static int vgpu_mmap_queue_part(struct vgpu_queue *q,
 				struct vm_area_struct *vma, unsigned int kind,
 				unsigned long first)
 {
+	unsigned long npages = kind == VGPU_MMAP_FW_RING ?
+		q->ring_size >> PAGE_SHIFT : 1;
 	int ret;
 
 	switch (kind) {
 	case VGPU_MMAP_RING:
-	case VGPU_MMAP_FW_RING:
 		ret = vgpu_insert_pages(vma, q->ring,
 					q->ring_size >> PAGE_SHIFT, first);
 		break;
 	case VGPU_MMAP_DOORBELL:
-	case VGPU_MMAP_FW_DOORBELL:
 		ret = vgpu_insert_pages(vma, &q->doorbell, 1, first);
+		break;
+	case VGPU_MMAP_FW_RING:
+	case VGPU_MMAP_FW_DOORBELL:
+		/* Not counted in the firmware's RSS: see the top comment. */
+		ret = 0;
+		if (first >= npages || vma_pages(vma) > npages - first)
+			ret = -EINVAL;
+		else
+			vgpu_vm_flags_set(vma, VM_PFNMAP);
 		break;
 	default:
 		/* The fence page is written by the driver alone. */
@@ -172,7 +262,8 @@ static int vgpu_mmap_queue_part(struct vgpu_queue *q,
 		return ret;
 	}
 	vma->vm_private_data = q;
-	vma->vm_ops = &vgpu_queue_vm_ops;
+	vma->vm_ops = kind == VGPU_MMAP_FW_RING || kind == VGPU_MMAP_FW_DOORBELL ?
+		&vgpu_fw_queue_vm_ops : &vgpu_queue_vm_ops;
 	return 0;
 }
 
@@ -206,7 +297,7 @@ static int vgpu_mmap_aperture(struct vgpu_dev *dev, struct vm_area_struct *vma,
 
 	if (first >= size || vma_pages(vma) > size - first)
 		return -EINVAL;
-	vgpu_vm_flags_set(vma, VM_PFNMAP | VM_IO);
+	vgpu_vm_flags_set(vma, VM_PFNMAP);
 	vma->vm_private_data = dev;
 	vma->vm_ops = kind == VGPU_MMAP_FW_VRAM ? &vgpu_fw_vram_vm_ops :
 						  &vgpu_fw_gart_vm_ops;
@@ -228,7 +319,8 @@ int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
-	vgpu_vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	vgpu_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND |
+			  VM_DONTDUMP);
 
 	switch (kind) {
 	case VGPU_MMAP_HOST_BO:

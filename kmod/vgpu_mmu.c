@@ -33,16 +33,23 @@ struct vgpu_pt_alloc {
 
 #define VGPU_VA_LIMIT	BIT_ULL(VGPU_VA_BITS)
 
+/* Page tables count against the VRAM of the context's user. */
 static int vgpu_pt_alloc(struct vgpu_ctx *ctx, unsigned long npages,
 			 u64 *offset)
 {
-	struct vgpu_pt_alloc *pt = kmalloc(sizeof(*pt), GFP_KERNEL);
+	struct vgpu_pt_alloc *pt = kmalloc(sizeof(*pt), GFP_KERNEL_ACCOUNT);
 	int ret;
 
 	if (!pt)
 		return -ENOMEM;
+	ret = vgpu_user_charge(ctx->user, VGPU_RES_VRAM, npages);
+	if (ret) {
+		kfree(pt);
+		return ret;
+	}
 	ret = vgpu_vram_alloc(ctx->dev, npages, npages, &pt->offset);
 	if (ret) {
+		vgpu_user_uncharge(ctx->user, VGPU_RES_VRAM, npages);
 		kfree(pt);
 		return ret;
 	}
@@ -99,10 +106,9 @@ static int vgpu_pte_addr(struct vgpu_ctx *ctx, u64 va, bool big, bool create,
 	return 0;
 }
 
+/* The root table of a new context; its lists are initialised already. */
 int vgpu_mmu_init(struct vgpu_ctx *ctx)
 {
-	INIT_LIST_HEAD(&ctx->tables);
-	mt_init(&ctx->mappings);
 	return vgpu_pt_alloc(ctx, 1, &ctx->pd3);
 }
 
@@ -178,6 +184,7 @@ void vgpu_mmu_fini(struct vgpu_ctx *ctx)
 	mtree_destroy(&ctx->mappings);
 	list_for_each_entry_safe(pt, tmp, &ctx->tables, node) {
 		vgpu_vram_free(ctx->dev, pt->offset, pt->npages);
+		vgpu_user_uncharge(ctx->user, VGPU_RES_VRAM, pt->npages);
 		kfree(pt);
 	}
 }
@@ -227,7 +234,7 @@ int vgpu_ioctl_map(struct vgpu_file *vf, void *data)
 	ret = vgpu_map_check(args, bo);
 	if (ret)
 		goto out_bo;
-	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	m = kzalloc(sizeof(*m), GFP_KERNEL_ACCOUNT);
 	if (!m) {
 		ret = -ENOMEM;
 		goto out_bo;
@@ -240,7 +247,7 @@ int vgpu_ioctl_map(struct vgpu_file *vf, void *data)
 
 	mutex_lock(&ctx->lock);
 	ret = mtree_insert_range(&ctx->mappings, m->va, m->va + m->size - 1,
-				 m, GFP_KERNEL);
+				 m, GFP_KERNEL_ACCOUNT);
 	if (!ret) {
 		ret = vgpu_mmu_fill(ctx, m);
 		if (ret)

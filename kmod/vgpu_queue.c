@@ -68,6 +68,10 @@ static void vgpu_queue_release(struct kref *ref)
 		__free_page(q->fence);
 	if (q->eventfd)
 		eventfd_ctx_put(q->eventfd);
+	if (q->user) {
+		vgpu_user_uncharge(q->user, VGPU_RES_QUEUE, q->charged);
+		vgpu_user_put(q->user);
+	}
 	kfree(q->destroy_ev);
 	vgpu_ctx_put(q->ctx);
 	kfree(q);
@@ -88,21 +92,42 @@ static struct vgpu_doorbell *vgpu_doorbell(struct vgpu_queue *q)
 	return page_address(q->doorbell);
 }
 
+/* Queue pages are charged to the memory cgroup of the process asking. */
 static struct page *vgpu_zeroed_page(void)
 {
-	return alloc_page(GFP_KERNEL | __GFP_ZERO);
+	return alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 }
 
-/* A queue with its memory; @ctx's reference moves to the queue. */
+/* Charge the pages of @q (ring, doorbell, fence) to the calling user. */
+static int vgpu_queue_charge(struct vgpu_queue *q)
+{
+	unsigned long npages = (q->ring_size >> PAGE_SHIFT) + 2;
+	int ret;
+
+	q->user = vgpu_user_get(q->dev);
+	if (!q->user)
+		return -ENOMEM;
+	ret = vgpu_user_charge(q->user, VGPU_RES_QUEUE, npages);
+	if (!ret)
+		q->charged = npages;
+	return ret;
+}
+
+/*
+ * A queue with its memory; @ctx's reference moves to the queue.  Returns
+ * ERR_PTR(-ENOMEM), or ERR_PTR(-EDQUOT) when the user has its share of
+ * queue memory.
+ */
 static struct vgpu_queue *vgpu_queue_new(struct vgpu_ctx *ctx, u32 engine,
 					 u32 ring_size)
 {
 	unsigned int i, npages = ring_size >> PAGE_SHIFT;
-	struct vgpu_queue *q = kzalloc(sizeof(*q), GFP_KERNEL);
+	struct vgpu_queue *q = kzalloc(sizeof(*q), GFP_KERNEL_ACCOUNT);
+	int ret;
 
 	if (!q) {
 		vgpu_ctx_put(ctx);
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	}
 	kref_init(&q->ref);
 	q->dev = ctx->dev;
@@ -116,10 +141,14 @@ static struct vgpu_queue *vgpu_queue_new(struct vgpu_ctx *ctx, u32 engine,
 	q->create_ev.ev.type = VGPU_FW_EV_QUEUE_CREATE;
 	q->kick_ev.ev.type = VGPU_FW_EV_QUEUE_KICK;
 
-	q->ring = kcalloc(npages, sizeof(*q->ring), GFP_KERNEL);
+	ret = vgpu_queue_charge(q);
+	if (ret)
+		goto err;
+	ret = -ENOMEM;
+	q->ring = kcalloc(npages, sizeof(*q->ring), GFP_KERNEL_ACCOUNT);
 	q->doorbell = vgpu_zeroed_page();
 	q->fence = vgpu_zeroed_page();
-	q->destroy_ev = kzalloc(sizeof(*q->destroy_ev), GFP_KERNEL);
+	q->destroy_ev = kzalloc(sizeof(*q->destroy_ev), GFP_KERNEL_ACCOUNT);
 	if (!q->ring || !q->doorbell || !q->fence || !q->destroy_ev)
 		goto err;
 	for (i = 0; i < npages; i++) {
@@ -133,7 +162,7 @@ static struct vgpu_queue *vgpu_queue_new(struct vgpu_ctx *ctx, u32 engine,
 	return q;
 err:
 	vgpu_queue_put(q);
-	return NULL;
+	return ERR_PTR(ret);
 }
 
 /* Fill in the firmware's records once the id is known. */
@@ -154,7 +183,11 @@ static void vgpu_queue_set_id(struct vgpu_queue *q, u32 id)
 	q->destroy_ev->ev.queue_id = id;
 }
 
-/* Make @q known to the device and the firmware; dev->lock held. */
+/*
+ * Make @q known to the device and the firmware; dev->lock held.  The id is
+ * reserved first, the queue stored under it once it is on its context's
+ * list and its records name it.
+ */
 static int vgpu_queue_publish(struct vgpu_file *vf, struct vgpu_queue *q)
 {
 	struct vgpu_dev *dev = vf->dev;
@@ -167,23 +200,31 @@ static int vgpu_queue_publish(struct vgpu_file *vf, struct vgpu_queue *q)
 	ret = vgpu_ctx_usable(q->ctx);
 	if (ret)
 		return ret;
-	ret = xa_alloc(&dev->queues, &id, q, xa_limit_31b, GFP_KERNEL);
+	ret = xa_alloc(&dev->queues, &id, NULL, xa_limit_31b,
+		       GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	vgpu_queue_set_id(q, id);
 	q->file = vf;
 	q->wd_progress = jiffies;
 	list_add_tail(&q->node, &q->ctx->queues);
+	/* Storing into a reserved slot allocates nothing: it cannot fail. */
+	xa_store(&dev->queues, id, q, GFP_KERNEL);
 	vgpu_fw_post(dev, &q->create_ev);
 	return 0;
 }
 
+/*
+ * As for contexts (vgpu_ioctl_ctx_create()): the handle is reserved first,
+ * filled in last, and the results are read before vf->lock is dropped.
+ */
 int vgpu_ioctl_queue_create(struct vgpu_file *vf, void *data)
 {
 	struct vgpu_queue_create *args = data;
 	struct vgpu_dev *dev = vf->dev;
 	struct vgpu_queue *q;
 	struct vgpu_ctx *ctx;
+	u32 handle;
 	int ret;
 
 	if (args->flags || args->engine > VGPU_ENGINE_MAX)
@@ -200,16 +241,16 @@ int vgpu_ioctl_queue_create(struct vgpu_file *vf, void *data)
 		return ret;
 	}
 	q = vgpu_queue_new(ctx, args->engine, args->ring_size);
-	if (!q)
-		return -ENOMEM;
+	if (IS_ERR(q))
+		return PTR_ERR(q);
 
 	mutex_lock(&vf->lock);
 	if (vf->nr_queues >= vgpu_max_queues) {
 		ret = -ENOSPC;
 		goto err;
 	}
-	ret = xa_alloc(&vf->queues, &args->handle, q, VGPU_HANDLE_LIMIT,
-		       GFP_KERNEL);
+	ret = xa_alloc(&vf->queues, &handle, NULL, VGPU_HANDLE_LIMIT,
+		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
 		ret = ret == -EBUSY ? -ENOSPC : ret;
 		goto err;
@@ -218,17 +259,18 @@ int vgpu_ioctl_queue_create(struct vgpu_file *vf, void *data)
 	ret = vgpu_queue_publish(vf, q);
 	mutex_unlock(&dev->lock);
 	if (ret) {
-		xa_erase(&vf->queues, args->handle);
+		xa_erase(&vf->queues, handle);
 		goto err;
 	}
+	xa_store(&vf->queues, handle, q, GFP_KERNEL);
 	vf->nr_queues++;
+	args->handle = handle;
+	args->queue_id = q->id;
 	mutex_unlock(&vf->lock);
 
-	args->queue_id = q->id;
-	args->ring_offset = vgpu_mmap_offset(VGPU_MMAP_RING, args->handle);
-	args->doorbell_offset = vgpu_mmap_offset(VGPU_MMAP_DOORBELL,
-						 args->handle);
-	args->fence_offset = vgpu_mmap_offset(VGPU_MMAP_FENCE, args->handle);
+	args->ring_offset = vgpu_mmap_offset(VGPU_MMAP_RING, handle);
+	args->doorbell_offset = vgpu_mmap_offset(VGPU_MMAP_DOORBELL, handle);
+	args->fence_offset = vgpu_mmap_offset(VGPU_MMAP_FENCE, handle);
 	return 0;
 err:
 	mutex_unlock(&vf->lock);

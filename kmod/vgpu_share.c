@@ -77,12 +77,10 @@ int vgpu_ioctl_mem_import(struct vgpu_file *vf, void *data)
 		ret = -EXDEV;
 		goto out;
 	}
-	vgpu_bo_get(bo);
+	/* The file's reference keeps @bo alive until fput(). */
 	ret = vgpu_bo_add_handle(vf, bo, &args->handle);
-	if (ret) {
-		vgpu_bo_put(bo);
+	if (ret)
 		goto out;
-	}
 	args->kind = bo->kind;
 	args->size = bo->size;
 	args->mmap_offset = bo->kind == VGPU_BO_HOST ?

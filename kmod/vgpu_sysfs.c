@@ -3,7 +3,9 @@
  * vgpu_sysfs.c - device state in /sys/class/misc/vgpuN/
  *
  * One value per file, read-only: what a monitoring tool (tools/vgpu-smi)
- * and the selftests' leak checks read.
+ * and the selftests' leak checks read.  The user_*_limit files show the
+ * per-user limits (vgpu_user.c) in the device's units, as computed from
+ * the module parameters at the moment they are read.
  */
 #include <linux/device.h>
 #include <linux/sysfs.h>
@@ -103,6 +105,35 @@ static ssize_t firmware_show(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(firmware);
 
+static ssize_t user_vram_limit_bytes_show(struct device *d,
+					  struct device_attribute *attr,
+					  char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  (u64)vgpu_user_limit(vgpu_sysfs_dev(d),
+					       VGPU_RES_VRAM) << PAGE_SHIFT);
+}
+static DEVICE_ATTR_RO(user_vram_limit_bytes);
+
+static ssize_t user_gart_limit_entries_show(struct device *d,
+					    struct device_attribute *attr,
+					    char *buf)
+{
+	return sysfs_emit(buf, "%lu\n",
+			  vgpu_user_limit(vgpu_sysfs_dev(d), VGPU_RES_GART));
+}
+static DEVICE_ATTR_RO(user_gart_limit_entries);
+
+static ssize_t user_queue_limit_bytes_show(struct device *d,
+					   struct device_attribute *attr,
+					   char *buf)
+{
+	return sysfs_emit(buf, "%llu\n",
+			  (u64)vgpu_user_limit(vgpu_sysfs_dev(d),
+					       VGPU_RES_QUEUE) << PAGE_SHIFT);
+}
+static DEVICE_ATTR_RO(user_queue_limit_bytes);
+
 static struct attribute *vgpu_sysfs_attrs[] = {
 	&dev_attr_vram_total_bytes.attr,
 	&dev_attr_vram_used_bytes.attr,
@@ -113,6 +144,9 @@ static struct attribute *vgpu_sysfs_attrs[] = {
 	&dev_attr_contexts.attr,
 	&dev_attr_queues.attr,
 	&dev_attr_firmware.attr,
+	&dev_attr_user_vram_limit_bytes.attr,
+	&dev_attr_user_gart_limit_entries.attr,
+	&dev_attr_user_queue_limit_bytes.attr,
 	NULL,
 };
 

@@ -840,6 +840,56 @@ TEST_F(e2e, fences_through_the_ring)
 	vgpu_tq_unmap(&q);
 }
 
+/* A "Vm...:" field of /proc/PID/status in KiB, -1 if unreadable. */
+static long proc_status_kib(pid_t pid, const char *field)
+{
+	char path[64], line[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, strlen(field)))
+			v = strtol(line + strlen(field), NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/*
+ * The firmware maps every client ring; those pages are the clients' and
+ * must not count in the firmware's RSS, or the OOM killer would see the
+ * firmware as the sum of all clients (kmod/vgpu_mmap.c).
+ */
+TEST_F(e2e, client_rings_do_not_count_in_firmware_rss)
+{
+	enum { NQ = 8, RING = 1 << 20 };
+	struct vgpu_tq q[NQ];
+	long before, after;
+	int i;
+
+	before = proc_status_kib(self->fw, "VmRSS:");
+	ASSERT_LT(0, before);
+	for (i = 0; i < NQ; i++) {
+		uint64_t f;
+
+		ASSERT_EQ(0, vgpu_tq_create(&q[i], self->fd, self->ctx,
+					    VGPU_ENGINE_COMPUTE, RING));
+		/* Signalled: the firmware has mapped and read the ring. */
+		f = vgpu_tq_fence(&q[i]);
+		ASSERT_EQ(0, vgpu_tq_submit(&q[i]));
+		ASSERT_EQ(0, vgpu_tq_wait(&q[i], f, 5000));
+	}
+	after = proc_status_kib(self->fw, "VmRSS:");
+	TH_LOG("firmware VmRSS %ld KiB -> %ld KiB with %d MiB of rings",
+	       before, after, NQ * RING >> 20);
+	EXPECT_GT(2048, after - before);
+	for (i = 0; i < NQ; i++)
+		vgpu_tq_unmap(&q[i]);
+}
+
 TEST_F(e2e, kick_wakes_a_sleeping_firmware)
 {
 	struct vgpu_tq q;

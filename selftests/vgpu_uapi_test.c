@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -953,6 +954,121 @@ TEST_F(dev, fork_does_not_inherit_mappings)
 	q.ring[0] = 2;
 	munmap(p, 4096);
 	vgpu_tq_unmap(&q);
+}
+
+/* Exit 0 if /proc/self/maps shows no mapping of a vgpu device. */
+static void no_vgpu_mapping(void *unused)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+	int found = 0;
+
+	(void)unused;
+	if (!f)
+		_exit(2);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "/dev/vgpu"))
+			found = 1;
+	fclose(f);
+	_exit(found);
+}
+
+/*
+ * VM_IO: madvise(MADV_DOFORK) cannot take back VM_DONTCOPY, so a child
+ * never inherits the parent's host memory, ring, doorbell or fence page.
+ */
+TEST_F(dev, madvise_dofork_is_refused)
+{
+	struct vgpu_host_alloc a = { .size = 4096 };
+	struct vgpu_tq q;
+	uint32_t ctx;
+	char *p;
+	int status;
+
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, ctx, VGPU_ENGINE_COMPUTE,
+				    4096));
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
+		 a.mmap_offset);
+	ASSERT_NE(MAP_FAILED, p);
+	p[0] = 1;
+	errno = 0;
+	EXPECT_EQ(-1, madvise(p, 4096, MADV_DOFORK));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, madvise(q.ring, 4096, MADV_DOFORK));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, madvise(q.db, 4096, MADV_DOFORK));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(-1, madvise((void *)q.fence, 4096, MADV_DOFORK));
+	EXPECT_EQ(EINVAL, errno);
+	/* DONTFORK is what they are already: accepted. */
+	EXPECT_EQ(0, madvise(p, 4096, MADV_DONTFORK));
+
+	status = run_child(touch_byte, p);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+	status = run_child(touch_byte, q.ring);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+	status = run_child(touch_byte, q.db);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV);
+	status = run_child(no_vgpu_mapping, NULL);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* The parent's own mappings still work. */
+	EXPECT_EQ(1, p[0]);
+	q.ring[0] = 2;
+	munmap(p, 4096);
+	vgpu_tq_unmap(&q);
+}
+
+/*
+ * A mapping of a host object cannot be pinned (VM_IO); registering it,
+ * with this device or another, shares the object's pages instead, which
+ * outlive both the mapping and the object's handle.
+ */
+TEST_F(dev, register_a_host_object_mapping)
+{
+	struct vgpu_host_alloc a = { .size = 3 * 4096 };
+	struct vgpu_host_register r = { .size = 2 * 4096 };
+	struct vgpu_handle_arg f = { 0 };
+	char *p;
+
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
+	/* Nothing mapped right after the object: a hole of one page. */
+	p = mmap(NULL, 4 * 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, munmap(p + 3 * 4096, 4096));
+	ASSERT_EQ(p, mmap(p, 3 * 4096, PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_FIXED, self->fd, a.mmap_offset));
+	p[4096] = 7;
+	/* Pages 1 and 2 of the object; from page 2 on, the range leaves it. */
+	r.addr = (uintptr_t)p + 4096;
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	EXPECT_EQ(5, vgpu_sysfs_num("gart_entries_used"));
+	r.addr = (uintptr_t)p + 2 * 4096;
+	EXPECT_EQ(-EFAULT, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	/* A read-only mapping registers read-only only. */
+	ASSERT_EQ(0, mprotect(p, 3 * 4096, PROT_READ));
+	r.addr = (uintptr_t)p;
+	EXPECT_EQ(-EFAULT, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
+	/* The registration keeps the pages after munmap and MEM_FREE. */
+	munmap(p, 3 * 4096);
+	f.handle = a.handle;
+	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
+	EXPECT_EQ(5, vgpu_sysfs_num("gart_entries_used"));
+}
+
+/* Without the udev rule, only root may open the node: mode 0660. */
+TEST_F(dev, device_node_is_not_world_accessible)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(VGPU_DEV, &st));
+	EXPECT_EQ(0, st.st_mode & 0007);
+	EXPECT_EQ(0660, st.st_mode & 0777);
 }
 
 /*

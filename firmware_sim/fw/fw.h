@@ -123,6 +123,8 @@ struct fw_options {
 int fw_device_attach(struct fw_device *dev, const char *path,
 		     const struct fw_options *opt);
 void fw_device_detach(struct fw_device *dev);
+/* oom.c: lower our oom_score_adj as system daemons do (best effort). */
+void fw_protect_from_oom(void);
 void fw_ctx_put(struct fw_ctx *ctx);
 
 /* packets.c: run the packet at the head of @q */

@@ -142,6 +142,7 @@ static int serve(char **paths, int ndev, const struct fw_options *opt,
 		return 1;
 	}
 
+	fw_protect_from_oom();
 	/* Signals are taken by sigwait() below, never by a worker thread. */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGTERM);

@@ -157,7 +157,8 @@ CUresult cu_from_errno(int err)
 	case 0:
 		return CUDA_SUCCESS;
 	case -ENOMEM:
-	case -ENOSPC:
+	case -ENOSPC:	/* VRAM or GART full */
+	case -EDQUOT:	/* the user's share of the device is used up */
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	case -ENODEV:
 		return CUDA_ERROR_DEVICE_UNAVAILABLE;

@@ -149,8 +149,7 @@ static CUresult cu_host_peers_add(const struct cu_mem *m)
 					VGPU_HOST_REGISTER_READONLY : 0,
 					&p->handle[i]);
 		if (ret) {
-			res = ret == -ENOMEM ? CUDA_ERROR_OUT_OF_MEMORY :
-			      cu_from_errno(ret);
+			res = cu_from_errno(ret);
 			break;
 		}
 		res = cu_host_map_all(d, p->handle[i], m);
@@ -366,9 +365,13 @@ CU_EXPORT CUresult CUDAAPI cuMemHostRegister(void *p, size_t bytesize,
 				Flags & CU_MEMHOSTREGISTER_READ_ONLY ?
 				VGPU_HOST_REGISTER_READONLY : 0, &m.handle);
 	if (ret)
-		/* Unmapped, PROT_NONE, or read-only without READ_ONLY. */
-		return ret == -ENOMEM ? CUDA_ERROR_OUT_OF_MEMORY :
-		       CUDA_ERROR_INVALID_VALUE;
+		/*
+		 * GART full, over RLIMIT_MEMLOCK or the user's GART share:
+		 * out of memory, as CUDA says; anything else is the range
+		 * (unmapped, PROT_NONE, or read-only without READ_ONLY).
+		 */
+		return cu_from_errno(ret) == CUDA_ERROR_OUT_OF_MEMORY ?
+		       CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_INVALID_VALUE;
 	m.kind = CU_MEM_REGISTERED;
 	m.dev = ctx->dev;
 	m.flags = Flags;

@@ -124,6 +124,17 @@ CUresult cu_jit_ptx(const struct vgpu_ptx_source *srcs, size_t count,
 			res = CUDA_ERROR_INVALID_PTX;
 		goto out;
 	}
+	/*
+	 * What the compiler accepted may still break a limit of the
+	 * hardware (parameter space, for one): the module is then invalid
+	 * PTX, as ptxas says, and must not fail later, at launch, as
+	 * something else.
+	 */
+	if (cu_visa_check(image, size, out->log, sizeof(out->log))) {
+		vgpu_ptx_free(image);
+		res = CUDA_ERROR_INVALID_PTX;
+		goto out;
+	}
 	/* Our own copy in malloc()ed memory, the compiler's freed. */
 	out->image = malloc(size);
 	if (!out->image) {

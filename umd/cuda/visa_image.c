@@ -86,6 +86,9 @@ int cu_visa_check(const void *image, size_t size, char *err, size_t errlen)
 		if (kk->func >= nf || kk->param_first > np ||
 		    kk->param_count > np - kk->param_first)
 			CU_VISA_FAIL("kernel %u has bad indices", i);
+		/* The firmware's limit (firmware_sim/core/validate.c). */
+		if (kk->param_size > 32768)
+			CU_VISA_FAIL("kernel %u: parameters exceed 32 KiB", i);
 	}
 	return 0;
 }

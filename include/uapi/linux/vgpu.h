@@ -14,6 +14,12 @@
  *   long as the bytes it does not know are zero (-E2BIG otherwise).
  * - Handles are per open file: a handle of another open file is invalid
  *   (-ENOENT), as is a freed one.
+ * - Every user of a device has a share of its VRAM, GART and queue memory
+ *   (module parameters user_vram_pct, user_gart_pct, user_queue_mb; the
+ *   limits in sysfs as user_*_limit_*): an ioctl that would take the
+ *   calling user (real uid) over its share fails with -EDQUOT, unless the
+ *   caller has CAP_SYS_RESOURCE.  -ENOMEM/-ENOSPC mean the device itself,
+ *   or a per-process limit, is exhausted.
  * - Errors a client sees on work it submitted: -ECANCELED when its context
  *   is dead (fault or watchdog; VGPU_IOCTL_CTX_STATUS says why) and -ENODEV
  *   when the device was lost (the firmware went away).
@@ -88,7 +94,8 @@ struct vgpu_info {
  * @pad: zero.
  *
  * A context is one GPU virtual address space plus the queues that run in
- * it.  Faults and timeouts are sticky per context.
+ * it.  Faults and timeouts are sticky per context.  Its page tables are
+ * VRAM of the calling user (-EDQUOT over the user's share).
  */
 struct vgpu_ctx_create {
 	__u32 flags;
@@ -192,7 +199,8 @@ struct vgpu_ctx_status {
  * @handle: out: memory object handle.
  * @alloc_size: out: the rounded size.
  *
- * The memory is zeroed.  -ENOMEM when VRAM is exhausted.
+ * The memory is zeroed.  -ENOMEM when VRAM is exhausted, -EDQUOT over the
+ * calling user's share of VRAM.
  */
 struct vgpu_vram_alloc {
 	__u64 size;
@@ -210,7 +218,8 @@ struct vgpu_vram_alloc {
  * @alloc_size: out: the rounded size.
  *
  * The pages are zeroed, entered into the GART and counted against
- * RLIMIT_MEMLOCK (-ENOMEM beyond it; -ENOSPC when the GART is full).
+ * RLIMIT_MEMLOCK (-ENOMEM beyond it; -ENOSPC when the GART is full;
+ * -EDQUOT over the calling user's share of the GART).
  */
 struct vgpu_host_alloc {
 	__u64 size;
@@ -232,7 +241,8 @@ struct vgpu_host_alloc {
  * @handle: out: memory object handle.
  *
  * The pages are pinned (FOLL_LONGTERM), entered into the GART and counted
- * against RLIMIT_MEMLOCK.
+ * against RLIMIT_MEMLOCK (-ENOMEM beyond it; -ENOSPC when the GART is full;
+ * -EDQUOT over the calling user's share of the GART).
  */
 struct vgpu_host_register {
 	__u64 addr;
@@ -356,6 +366,9 @@ enum vgpu_engine {
  *	one page, struct vgpu_doorbell of include/vgpu_hw.h).
  * @fence_offset: out: mmap offset of the fence page (read-only, one page,
  *	struct vgpu_fence_page of include/vgpu_hw.h).
+ *
+ * The ring, doorbell and fence page count against the calling user's share
+ * of queue memory (-EDQUOT over it); -ENOSPC beyond max_queues per file.
  */
 struct vgpu_queue_create {
 	__u32 ctx;

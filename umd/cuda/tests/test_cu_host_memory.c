@@ -109,7 +109,8 @@ static long vm_pin(unsigned int unused)
 }
 
 /* Root pins without limit through CAP_IPC_LOCK: drop it. */
-static int drop_cap_ipc_lock(void)
+/* Drop @cap from the effective set of the calling thread. */
+static int drop_cap(int cap)
 {
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
@@ -118,7 +119,7 @@ static int drop_cap_ipc_lock(void)
 
 	if (syscall(SYS_capget, &hdr, data))
 		return -errno;
-	data[CAP_IPC_LOCK / 32].effective &= ~(1u << (CAP_IPC_LOCK % 32));
+	data[cap / 32].effective &= ~(1u << (cap % 32));
 	if (syscall(SYS_capset, &hdr, data))
 		return -errno;
 	return 0;
@@ -507,7 +508,7 @@ TEST(rlimit_memlock)
 
 	CU_SETUP(&ctx);
 	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetCount(&ndev));
-	ASSERT_EQ(0, drop_cap_ipc_lock());
+	ASSERT_EQ(0, drop_cap(CAP_IPC_LOCK));
 	base = vm_pin_bytes();
 	ASSERT_LE(0, base);
 	rl.rlim_cur = rl.rlim_max = (rlim_t)base + 4 * MiB;
@@ -545,6 +546,61 @@ TEST(rlimit_memlock)
 	ASSERT_EQ(pinned0, settled(pinned_pages, 0, pinned0));
 	ASSERT_EQ(pinned1, settled(pinned_pages, 1, pinned1));
 	munmap(buf, 8 * MiB);
+}
+
+/* Write a module parameter of vgpu; 0 or -1. */
+static int vgpu_param_set(const char *name, const char *value)
+{
+	char path[128];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/module/vgpu/parameters/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ret = fputs(value, f) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+/*
+ * A GART that cannot take the memory, or a user whose share of the GART
+ * is used up (the driver's -ENOSPC and -EDQUOT): CUDA's answer is
+ * CUDA_ERROR_OUT_OF_MEMORY, for registration as for allocation.
+ */
+TEST(full_gart_is_out_of_memory)
+{
+	CUcontext ctx;
+	size_t size, share;
+	long entries;
+	char *buf;
+	void *p;
+
+	CU_SETUP(&ctx);
+	entries = sysfs_num(0, "gart_entries");
+	ASSERT_LT(0, entries);
+	/* Never touched, never pinned: refused before the first page. */
+	size = (size_t)entries * PAGE + MiB;
+	buf = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	ASSERT_EQ(CUDA_ERROR_OUT_OF_MEMORY, cuMemHostRegister(buf, size, 0));
+	ASSERT_EQ(CUDA_ERROR_OUT_OF_MEMORY, cuMemHostAlloc(&p, size, 0));
+
+	/* 1% of the GART per user; CAP_SYS_RESOURCE would lift the limit. */
+	ASSERT_EQ(0, vgpu_param_set("user_gart_pct", "1"));
+	share = (size_t)sysfs_num(0, "user_gart_limit_entries") * PAGE;
+	ASSERT_EQ(0, drop_cap(CAP_SYS_RESOURCE));
+	EXPECT_EQ(CUDA_ERROR_OUT_OF_MEMORY,
+		  cuMemHostRegister(buf, share + MiB, 0));
+	EXPECT_EQ(CUDA_ERROR_OUT_OF_MEMORY,
+		  cuMemHostAlloc(&p, share + MiB, 0));
+	/* Within the share: fine. */
+	EXPECT_EQ(CUDA_SUCCESS, cuMemHostRegister(buf, MiB, 0));
+	EXPECT_EQ(CUDA_SUCCESS, cuMemHostUnregister(buf));
+	/* Writing the parameter back needs no capability beyond root's. */
+	ASSERT_EQ(0, vgpu_param_set("user_gart_pct", "50"));
+	munmap(buf, size);
 }
 
 /*

@@ -130,6 +130,17 @@ TEST(load_fatbin_and_data)
 		  ".version 8.0\n.target sm_75\n.address_size 64\n"
 		  ".visible .entry k() { bogus.instruction; }\n", 2, opts, vals));
 	ASSERT_NE(0, strlen(log));
+	/*
+	 * Well-formed text that breaks a limit (4 GB of parameters; ptxas:
+	 * "uses too much parameter space"): invalid PTX at load, not out
+	 * of memory or a failure at launch.
+	 */
+	log[0] = '\0';
+	ASSERT_EQ(CUDA_ERROR_INVALID_PTX, cuModuleLoadDataEx(&m3,
+		  ".version 8.0\n.target sm_75\n.address_size 64\n"
+		  ".visible .entry k(.param .align 4 .b8 p[4000000000])\n"
+		  "{ ret; }\n", 2, opts, vals));
+	ASSERT_NE(NULL, strstr(log, "parameters"));
 	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m1));
 	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(m2));
 	free(ptx);

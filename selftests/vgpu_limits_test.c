@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu_limits_test.c - no user can take the device from the others
+ *
+ * Each exhaustion path of the per-user limits (kmod/vgpu_user.c): VRAM,
+ * GART entries and queue memory.  The tests run as root and lower the
+ * limits through the writable module parameters, so that a limit is
+ * reached with a few MiB; the work that must be refused runs in a child
+ * that opened the device as root and then became an unprivileged user
+ * (setuid drops CAP_SYS_RESOURCE, which would lift the limits).  Each test
+ * checks that:
+ *
+ *  - the user is refused with -EDQUOT at its limit, not before;
+ *  - another process of the same user is refused too (the limit is the
+ *    user's, not the process's or the file's);
+ *  - another user can still create its first context and use the device;
+ *  - everything is given back when the processes exit.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "vgpu_lib.h"
+
+#define MiB		(1024ull * 1024)
+#define USER_A		65534
+#define USER_B		65533
+
+/* Exit statuses of the children. */
+#define CHILD_OK	0
+#define CHILD_SETUP	10	/* open, setuid, rlimit */
+#define CHILD_EARLY	11	/* refused before the limit */
+#define CHILD_ERRNO	12	/* refused with something else than -EDQUOT */
+#define CHILD_NEVER	13	/* never refused */
+#define CHILD_USE	14	/* could not use the device */
+
+FIXTURE(limits) {
+	long long vram_limit, gart_limit, queue_limit;
+};
+
+static void set_param(const char *name, const char *value)
+{
+	if (vgpu_param_write(name, value))
+		fprintf(stderr, "# cannot set %s=%s\n", name, value);
+}
+
+FIXTURE_SETUP(limits)
+{
+	ASSERT_EQ(0, vgpu_param_write("user_vram_pct", "5"));
+	ASSERT_EQ(0, vgpu_param_write("user_gart_pct", "1"));
+	ASSERT_EQ(0, vgpu_param_write("user_queue_mb", "4"));
+	self->vram_limit = vgpu_sysfs_num("user_vram_limit_bytes");
+	self->gart_limit = vgpu_sysfs_num("user_gart_limit_entries");
+	self->queue_limit = vgpu_sysfs_num("user_queue_limit_bytes");
+}
+
+FIXTURE_TEARDOWN(limits)
+{
+	set_param("user_vram_pct", "50");
+	set_param("user_gart_pct", "50");
+	set_param("user_queue_mb", "64");
+	EXPECT_TRUE(vgpu_accounting_idle());
+}
+
+/* Open the device as root, then become @uid for good; -1 on failure. */
+static int open_as(uid_t uid)
+{
+	struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+	int fd = vgpu_open();
+
+	/* Let the per-user GART limit, not RLIMIT_MEMLOCK, be what stops. */
+	if (fd < 0 || setrlimit(RLIMIT_MEMLOCK, &unlimited) ||
+	    setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+		return -1;
+	return fd;
+}
+
+/* What one step of an exhaustion loop allocates. */
+enum what { VRAM, HOST, QUEUE };
+
+static int alloc_one(int fd, enum what what, uint64_t size, uint32_t ctx)
+{
+	struct vgpu_host_alloc h = { .size = size };
+	struct vgpu_queue_create q = { .ctx = ctx, .ring_size = size };
+	uint32_t handle;
+
+	switch (what) {
+	case VRAM:
+		return vgpu_vram_alloc(fd, size, &handle);
+	case HOST:
+		return vgpu_ioctl(fd, VGPU_IOCTL_HOST_ALLOC, &h);
+	default:
+		return vgpu_ioctl(fd, VGPU_IOCTL_QUEUE_CREATE, &q);
+	}
+}
+
+/*
+ * As @uid, allocate @size at a time until refused; the refusal must be
+ * -EDQUOT and come only when @cost more bytes would pass @limit.  Then
+ * tell the parent (@ready) and hold everything until it says so (@go).
+ */
+static int exhaust(uid_t uid, enum what what, uint64_t size, uint64_t cost,
+		   uint64_t limit, int ready, int go)
+{
+	int fd = open_as(uid);
+	uint64_t held = 0;
+	uint32_t ctx = 0;
+	char c = 0;
+	int ret;
+
+	if (fd < 0)
+		return CHILD_SETUP;
+	if (what == QUEUE && vgpu_ctx_create(fd, &ctx))
+		return CHILD_USE;
+	while (!(ret = alloc_one(fd, what, size, ctx))) {
+		held += cost;
+		if (held > limit)
+			return CHILD_NEVER;
+	}
+	if (ret != -EDQUOT) {
+		fprintf(stderr, "# uid %u: %s after %llu bytes\n", uid,
+			strerror(-ret), (unsigned long long)held);
+		return CHILD_ERRNO;
+	}
+	if (held + cost <= limit)
+		return CHILD_EARLY;
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		return CHILD_SETUP;
+	return CHILD_OK;
+}
+
+/* As @uid, in a fresh process: one more allocation must be refused. */
+static int refused_at_once(uid_t uid, enum what what, uint64_t size)
+{
+	int fd = open_as(uid);
+	uint32_t ctx = 0;
+	int ret;
+
+	if (fd < 0)
+		return CHILD_SETUP;
+	if (what == QUEUE) {
+		/* The context's root table is VRAM, not queue memory. */
+		if (vgpu_ctx_create(fd, &ctx))
+			return CHILD_USE;
+	}
+	ret = alloc_one(fd, what, size, ctx);
+	return ret == -EDQUOT ? CHILD_OK : ret ? CHILD_ERRNO : CHILD_NEVER;
+}
+
+/* As @uid: a first context, a queue, VRAM and host memory all work. */
+static int first_context_works(uid_t uid)
+{
+	struct vgpu_host_alloc h = { .size = 65536 };
+	struct vgpu_tq q;
+	uint32_t ctx, bo;
+	int fd = open_as(uid);
+
+	if (fd < 0)
+		return CHILD_SETUP;
+	if (vgpu_ctx_create(fd, &ctx) ||
+	    vgpu_tq_create(&q, fd, ctx, VGPU_ENGINE_COMPUTE, 65536) ||
+	    vgpu_vram_alloc(fd, MiB, &bo) ||
+	    vgpu_ioctl(fd, VGPU_IOCTL_HOST_ALLOC, &h))
+		return CHILD_USE;
+	return CHILD_OK;
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+#define RUN_CHILD(expr) ({						\
+	pid_t pid_ = fork();						\
+	if (!pid_)							\
+		_exit(expr);						\
+	wait_child(pid_);						\
+})
+
+/*
+ * The whole scenario for one resource: user A exhausts its share and
+ * holds it; another process of A is refused at once; user B gets its
+ * first context; root is not limited; A's exit gives everything back.
+ */
+static void scenario(struct __test_metadata *_metadata, enum what what,
+		     uint64_t size, uint64_t cost, uint64_t limit)
+{
+	int ready[2], go[2];
+	char c = 0;
+	pid_t a;
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	a = fork();
+	if (!a)
+		_exit(exhaust(USER_A, what, size, cost, limit, ready[1],
+			      go[0]));
+	/* A reports once it holds its whole share (or exits on failure). */
+	close(ready[1]);
+	EXPECT_EQ(1, read(ready[0], &c, 1));
+
+	EXPECT_EQ(CHILD_OK, RUN_CHILD(refused_at_once(USER_A, what, size)));
+	EXPECT_EQ(CHILD_OK, RUN_CHILD(first_context_works(USER_B)));
+	/* Root (CAP_SYS_RESOURCE) is counted, not limited. */
+	{
+		int fd = vgpu_open();
+
+		ASSERT_LE(0, fd);
+		if (what == QUEUE) {
+			uint32_t ctx;
+			struct vgpu_queue_create q = { .ring_size = size };
+
+			ASSERT_EQ(0, vgpu_ctx_create(fd, &ctx));
+			q.ctx = ctx;
+			for (uint64_t n = 0; n <= limit / cost; n++)
+				EXPECT_EQ(0, vgpu_ioctl(fd,
+							VGPU_IOCTL_QUEUE_CREATE,
+							&q));
+		} else {
+			EXPECT_EQ(0, alloc_one(fd, what, limit + size, 0));
+		}
+		close(fd);
+	}
+
+	EXPECT_EQ(1, write(go[1], &c, 1));
+	EXPECT_EQ(CHILD_OK, wait_child(a));
+	close(ready[0]);
+	close(go[0]);
+	close(go[1]);
+	/* A's share came back: A can allocate again. */
+	EXPECT_EQ(CHILD_OK, RUN_CHILD(first_context_works(USER_A)));
+}
+
+TEST_F(limits, limits_follow_the_parameters)
+{
+	long long vram = vgpu_sysfs_num("vram_total_bytes");
+	long long gart = vgpu_sysfs_num("gart_entries");
+
+	EXPECT_EQ(vram / 4096 * 5 / 100 * 4096, self->vram_limit);
+	EXPECT_EQ(gart / 100, self->gart_limit);
+	EXPECT_EQ(4 * MiB, self->queue_limit);
+	EXPECT_EQ(-EINVAL, vgpu_param_write("user_vram_pct", "0"));
+	EXPECT_EQ(-EINVAL, vgpu_param_write("user_vram_pct", "101"));
+	EXPECT_EQ(-EINVAL, vgpu_param_write("user_gart_pct", "0"));
+	EXPECT_EQ(-EINVAL, vgpu_param_write("user_queue_mb", "0"));
+	EXPECT_EQ(vram / 4096 * 5 / 100 * 4096,
+		  vgpu_sysfs_num("user_vram_limit_bytes"));
+	ASSERT_EQ(0, vgpu_param_write("user_vram_pct", "100"));
+	EXPECT_EQ(vram, vgpu_sysfs_num("user_vram_limit_bytes"));
+}
+
+TEST_F(limits, vram_per_user)
+{
+	/* 4 MiB objects: VRAM costs no host memory until touched. */
+	scenario(_metadata, VRAM, 4 * MiB, 4 * MiB, self->vram_limit);
+}
+
+TEST_F(limits, gart_per_user)
+{
+	/* 1 MiB host objects: 1% of the GART is about 10 MiB. */
+	scenario(_metadata, HOST, MiB, MiB, self->gart_limit * 4096);
+}
+
+TEST_F(limits, queue_memory_per_user)
+{
+	/* A 1 MiB ring costs its pages, a doorbell and a fence page. */
+	scenario(_metadata, QUEUE, MiB, MiB + 2 * 4096, self->queue_limit);
+}
+
+TEST_HARNESS_MAIN

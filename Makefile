@@ -8,6 +8,7 @@
 #                   the selftests in QEMU guests running both kernels
 #   make run        the main job: build, boot the VM, load the driver, start
 #                   the firmware and run the samples
+#   make htmldocs   render Documentation/ into build/htmldocs/ (Sphinx)
 #
 # User-space parts are built non-recursively: each directory contributes a
 # fragment, <dir>/build.mk or <dir>/<subdir>/build.mk, that appends to
@@ -134,6 +135,17 @@ run:
 
 setup:
 	tools/setup
+
+# --- rendered documentation --------------------------------------------------
+#
+# Sphinx with the kernel's kernel-doc extension (Documentation/conf.py).  Any
+# warning fails, from Sphinx (-W) and from kernel-doc (KDOC_WERROR): a broken
+# reference or a stale kernel-doc comment is a bug like a compiler warning.
+.PHONY: htmldocs
+htmldocs:
+	KDOC_WERROR=1 sphinx-build -W --keep-going -q -b html \
+		-d $(B)/htmldocs-doctrees Documentation $(B)/htmldocs
+	@echo "htmldocs: $(B)/htmldocs/index.html"
 
 clean:
 	rm -rf $(B) $(CLEAN_EXTRA)

@@ -143,9 +143,11 @@ setup:
 # Sphinx with the kernel's kernel-doc extension (Documentation/conf.py).  Any
 # warning fails, from Sphinx (-W) and from kernel-doc (KDOC_WERROR): a broken
 # reference or a stale kernel-doc comment is a bug like a compiler warning.
+# -E: read every page each time; Sphinx repeats no warning of a page it
+# does not read again, so an incremental build would pass a broken page.
 .PHONY: htmldocs deb deb-check
 htmldocs:
-	KDOC_WERROR=1 sphinx-build -W --keep-going -q -b html \
+	KDOC_WERROR=1 sphinx-build -E -W --keep-going -q -b html \
 		-d $(B)/htmldocs-doctrees Documentation $(B)/htmldocs
 	@echo "htmldocs: $(B)/htmldocs/index.html"
 

@@ -167,7 +167,7 @@ deb:
 	git ls-files -z --cached --others --exclude-standard | \
 		tar --null -T - -cf - | tar -xf - -C $(DEB_DIR)/src
 	cd $(DEB_DIR)/src && dpkg-buildpackage -b -us -uc
-	lintian --info $(DEB_DIR)/*.changes
+	lintian --info --fail-on error,warning $(DEB_DIR)/*.changes
 	@ls $(DEB_DIR)/*.deb
 
 deb-check: deb

@@ -8,6 +8,8 @@
 #                   the selftests in QEMU guests running both kernels
 #   make run        the main job: build, boot the VM, load the driver, start
 #                   the firmware and run the samples
+#   make htmldocs   render Documentation/ into build/htmldocs/ (Sphinx)
+#   make deb        Debian packages in build/deb/ (make deb-check tests them)
 #
 # User-space parts are built non-recursively: each directory contributes a
 # fragment, <dir>/build.mk or <dir>/<subdir>/build.mk, that appends to
@@ -58,7 +60,8 @@ include $(sort $(wildcard */build.mk */*/build.mk))
 # checkpatch) and the packages the build needs come from tools/setup.  As an
 # included makefile, the stamp is brought up to date before anything else is
 # built, so a plain `make` on a fresh machine works too.
-ifeq ($(filter clean,$(MAKECMDGOALS)),)
+# VGPU_NO_SETUP=1 skips it (debian/rules: dpkg checks the build dependencies).
+ifeq ($(filter clean,$(MAKECMDGOALS))$(VGPU_NO_SETUP),)
 -include $(B)/ext/setup.stamp
 endif
 $(B)/ext/setup.stamp: tools/setup
@@ -135,5 +138,37 @@ run:
 setup:
 	tools/setup
 
+# --- rendered documentation --------------------------------------------------
+#
+# Sphinx with the kernel's kernel-doc extension (Documentation/conf.py).  Any
+# warning fails, from Sphinx (-W) and from kernel-doc (KDOC_WERROR): a broken
+# reference or a stale kernel-doc comment is a bug like a compiler warning.
+# -E: read every page each time; Sphinx repeats no warning of a page it
+# does not read again, so an incremental build would pass a broken page.
+.PHONY: htmldocs deb deb-check
+htmldocs:
+	KDOC_WERROR=1 sphinx-build -E -W --keep-going -q -b html \
+		-d $(B)/htmldocs-doctrees Documentation $(B)/htmldocs
+	@echo "htmldocs: $(B)/htmldocs/index.html"
+
 clean:
 	rm -rf $(B) $(CLEAN_EXTRA)
+
+# --- Debian packages -----------------------------------------------------------
+#
+# Built by Debian's own tooling from debian/, in a copy of the tree's source
+# files (dpkg-buildpackage writes its results next to the tree it builds):
+# build/deb/*.deb.  deb-check installs them into a scratch root and has DKMS
+# build the module from the packaged sources for each kernel.
+DEB_DIR := $(B)/deb
+deb:
+	tools/setup --deb
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	git ls-files -z --cached --others --exclude-standard | \
+		tar --null -T - -cf - | tar -xf - -C $(DEB_DIR)/src
+	cd $(DEB_DIR)/src && dpkg-buildpackage -b -us -uc
+	lintian --info --fail-on error,warning $(DEB_DIR)/*.changes
+	@ls $(DEB_DIR)/*.deb
+
+deb-check: deb
+	tools/deb-check $(DEB_DIR) $(foreach k,$(KERNELS),$(KREL_$(k)))

@@ -360,7 +360,6 @@ enum vgpu_engine {
  * @flags: zero.
  * @handle: out: queue handle.
  * @queue_id: out: device-wide id of the queue.
- * @pad: zero.
  * @ring_offset: out: mmap offset of the ring (read-write, @ring_size bytes).
  * @doorbell_offset: out: mmap offset of the doorbell page (read-write,
  *	one page, struct vgpu_doorbell of include/vgpu_hw.h).

@@ -114,6 +114,7 @@ CUresult cu_jit_ptx(const struct vgpu_ptx_source *srcs, size_t count,
 	if (ret != VGPU_PTX_OK) {
 		out->ptx_status = ret;
 		snprintf(out->symbol, sizeof(out->symbol), "%s", diag.symbol);
+		snprintf(out->module, sizeof(out->module), "%s", diag.file);
 		vgpu_ptx_format_diag(&diag, out->log, sizeof(out->log));
 		if (ret == VGPU_PTX_ERR_NOMEM)
 			res = CUDA_ERROR_OUT_OF_MEMORY;

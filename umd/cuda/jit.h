@@ -15,6 +15,7 @@ struct cu_jit_result {
 	bool from_cache;
 	int ptx_status;		/* VGPU_PTX_ERR_* of a failed compilation */
 	char symbol[128];	/* VGPU_PTX_ERR_LINK: the unresolved name */
+	char module[128];	/* ... and the module that uses it */
 	char log[1024];		/* why it failed */
 };
 

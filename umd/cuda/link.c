@@ -262,6 +262,19 @@ static CUresult cu_link_run(struct CUlinkState_st *l)
 		memcpy(jit.image, l->visa, l->visa_size);
 		jit.size = l->visa_size;
 		res = CUDA_SUCCESS;
+	} else if (!l->count) {
+		/*
+		 * Nothing was added: an H100 links that into an image without
+		 * code (probe_link.h100.txt), and so do we, from an empty
+		 * module.
+		 */
+		static const char empty[] =
+			".version 8.0\n.target sm_90\n.address_size 64\n";
+		struct vgpu_ptx_source none = {
+			.name = "<empty>", .text = empty, .len = sizeof(empty) - 1,
+		};
+
+		res = cu_jit_ptx(&none, 1, &jit);
 	} else {
 		srcs = calloc(l->count, sizeof(*srcs));
 		if (!srcs)
@@ -275,15 +288,20 @@ static CUresult cu_link_run(struct CUlinkState_st *l)
 		free(srcs);
 	}
 	if (res != CUDA_SUCCESS) {
-		cu_jit_text_add(&l->error, "error   : %s", jit.log);
 		/*
 		 * Unresolved or twice-defined symbols: the linker's own
-		 * failure.  NVIDIA's cuLinkComplete is reported to return
-		 * CUDA_ERROR_UNKNOWN with nvlink's message in the log
-		 * (unmeasured here).
+		 * failure.  An H100 answers an unresolved one with
+		 * CUDA_ERROR_INVALID_SOURCE and this line in the error log
+		 * (tools/cuda-probe/golden/probe_link.h100.txt); a name
+		 * defined twice is taken to fail the same way (unmeasured).
 		 */
+		if (jit.ptx_status == VGPU_PTX_ERR_LINK && jit.symbol[0])
+			cu_jit_text_add(&l->error, "error   : Undefined reference to '%s' in '%s'",
+					jit.symbol, jit.module);
+		else
+			cu_jit_text_add(&l->error, "error   : %s", jit.log);
 		if (jit.ptx_status == VGPU_PTX_ERR_LINK)
-			res = CUDA_ERROR_UNKNOWN;
+			res = CUDA_ERROR_INVALID_SOURCE;
 		return res;
 	}
 	if (l->opts.verbose) {
@@ -311,11 +329,7 @@ CU_EXPORT CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut,
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 	start = cu_jit_now_ms();
-	if (!l->count && !l->visa) {
-		/* Real CUDA's answer to an empty link is unmeasured. */
-		cu_jit_text_add(&l->error, "error   : nothing to link: no input was added");
-		res = CUDA_ERROR_INVALID_VALUE;
-	} else if (l->changed || !l->num_images) {
+	if (l->changed || !l->num_images) {
 		/* Images returned before stay valid until cuLinkDestroy. */
 		res = cu_link_run(l);
 	}

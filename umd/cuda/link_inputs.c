@@ -329,6 +329,16 @@ CUresult cu_link_input(CUjitInputType type, const void *data, size_t size,
 		res = cu_link_cubin(data, size, name, out, error);
 		break;
 	default:	/* CU_JIT_INPUT_NVVM */
+		/*
+		 * LTO-IR is LLVM bitcode ("BC" 0xC0DE), which vGPU does not
+		 * compile; anything else is not NVVM at all, and an H100
+		 * calls that CUDA_ERROR_INVALID_IMAGE (probe_link.h100.txt).
+		 */
+		if (size < 4 || memcmp(data, "BC\xc0\xde", 4)) {
+			cu_jit_text_add(error, "error   : '%s': not LTO-IR (NVVM bitcode)",
+					name);
+			return CUDA_ERROR_INVALID_IMAGE;
+		}
 		cu_jit_text_add(error, "error   : '%s': LTO-IR (NVVM) input is not supported by vGPU",
 				name);
 		return CUDA_ERROR_NOT_SUPPORTED;

@@ -8,6 +8,12 @@
 #                   the selftests in QEMU guests running both kernels
 #   make run        the main job: build, boot the VM, load the driver, start
 #                   the firmware and run the samples
+#   make samples-sweep CUDA_SAMPLES=DIR
+#                   not part of check: build NVIDIA's CUDA samples (a
+#                   checkout in DIR) as their CMake files do and run them in
+#                   a guest; verdicts in build/sweep/verdicts.txt
+#                   (tools/samples-sweep --help for its options, passed in
+#                   SWEEP_ARGS)
 #
 # User-space parts are built non-recursively: each directory contributes a
 # fragment, <dir>/build.mk or <dir>/<subdir>/build.mk, that appends to
@@ -45,7 +51,7 @@ KERNELS := 6.1 6.12
 KREL_6.1 := $(notdir $(firstword $(wildcard /lib/modules/6.1.*-cloud-amd64)))
 KREL_6.12 := $(notdir $(firstword $(wildcard /lib/modules/6.12.*-cloud-amd64)))
 
-.PHONY: all modules check run clean setup FORCE
+.PHONY: all modules check run clean setup samples-sweep FORCE
 
 # Keep every file the build makes: pattern-rule outputs such as test data
 # (PTX made by nvcc) are needed at run time, not only as inputs.
@@ -134,6 +140,13 @@ run:
 
 setup:
 	tools/setup
+
+# NVIDIA's CUDA samples, built as their CMakeLists build them and run in a
+# guest (Documentation/build-and-test.rst).  Slow, and needs a checkout of
+# github.com/NVIDIA/cuda-samples that the project does not carry.
+samples-sweep: all
+	@test -n "$(CUDA_SAMPLES)" || { echo "usage: make samples-sweep CUDA_SAMPLES=/path/to/cuda-samples" >&2; exit 2; }
+	tools/samples-sweep --samples "$(CUDA_SAMPLES)" $(SWEEP_ARGS)
 
 clean:
 	rm -rf $(B) $(CLEAN_EXTRA)

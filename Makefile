@@ -10,6 +10,12 @@
 #                   the firmware and run the samples
 #   make htmldocs   render Documentation/ into build/htmldocs/ (Sphinx)
 #   make deb        Debian packages in build/deb/ (make deb-check tests them)
+#   make samples-sweep CUDA_SAMPLES=DIR
+#                   not part of check: build NVIDIA's CUDA samples (a
+#                   checkout in DIR) as their CMake files do and run them in
+#                   a guest; verdicts in build/sweep/verdicts.txt
+#                   (tools/samples-sweep --help for its options, passed in
+#                   SWEEP_ARGS)
 #
 # User-space parts are built non-recursively: each directory contributes a
 # fragment, <dir>/build.mk or <dir>/<subdir>/build.mk, that appends to
@@ -47,7 +53,7 @@ KERNELS := 6.1 6.12
 KREL_6.1 := $(notdir $(firstword $(wildcard /lib/modules/6.1.*-cloud-amd64)))
 KREL_6.12 := $(notdir $(firstword $(wildcard /lib/modules/6.12.*-cloud-amd64)))
 
-.PHONY: all modules check run clean setup FORCE
+.PHONY: all modules check run clean setup samples-sweep FORCE
 
 # Keep every file the build makes: pattern-rule outputs such as test data
 # (PTX made by nvcc) are needed at run time, not only as inputs.
@@ -150,6 +156,15 @@ htmldocs:
 	KDOC_WERROR=1 sphinx-build -E -W --keep-going -q -b html \
 		-d $(B)/htmldocs-doctrees Documentation $(B)/htmldocs
 	@echo "htmldocs: $(B)/htmldocs/index.html"
+
+# --- NVIDIA's samples --------------------------------------------------------
+#
+# NVIDIA's CUDA samples, built as their CMakeLists build them and run in a
+# guest (Documentation/build-and-test.rst).  Slow, and needs a checkout of
+# github.com/NVIDIA/cuda-samples that the project does not carry.
+samples-sweep: all
+	@test -n "$(CUDA_SAMPLES)" || { echo "usage: make samples-sweep CUDA_SAMPLES=/path/to/cuda-samples" >&2; exit 2; }
+	tools/samples-sweep --samples "$(CUDA_SAMPLES)" $(SWEEP_ARGS)
 
 clean:
 	rm -rf $(B) $(CLEAN_EXTRA)

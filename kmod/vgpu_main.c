@@ -11,6 +11,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/poll.h>
 #include <linux/slab.h>
@@ -22,10 +23,11 @@ static unsigned int num_devices = 1;
 module_param(num_devices, uint, 0444);
 MODULE_PARM_DESC(num_devices, "Number of devices /dev/vgpuN (1-8, default 1)");
 
-static unsigned int vram_mb = 1024;
+/* 0: sized at load time by vgpu_default_vram_mb(); the value used is shown. */
+static unsigned int vram_mb;
 module_param(vram_mb, uint, 0444);
 MODULE_PARM_DESC(vram_mb,
-		 "VRAM per device in MiB, backed by host memory only where used (1-65536, default 1024)");
+		 "VRAM per device in MiB, backed by host memory only where used (1-65536; default: half of RAM shared by the devices, at most 65536)");
 
 static unsigned int gart_mb = 1024;
 module_param(gart_mb, uint, 0444);
@@ -442,10 +444,28 @@ static void vgpu_remove_all(void)
 	debugfs_remove_recursive(vgpu_debugfs_root);
 }
 
+/*
+ * The default VRAM size: as large as an H100's 80 GB where the machine can
+ * back it, at most VGPU_MAX_MB, but never more than half of RAM for all
+ * devices together.  VRAM costs host memory only where it is touched, and
+ * those pages cannot be swapped out: a device larger than RAM would let one
+ * program that fills the VRAM it was promised drive the machine out of
+ * memory, whereas an allocation larger than this VRAM fails at once.
+ */
+static unsigned int vgpu_default_vram_mb(void)
+{
+	u64 half_ram_mb = ((u64)totalram_pages() << PAGE_SHIFT) >> 21;
+
+	return max_t(u64, 1, min_t(u64, VGPU_MAX_MB,
+				   half_ram_mb / num_devices));
+}
+
 static int __init vgpu_init(void)
 {
 	unsigned int i;
 
+	if (!vram_mb && num_devices && num_devices <= VGPU_MAX_DEVICES)
+		vram_mb = vgpu_default_vram_mb();
 	if (!num_devices || num_devices > VGPU_MAX_DEVICES ||
 	    !vram_mb || vram_mb > VGPU_MAX_MB ||
 	    !gart_mb || gart_mb > VGPU_MAX_MB ||

@@ -59,9 +59,31 @@ fi
 /vgpu-vm/bin/sh /vgpu-vm/run.sh < /dev/null > /dev/ttyS0 2>&1
 status=$?
 
+# 0 while some device still has a firmware attached (sysfs "firmware").
+firmware_attached() {
+	for f in /sys/class/misc/vgpu*/firmware; do
+		[ "$(cat "$f" 2>/dev/null)" = attached ] && return 0
+	done
+	return 1
+}
+
+# The firmware detaches when its process has exited and closed the device;
+# until then rmmod fails with "in use".  Wait for that, polling every 0.1 s,
+# for at most FW_DETACH_TENTHS tenths of a second: an exiting process under
+# TCG, with a device's memory to unmap, can take a few seconds.
+FW_DETACH_TENTHS=300
 if [ -n "$VGPU_FW" ] && [ -f /run/vgpu-fw.pid ]; then
 	kill "$(cat /run/vgpu-fw.pid)" 2>/dev/null
-	sleep 1
+	tenths=0
+	while firmware_attached; do
+		if [ "$tenths" -ge "$FW_DETACH_TENTHS" ]; then
+			echo "vgpu-vm: the firmware has not detached" \
+			     "$((tenths / 10)) s after SIGTERM" > /dev/ttyS0
+			break
+		fi
+		sleep 0.1
+		tenths=$((tenths + 1))
+	done
 fi
 if [ -n "$VGPU_MODULE" ] && [ -z "$VGPU_KEEP_MODULE" ]; then
 	# Unloading is part of the test: it must succeed with nothing leaked.

@@ -21,8 +21,11 @@ mount -t debugfs debugfs /sys/kernel/debug
 ln -sf /proc/self/fd /dev/fd
 hostname vgpu-vm
 
+. /vgpu-vm/config
+
 # Output is read by a program, not a terminal: no \n -> \r\n translation.
-stty -F /dev/ttyS0 -onlcr 2>/dev/null
+# An interactive shell's is read by a terminal, which wants it.
+[ -z "$VGPU_SHELL" ] && stty -F /dev/ttyS0 -onlcr 2>/dev/null
 
 report() {
 	echo "VGPU_VM_EXIT $1" > /dev/ttyS2
@@ -37,7 +40,25 @@ echo 20 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 # emulator's or the kernel's, not the driver's, and the runner retries it.
 echo "VGPU_VM_BOOTED" > /dev/ttyS2
 
-. /vgpu-vm/config
+# Modules the kernel needs for --share (virtiofs) where it does not build
+# them in, dependencies first.
+for m in $VGPU_PRELOAD; do
+	if ! insmod "$m" > /dev/ttyS0 2>&1; then
+		echo "vgpu-vm: insmod $m failed" > /dev/ttyS0
+		report 125
+	fi
+done
+
+# --share: "TAG DIR" lines; each host directory at its own path.
+if [ -f /vgpu-vm/shares ]; then
+	while read -r tag dir; do
+		mkdir -p "$dir"
+		if ! mount -t virtiofs "$tag" "$dir" > /dev/ttyS0 2>&1; then
+			echo "vgpu-vm: mount of shared $dir failed" > /dev/ttyS0
+			report 125
+		fi
+	done < /vgpu-vm/shares
+fi
 
 if [ -n "$VGPU_MODULE" ]; then
 	# shellcheck disable=SC2086
@@ -56,8 +77,20 @@ if [ -n "$VGPU_FW" ]; then
 	fi
 fi
 
-/vgpu-vm/bin/sh /vgpu-vm/run.sh < /dev/null > /dev/ttyS0 2>&1
+if [ -n "$VGPU_SHELL" ]; then
+	# A session of its own with the console as its controlling terminal
+	# (setsid -c), so that ^C and job control reach the shell's children.
+	echo "vgpu-vm: a shell in the guest; 'exit' or ^D powers it off." \
+		> /dev/ttyS0
+	setsid -c /vgpu-vm/bin/sh /vgpu-vm/run.sh \
+		< /dev/ttyS0 > /dev/ttyS0 2>&1
+else
+	/vgpu-vm/bin/sh /vgpu-vm/run.sh < /dev/null > /dev/ttyS0 2>&1
+fi
 status=$?
+
+# Shared directories: what the guest wrote must reach the host.
+sync
 
 # 0 while some device still has a firmware attached (sysfs "firmware").
 firmware_attached() {

@@ -141,6 +141,11 @@ run:
 	$(MAKE) all
 	tools/run-samples
 
+# A shell in a guest with the driver loaded and the firmware running.
+.PHONY: shell
+shell: all
+	tools/vgpu-vm --shell
+
 setup:
 	tools/setup
 

@@ -504,6 +504,9 @@ static inline uint32_t cu_kernel_user_shared(const struct visa_kernel *k)
 }
 
 const char *cu_visa_string(const struct visa_image_header *h, uint32_t off);
+/* The variable @name defines in the global or const segment, or NULL. */
+const struct visa_symbol *cu_visa_data_symbol(const struct visa_image_header *h,
+					       const char *name);
 const void *cu_visa_section(const struct visa_image_header *h,
 			    unsigned int id, uint32_t *count);
 void cu_module_free(struct cu_module *m);

@@ -30,25 +30,17 @@ _Static_assert(sizeof(struct cu_devrt_state) == 16656,
 
 int cu_devrt_add_module(struct vgpu_fatbin_ptx_set *set)
 {
-	struct vgpu_fatbin_ptx *grown;
-	char *text = strdup(cu_devrt_ptx);
-
-	if (!text)
-		return VGPU_FATBIN_ENOMEM;
-	grown = realloc(set->modules, (set->count + 1) * sizeof(*grown));
-	if (!grown) {
-		free(text);
-		return VGPU_FATBIN_ENOMEM;
-	}
-	set->modules = grown;
-	grown[set->count++] = (struct vgpu_fatbin_ptx){
-		.text = text,
-		.len = strlen(text),
+	struct vgpu_fatbin_ptx m = {
+		.text = strdup(cu_devrt_ptx),
 		.sm_arch = 90,
 		.isa_major = 8,
 		.isa_minor = 0,
 	};
-	return VGPU_FATBIN_OK;
+
+	if (!m.text)
+		return VGPU_FATBIN_ENOMEM;
+	m.len = strlen(m.text);
+	return vgpu_fatbin_ptx_set_append(set, &m);
 }
 
 /*
@@ -87,27 +79,16 @@ static void cu_devrt_describe(struct cu_devrt_state *st, unsigned int ordinal)
 void cu_devrt_fill_state(const struct visa_image_header *h, uint8_t *seg,
 			 uint64_t size, unsigned int ordinal)
 {
-	const uint8_t *syms;
-	uint32_t n, i;
+	const struct visa_symbol *s = cu_visa_data_symbol(h,
+							  CU_DEVRT_STATE_SYMBOL);
+	struct cu_devrt_state st;
 
-	syms = cu_visa_section(h, VISA_SEC_SYMBOLS, &n);
-	for (i = 0; i < n; i++) {
-		const struct visa_symbol *s = (const void *)
-			(syms + (size_t)i * h->sections[VISA_SEC_SYMBOLS].entsize);
-		struct cu_devrt_state st;
-
-		if (s->space != VISA_SPACE_GLOBAL ||
-		    (s->flags & VISA_SYM_EXTERN_DEF) ||
-		    strcmp(cu_visa_string(h, s->name), CU_DEVRT_STATE_SYMBOL))
-			continue;
-		/* the image was validated; a wrong size is not our PTX */
-		if (s->size != sizeof(st) || s->offset > size ||
-		    size - s->offset < sizeof(st))
-			return;
-		cu_devrt_describe(&st, ordinal);
-		memcpy(seg + s->offset, &st, sizeof(st));
+	/* the image was validated; a wrong size or place is not our PTX */
+	if (!s || s->space != VISA_SPACE_GLOBAL || s->size != sizeof(st) ||
+	    s->offset > size || size - s->offset < sizeof(st))
 		return;
-	}
+	cu_devrt_describe(&st, ordinal);
+	memcpy(seg + s->offset, &st, sizeof(st));
 }
 
 /*

@@ -446,39 +446,23 @@ CU_EXPORT CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions,
 CU_EXPORT CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes,
 					     CUmodule hmod, const char *name)
 {
-	const struct visa_image_header *h;
+	const struct visa_symbol *s;
 	struct cu_module *m;
-	const uint8_t *syms;
-	uint32_t n, i;
 	CUresult res = cu_module_lookup(hmod, &m);
 
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!name)
 		return CUDA_ERROR_INVALID_VALUE;
-	h = m->hdr;
-	syms = cu_visa_section(h, VISA_SEC_SYMBOLS, &n);
-	for (i = 0; i < n; i++) {
-		const struct visa_symbol *s = (const void *)
-			(syms + (size_t)i * h->sections[VISA_SEC_SYMBOLS].entsize);
-		uint64_t base;
-
-		if ((s->flags & VISA_SYM_EXTERN_DEF) ||
-		    strcmp(cu_visa_string(h, s->name), name))
-			continue;
-		if (s->space == VISA_SPACE_GLOBAL)
-			base = m->global_va;
-		else if (s->space == VISA_SPACE_CONST)
-			base = m->const_va;
-		else
-			continue;
-		if (dptr)
-			*dptr = base + s->offset;
-		if (bytes)
-			*bytes = s->size;
-		return CUDA_SUCCESS;
-	}
-	return CUDA_ERROR_NOT_FOUND;
+	s = cu_visa_data_symbol(m->hdr, name);
+	if (!s)
+		return CUDA_ERROR_NOT_FOUND;
+	if (dptr)
+		*dptr = (s->space == VISA_SPACE_GLOBAL ? m->global_va :
+			 m->const_va) + s->offset;
+	if (bytes)
+		*bytes = s->size;
+	return CUDA_SUCCESS;
 }
 
 CU_EXPORT CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)

@@ -43,6 +43,25 @@ const char *cu_visa_string(const struct visa_image_header *h, uint32_t off)
 	return (const char *)h + s->offset + off;
 }
 
+const struct visa_symbol *cu_visa_data_symbol(const struct visa_image_header *h,
+					       const char *name)
+{
+	uint32_t n;
+	const uint8_t *syms = cu_visa_section(h, VISA_SEC_SYMBOLS, &n);
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct visa_symbol *s = (const void *)
+			(syms + (size_t)i * h->sections[VISA_SEC_SYMBOLS].entsize);
+
+		if (!(s->flags & VISA_SYM_EXTERN_DEF) &&
+		    (s->space == VISA_SPACE_GLOBAL ||
+		     s->space == VISA_SPACE_CONST) &&
+		    !strcmp(cu_visa_string(h, s->name), name))
+			return s;
+	}
+	return NULL;
+}
+
 #define CU_VISA_FAIL(...) \
 	do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 

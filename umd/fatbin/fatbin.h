@@ -249,6 +249,14 @@ int vgpu_fatbin_ptx_from_image(const void *data, size_t size,
 			       const struct vgpu_fatbin_target *target,
 			       struct vgpu_fatbin_ptx_set *set);
 
+/*
+ * Append @module to @set, which takes over its malloc()ed text (freed
+ * here if the set cannot grow).  For modules that come from elsewhere
+ * than a fatbin, such as the driver's own device runtime.
+ */
+int vgpu_fatbin_ptx_set_append(struct vgpu_fatbin_ptx_set *set,
+			       const struct vgpu_fatbin_ptx *module);
+
 void vgpu_fatbin_ptx_set_free(struct vgpu_fatbin_ptx_set *set);
 
 /* True if @data starts with a wrapper / a container header. */

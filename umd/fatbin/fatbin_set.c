@@ -6,34 +6,37 @@
 #include "elf_sections.h"
 #include "fatbin_set.h"
 
-int fatbin_set_add_entry(struct vgpu_fatbin_ptx_set *set,
-			 const struct vgpu_fatbin_entry *entry)
+int vgpu_fatbin_ptx_set_append(struct vgpu_fatbin_ptx_set *set,
+			       const struct vgpu_fatbin_ptx *module)
 {
-	struct vgpu_fatbin_ptx *grown, *m;
-	size_t len;
-	char *text;
-	int ret;
+	struct vgpu_fatbin_ptx *grown;
 
-	if (entry->kind != VGPU_FATBIN_KIND_PTX)
-		return VGPU_FATBIN_ENOTPTX;
-	ret = vgpu_fatbin_entry_extract(entry, &text, &len);
-	if (ret)
-		return ret;
 	grown = realloc(set->modules, (set->count + 1) * sizeof(*grown));
 	if (!grown) {
-		free(text);
+		free(module->text);
 		return VGPU_FATBIN_ENOMEM;
 	}
 	set->modules = grown;
-	m = &set->modules[set->count++];
-	*m = (struct vgpu_fatbin_ptx){
-		.text = text,
-		.len = len,
+	grown[set->count++] = *module;
+	return VGPU_FATBIN_OK;
+}
+
+int fatbin_set_add_entry(struct vgpu_fatbin_ptx_set *set,
+			 const struct vgpu_fatbin_entry *entry)
+{
+	struct vgpu_fatbin_ptx m = {
 		.sm_arch = entry->sm_arch,
 		.isa_major = entry->isa_major,
 		.isa_minor = entry->isa_minor,
 	};
-	return VGPU_FATBIN_OK;
+	int ret;
+
+	if (entry->kind != VGPU_FATBIN_KIND_PTX)
+		return VGPU_FATBIN_ENOTPTX;
+	ret = vgpu_fatbin_entry_extract(entry, &m.text, &m.len);
+	if (ret)
+		return ret;
+	return vgpu_fatbin_ptx_set_append(set, &m);
 }
 
 int fatbin_set_add_skipped(struct vgpu_fatbin_ptx_set *set,

@@ -15,6 +15,11 @@
  * acceptable errors are the ones a lost race explains: the object is gone
  * (-ENOENT, -EINVAL from mmap), a context still has queues (-EBUSY), the
  * file's queue limit (-ENOSPC).  Anything else is counted as a failure.
+ *
+ * An object whose handle is above NHANDLES is never guessed, so nothing
+ * would ever free it: its creator frees it at once (which must succeed),
+ * so that the number of live objects stays bounded however many calls
+ * the threads make, and running out of VRAM (-ENOMEM) stays a failure.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -85,6 +90,16 @@ static int map_touch(int fd, uint64_t off, int prot)
 	return 0;
 }
 
+/* Free what no other thread can guess; @op is a *_DESTROY or MEM_FREE. */
+static void drop_unguessable(struct racer *r, int fd, unsigned long op,
+			     const char *what, uint32_t handle)
+{
+	struct vgpu_handle_arg h = { .handle = handle };
+
+	if (handle > NHANDLES)
+		CHECK(r, what, vgpu_ioctl(fd, op, &h));
+}
+
 static void race_create(struct racer *r, int fd)
 {
 	struct vgpu_host_alloc h = { .size = 8192 };
@@ -94,28 +109,43 @@ static void race_create(struct racer *r, int fd)
 
 	switch (rand_r(&r->seed) % 4) {
 	case 0:
-		CHECK(r, "VRAM_ALLOC", vgpu_vram_alloc(fd, 4096, &handle));
+		ret = vgpu_vram_alloc(fd, 4096, &handle);
+		CHECK(r, "VRAM_ALLOC", ret);
+		if (!ret)
+			drop_unguessable(r, fd, VGPU_IOCTL_MEM_FREE,
+					 "MEM_FREE own", handle);
 		break;
 	case 1:
 		ret = vgpu_ioctl(fd, VGPU_IOCTL_HOST_ALLOC, &h);
 		CHECK(r, "HOST_ALLOC", ret);
 		/* Another thread may have freed it already: -EINVAL. */
-		if (!ret)
+		if (!ret) {
 			CHECK(r, "mmap host", map_touch(fd, h.mmap_offset,
 							PROT_READ | PROT_WRITE),
 			      -EINVAL);
+			drop_unguessable(r, fd, VGPU_IOCTL_MEM_FREE,
+					 "MEM_FREE own", h.handle);
+		}
 		break;
 	case 2:
-		CHECK(r, "CTX_CREATE", vgpu_ctx_create(fd, &handle));
+		ret = vgpu_ctx_create(fd, &handle);
+		CHECK(r, "CTX_CREATE", ret);
+		/* its queues need a guessed context: it has none */
+		if (!ret)
+			drop_unguessable(r, fd, VGPU_IOCTL_CTX_DESTROY,
+					 "CTX_DESTROY own", handle);
 		break;
 	default:
 		q.ctx = guess(r);
 		ret = vgpu_ioctl(fd, VGPU_IOCTL_QUEUE_CREATE, &q);
 		CHECK(r, "QUEUE_CREATE", ret, -ENOENT, -ENOSPC);
-		if (!ret)
+		if (!ret) {
 			CHECK(r, "mmap ring", map_touch(fd, q.ring_offset,
 							PROT_READ | PROT_WRITE),
 			      -EINVAL);
+			drop_unguessable(r, fd, VGPU_IOCTL_QUEUE_DESTROY,
+					 "QUEUE_DESTROY own", q.handle);
+		}
 		break;
 	}
 }

@@ -125,6 +125,10 @@ CU_EXPORT CUresult CUDAAPI cuDeviceGetAttribute(int *pi,
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* Refused inside a host function, as on an H100 (host_func.c). */
+	res = cu_host_func_forbid();
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (!pi)
 		return CUDA_ERROR_INVALID_VALUE;
 	d = cu_device_get(dev);

@@ -84,7 +84,8 @@ CUDA_TST := $(TST)/cuda
 CUDA_TEST_DATA := $(TST)/cuda-data
 CUDA_TEST_NAMES := $(patsubst umd/cuda/tests/%.c,%,\
 	$(wildcard umd/cuda/tests/test_*.c))
-CUDA_TEST_KERNELS := $(CUDA_TEST_DATA)/drv_kernels.ptx \
+CUDA_TEST_KERNELS := $(CUDA_TEST_DATA)/host_func_kernels.ptx \
+	$(CUDA_TEST_DATA)/drv_kernels.ptx \
 	$(CUDA_TEST_DATA)/drv_kernels.fatbin $(CUDA_TEST_DATA)/drv_kernels.visa
 # gnu11 and -isystem: what the kselftest harness needs to build warning-free.
 CUDA_TEST_CFLAGS := -std=gnu11 -I$(CUDA_HOME)/include -isystem $(B)/ext/kselftest \

@@ -23,7 +23,8 @@
  * cu_stream.lock, then cu_ctx.lock (lists of a context), then one
  * cu_queue.lock (never two at once), then the registry's and the VA
  * allocator's.  Nothing is called with a lock held that could take an
- * outer one.
+ * outer one.  cu_ctx.host_lock (the queue of host functions) is taken
+ * with no other lock held, and nothing else is taken under it.
  */
 #ifndef VGPU_CUDA_INTERNAL_H
 #define VGPU_CUDA_INTERNAL_H

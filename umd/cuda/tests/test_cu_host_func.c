@@ -561,4 +561,47 @@ TEST(thread_lives_with_the_context)
 	EXPECT_EQ(before, thread_count());
 }
 
+static atomic_int dead_cb_ran;
+static CUresult dead_cb_status = (CUresult)-1;
+
+static void dead_cb(CUstream s, CUresult status, void *arg)
+{
+	(void)s;
+	(void)arg;
+	dead_cb_status = status;
+	atomic_store(&dead_cb_ran, 1);
+}
+
+/*
+ * A context that faulted with a callback still queued: destroying it
+ * runs the callback, with the fault, before it returns.
+ */
+TEST(destroy_runs_a_dead_contexts_callbacks)
+{
+	volatile int *pinned;
+	CUfunction wait, wild;
+	CUcontext ctx;
+	CUmodule mod;
+	CUstream s;
+	void *p;
+
+	ASSERT_EQ(CUDA_SUCCESS, cuInit(0));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxCreate(&ctx, NULL, 0, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoad(&mod, HF_PTX));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&wait, mod, "hf_wait"));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&wild, mod, "hf_wild"));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemHostAlloc(&p, 4096,
+					       CU_MEMHOSTALLOC_DEVICEMAP));
+	pinned = p;
+	pinned[0] = 0;
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, 0));
+	ASSERT_EQ(CUDA_SUCCESS, launch2(wait, s, &pinned[0], &pinned[1]));
+	ASSERT_EQ(CUDA_SUCCESS, launch2(wild, s, pinned, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamAddCallback(s, dead_cb, NULL, 0));
+	pinned[0] = 1;
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxDestroy(ctx));
+	EXPECT_EQ(1, atomic_load(&dead_cb_ran));
+	EXPECT_EQ(CUDA_ERROR_ILLEGAL_ADDRESS, dead_cb_status);
+}
+
 CUDA_TEST_MAIN

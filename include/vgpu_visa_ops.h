@@ -182,7 +182,7 @@ VISA_OP(SHF,        "shf",        typed,   W, R, R, R, _, _, _, _,        X,   _
 VISA_OP(LOP3,       "lop3",       typed,   W, R, R, R, _, _, _, _,        X,   _,      0,                     "d = lookup table imm applied to a, b, c")
 /* comparison */
 VISA_OP(SETP,       "setp",       typed,   _, R, R, _, _, W, r, _,        _,   BOOL,   VISA_CMP_COUNT - 1,    "pd = cmp(a, b) [bool pa] (sub = visa_cmp, BOOL = visa_boolop)")
-VISA_OP(SET,        "set",        typed2,  W, R, R, _, _, _, r, TYPE,     _,   _,      VISA_CMP_COUNT - 1,    "d = cmp(a, b as type2) [bool pa] ? all ones (F32: 1.0f) : 0")
+VISA_OP(SET,        "set",        typed2,  W, R, R, _, _, _, r, TYPE,     _,   BOOL,   VISA_CMP_COUNT - 1,    "d = cmp(a, b as type2) [bool pa] ? all ones (F32: 1.0f) : 0")
 /* memory: address = a + (int64_t)imm in space type2 (a = NONE: see enum visa_space) */
 VISA_OP(LD,         "ld",         mem,     W, r, w, w, w, _, _, SP_READ,  _,   VEC_LD, 0,                     "d[, b, c, e] = [address] (VEC: 1, 2 or 4 elements of type)")
 VISA_OP(ST,         "st",         mem,     r, r, R, r, r, _, _, SP_WRITE, _,   VEC_ST, 0,                     "[address] = b[, c, d, e]")

@@ -448,7 +448,7 @@ int main(void)
 	size_t npins = sizeof(pins) / sizeof(pins[0]);
 	bool ok;
 
-	tap_plan(6 + VISA_OP_COUNT);
+	tap_plan(7 + VISA_OP_COUNT);
 
 	/* 1. numbers */
 	ok = npins == VISA_OP_COUNT;
@@ -536,7 +536,26 @@ int main(void)
 		       "opcode %u (VISA_OP_COUNT) is refused", VISA_OP_COUNT);
 	}
 
-	/* 7. the validator applies each opcode's rules */
+	/*
+	 * 7. Not from the table: set and setp read pa when a bool op is
+	 * given (combine_pred()), so without pa they must be refused.  set
+	 * once was accepted and the core read predicate 0xffff.
+	 */
+	{
+		static const uint16_t ops[] = { VISA_OP_SETP, VISA_OP_SET };
+		int bad = 0;
+
+		for (int i = 0; i < 2; i++) {
+			struct visa_insn in = make_insn(ops[i], VISA_T_U32,
+							VISA_USE_REQUIRED);
+
+			in.mod |= VISA_BOOL_OR << VISA_MOD_BOOL_SHIFT;
+			bad += expect(&in, "bool op needs pa", "bool, no pa");
+		}
+		tap_ok(&t, !bad, "setp and set refuse a bool op without pa");
+	}
+
+	/* 8. the validator applies each opcode's rules */
 	for (unsigned int op = 0; op < VISA_OP_COUNT; op++) {
 		int before = ncases, bad = check_rules(op);
 		int cases = ncases - before;

@@ -183,6 +183,8 @@ int visa_disasm(const struct visa_insn *in, const uint64_t *lits,
 	struct out o = { buf, size, 0 };
 	const struct visa_op_info *oi = visa_op_info(in->op);
 	int vec = 1 << ((in->mod & VISA_MOD_VEC_MASK) >> VISA_MOD_VEC_SHIFT);
+	/* .v8 (invalid: the validator refuses it) has only four slots. */
+	int nelem = vec > 4 ? 4 : vec;
 	const char *comma = "";
 
 	if (!size)
@@ -253,7 +255,7 @@ int visa_disasm(const struct visa_insn *in, const uint64_t *lits,
 		const uint16_t r[4] = { in->d, in->b, in->c, in->e };
 
 		put(&o, vec > 1 ? "{" : "");
-		for (int i = 0; i < vec; i++) {
+		for (int i = 0; i < nelem; i++) {
 			put(&o, i ? ", " : "");
 			opnd(&o, r[i], lits, nlits);
 		}
@@ -266,7 +268,7 @@ int visa_disasm(const struct visa_insn *in, const uint64_t *lits,
 
 		mem_operand(&o, in, lits, nlits);
 		put(&o, vec > 1 ? ", {" : ", ");
-		for (int i = 0; i < vec; i++) {
+		for (int i = 0; i < nelem; i++) {
 			put(&o, i ? ", " : "");
 			opnd(&o, r[i], lits, nlits);
 		}

@@ -42,6 +42,7 @@
 
 FIXTURE(limits) {
 	long long vram_limit, gart_limit, queue_limit;
+	pid_t fw;	/* contexts need a firmware */
 };
 
 static void set_param(const char *name, const char *value)
@@ -52,6 +53,8 @@ static void set_param(const char *name, const char *value)
 
 FIXTURE_SETUP(limits)
 {
+	self->fw = vgpu_test_fw_start();
+	ASSERT_LT(0, self->fw) TH_LOG("test firmware: %s", strerror(-self->fw));
 	ASSERT_EQ(0, vgpu_param_write("user_vram_pct", "5"));
 	ASSERT_EQ(0, vgpu_param_write("user_gart_pct", "1"));
 	ASSERT_EQ(0, vgpu_param_write("user_queue_mb", "4"));
@@ -65,6 +68,7 @@ FIXTURE_TEARDOWN(limits)
 	set_param("user_vram_pct", "50");
 	set_param("user_gart_pct", "50");
 	set_param("user_queue_mb", "64");
+	vgpu_test_fw_kill(self->fw);
 	EXPECT_TRUE(vgpu_accounting_idle());
 }
 

@@ -105,6 +105,8 @@ struct fw_device {
 	unsigned int poll_us;		/* idle polling before sleeping */
 	/* Per-grid execution limit from the driver (CONFIG), 0 = none. */
 	atomic_uint exec_limit_ms;
+	/* Bytes COPY and MEMSET packets moved: progress for the heartbeat. */
+	atomic_ullong bytes_moved;
 	pthread_t event_thread;
 	pthread_t heartbeat_thread;	/* heartbeat.c */
 	bool heartbeat;			/* the thread runs */

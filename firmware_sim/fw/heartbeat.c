@@ -7,8 +7,13 @@
  * one record per engine (GR, CE0, CE1, the order of the uAPI):
  *
  *   progress  a counter that moves whenever the engine works: packets
- *             handled (fw_engine.epoch), plus for GR the warp-instructions
- *             the SMs retired (vgpu_core_progress());
+ *             handled (fw_engine.epoch), plus the bytes COPY and MEMSET
+ *             packets moved (fw_device.bytes_moved: one packet may copy
+ *             gigabytes), plus for GR the warp-instructions the SMs
+ *             retired (vgpu_core_progress()).  The bytes are counted for
+ *             the whole device, so a copy on one engine also counts for
+ *             the others: a stuck engine is found once the copying stops,
+ *             never one that is moving data;
  *   RUNNABLE  the engine is inside a packet, or GR has a grid active: work
  *             it is doing now.  A queue stalled in WAIT_MEM costs the
  *             engine one quick look per millisecond and is not counted;
@@ -39,7 +44,8 @@ static void engine_status(struct fw_device *dev, enum fw_engine_id id,
 			  struct vgpu_fw_engine_status *st)
 {
 	struct fw_engine *eng = &dev->engines[id];
-	uint64_t progress = atomic_load(&eng->epoch);
+	uint64_t progress = atomic_load(&eng->epoch) +
+			    atomic_load(&dev->bytes_moved);
 	bool runnable = atomic_load(&eng->busy);
 
 	memset(st, 0, sizeof(*st));

@@ -506,7 +506,7 @@ int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data);
 void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d, u64 seq);
 void vgpu_fw_detach(struct vgpu_file *vf);
-void vgpu_fw_lose(struct vgpu_dev *dev, const char *why);
+void vgpu_fw_lose(struct vgpu_dev *dev);
 bool vgpu_fw_is_current(struct vgpu_file *vf);
 void vgpu_fw_post_config(struct vgpu_dev *dev);
 u64 vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e);

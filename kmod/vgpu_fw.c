@@ -273,14 +273,13 @@ out:
 /**
  * vgpu_fw_lose() - the device has lost its firmware
  * @dev: the device, with a firmware attached; dev->lock held.
- * @why: for the log.
  *
  * Every existing context is marked lost.  The firmware's mappings are
  * revoked before the memory it never acknowledged is released: a firmware
  * declared hung may still be running, and must not reach memory that is
  * given to someone else.
  */
-void vgpu_fw_lose(struct vgpu_dev *dev, const char *why)
+void vgpu_fw_lose(struct vgpu_dev *dev)
 {
 	struct address_space *mapping = dev->fw_mapping;
 	struct vgpu_ctx *ctx;
@@ -300,7 +299,6 @@ void vgpu_fw_lose(struct vgpu_dev *dev, const char *why)
 		vgpu_ctx_kill(ctx, NULL, VGPU_CTX_STATE_LOST);
 	/* A firmware blocked in read() learns that it was detached. */
 	wake_up_interruptible_all(&dev->fw_wq);
-	dev_warn(dev->misc.this_device, "firmware %s: device lost\n", why);
 }
 
 /**
@@ -313,11 +311,17 @@ void vgpu_fw_lose(struct vgpu_dev *dev, const char *why)
 void vgpu_fw_detach(struct vgpu_file *vf)
 {
 	struct vgpu_dev *dev = vf->dev;
+	bool lost = false;
 
 	mutex_lock(&dev->lock);
-	if (vgpu_fw_is_current(vf))
-		vgpu_fw_lose(dev, "detached");
+	if (vgpu_fw_is_current(vf)) {
+		vgpu_fw_lose(dev);
+		lost = true;
+	}
 	mutex_unlock(&dev->lock);
+	if (lost)
+		dev_info(dev->misc.this_device,
+			 "firmware detached: device lost\n");
 }
 
 int vgpu_ioctl_fw_signal(struct vgpu_file *vf, void *data)

@@ -141,6 +141,16 @@ static bool vgpu_engine_blame(struct vgpu_dev *dev, unsigned int i,
 	return true;
 }
 
+/* The firmware is hung: detach it as if it had died. */
+static void vgpu_fw_hung(struct vgpu_dev *dev, unsigned int ms,
+			 const char *why)
+{
+	dev_warn(dev->misc.this_device,
+		 "firmware hung (%s for %u ms): detached, device lost\n", why,
+		 ms);
+	vgpu_fw_lose(dev);
+}
+
 /* One look at the device; dev->lock held. */
 static void vgpu_hang_check(struct vgpu_dev *dev, unsigned int ms)
 {
@@ -150,7 +160,7 @@ static void vgpu_hang_check(struct vgpu_dev *dev, unsigned int ms)
 	if (!dev->fw_file || !(dev->fw_flags & VGPU_FW_ATTACH_HEARTBEAT))
 		return;
 	if (time_after(jiffies, dev->fw_heartbeat + timeout)) {
-		vgpu_fw_lose(dev, "hung (no heartbeat)");
+		vgpu_fw_hung(dev, ms, "no heartbeat");
 		return;
 	}
 	for (i = 0; i < VGPU_NUM_ENGINES; i++) {
@@ -159,7 +169,7 @@ static void vgpu_hang_check(struct vgpu_dev *dev, unsigned int ms)
 		if (!w->runnable || !time_after(jiffies, w->since + timeout))
 			continue;
 		if (!vgpu_engine_blame(dev, i, ms)) {
-			vgpu_fw_lose(dev, "hung (an engine makes no progress)");
+			vgpu_fw_hung(dev, ms, "an engine made no progress");
 			return;
 		}
 	}

@@ -71,10 +71,12 @@
  *	include/vgpu_hw.h) that the driver programs.
  * @pad: zero.
  * @hang_timeout_ms: since 1.2: the hang detection time in ms (module
- *	parameter hang_timeout_ms; 0 = off): a firmware that sends no
- *	heartbeat for this long is detached (device lost), and the context
- *	running on an engine that has runnable work but makes no progress
- *	for this long is stopped with VGPU_FAULT_WATCHDOG.
+ *	parameter hang_timeout_ms; 0 = off): a firmware attached with
+ *	VGPU_FW_ATTACH_HEARTBEAT that sends no heartbeat for this long is
+ *	detached (device lost), and the context running on an engine that
+ *	has runnable work but makes no progress for this long is stopped
+ *	with VGPU_FAULT_WATCHDOG.  A kernel that runs long, or a queue that
+ *	waits, is never stopped by it.
  * @pad1: zero.
  */
 struct vgpu_info {

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/vgpu.h>
+#include <uapi/linux/vgpu.h>	/* also without -Iinclude/uapi (cuda-probe) */
 
 #include "kselftest_harness.h"
 #include "cuda_test_min.h"

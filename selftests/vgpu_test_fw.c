@@ -302,8 +302,17 @@ static void tfw_event(struct tfw *fw, const struct vgpu_fw_event *ev)
 			       MAP_SHARED, fw->fd, ev->arg1);
 		q->db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
 			     fw->fd, ev->arg2);
-		if (q->ring == MAP_FAILED || q->db == MAP_FAILED)
-			_exit(3);
+		if (q->ring == MAP_FAILED || q->db == MAP_FAILED) {
+			/*
+			 * Destroyed since the record was read (its DESTROY
+			 * record follows), as the real firmware allows.
+			 */
+			if (q->ring != MAP_FAILED)
+				munmap(q->ring, ev->arg0);
+			if (q->db != MAP_FAILED)
+				munmap(q->db, 4096);
+			break;
+		}
 		q->id = ev->queue_id;
 		q->ctx_id = ev->ctx_id;
 		q->engine = ev->engine;

@@ -331,6 +331,26 @@ static void tfw_event(struct tfw *fw, const struct vgpu_fw_event *ev)
 	}
 }
 
+/* Say we live, every TFW_HEARTBEAT_MS; exit once detached as hung. */
+static void tfw_heartbeat(struct tfw *fw)
+{
+	struct vgpu_fw_engine_status st[3];
+	struct vgpu_fw_heartbeat hb = {
+		.num_engines = 3,
+		.engines = (uintptr_t)st,
+	};
+	uint64_t now = vgpu_now_ns();
+
+	if (now < fw->next_heartbeat_ns)
+		return;
+	fw->next_heartbeat_ns = now + TFW_HEARTBEAT_MS * 1000000ull;
+	memset(st, 0, sizeof(st));
+	for (int i = 0; i < 3; i++)
+		st[i].progress = fw->packets;
+	if (vgpu_ioctl(fw->fd, VGPU_IOCTL_FW_HEARTBEAT, &hb) == -ENODEV)
+		_exit(0);
+}
+
 /*
  * Handle every pending record, then acknowledge them: nothing cached here
  * outlives a record, so the driver may free what they took away.
@@ -347,6 +367,7 @@ static void tfw_read_events(struct tfw *fw)
 			_exit(0);
 		if (n <= 0)
 			break;
+		tfw_heartbeat(fw);	/* also under a flood of records */
 		for (ssize_t i = 0; i < n / (ssize_t)sizeof(ev[0]); i++) {
 			tfw_event(fw, &ev[i]);
 			if (ev[i].seq > ack.seq)
@@ -375,26 +396,6 @@ static bool tfw_pending(struct tfw *fw)
 			return true;
 	}
 	return false;
-}
-
-/* Say we live, every TFW_HEARTBEAT_MS; exit once detached as hung. */
-static void tfw_heartbeat(struct tfw *fw)
-{
-	struct vgpu_fw_engine_status st[3];
-	struct vgpu_fw_heartbeat hb = {
-		.num_engines = 3,
-		.engines = (uintptr_t)st,
-	};
-	uint64_t now = vgpu_now_ns();
-
-	if (now < fw->next_heartbeat_ns)
-		return;
-	fw->next_heartbeat_ns = now + TFW_HEARTBEAT_MS * 1000000ull;
-	memset(st, 0, sizeof(st));
-	for (int i = 0; i < 3; i++)
-		st[i].progress = fw->packets;
-	if (vgpu_ioctl(fw->fd, VGPU_IOCTL_FW_HEARTBEAT, &hb) == -ENODEV)
-		_exit(0);
 }
 
 static void __attribute__((noreturn)) tfw_main(int ready_fd)

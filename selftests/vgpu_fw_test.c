@@ -78,6 +78,20 @@ static bool events_empty(int fw)
 	return read(fw, &ev, sizeof(ev)) < 0 && errno == EAGAIN;
 }
 
+/*
+ * The hang timeout of the hang-detection tests: 30 heartbeats of 100 ms,
+ * so that a guest starved for a moment on a loaded host is not declared
+ * hung.  Every check of it is a lower bound (nothing is declared hung
+ * sooner) or a deadline far beyond it.
+ */
+#define HANG_MS		3000
+#define HANG_MS_STR	"3000"
+#define HANG_NS		(HANG_MS * 1000000ull)
+/* Detection is at least HANG_MS after the last heartbeat, sent <= 100 ms
+ * before the test's clock starts. */
+#define HANG_MIN_NS	(HANG_NS - 100000000ull)
+#define HANG_DEADLINE_NS	(10 * HANG_NS)
+
 /* The defaults of the parameters the tests change. */
 static void restore_watchdog(void)
 {
@@ -917,14 +931,14 @@ static int heartbeats_for(int fw, struct vgpu_fw_engine_status *st,
 }
 
 /*
- * A 1 s hang timeout, applied at once: a heartbeat first, or the setup's
- * silence would already count.
+ * The short hang timeout, applied at once: a heartbeat first, or the
+ * setup's silence would already count.
  */
-static int hang_timeout_1s(int fw, struct vgpu_fw_engine_status *st)
+static int hang_timeout_short(int fw, struct vgpu_fw_engine_status *st)
 {
 	int ret = send_heartbeat(fw, st);
 
-	return ret ? ret : vgpu_param_write("hang_timeout_ms", "1000");
+	return ret ? ret : vgpu_param_write("hang_timeout_ms", HANG_MS_STR);
 }
 
 static void ctx_state(int fd, uint32_t handle, struct vgpu_ctx_status *st)
@@ -1007,7 +1021,7 @@ TEST_F(hb, heartbeat_rules)
 	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_HEARTBEAT, &hb));
 }
 
-TEST_F(hb, silent_firmware_is_detached_as_hung)
+TEST_F_TIMEOUT(hb, silent_firmware_is_detached_as_hung, 120)
 {
 	struct vgpu_ctx_status st;
 	struct vgpu_fw_event ev;
@@ -1026,19 +1040,19 @@ TEST_F(hb, silent_firmware_is_detached_as_hung)
 	ASSERT_EQ(0, wait_event_type(self->fw, VGPU_FW_EV_CTX_CREATE, &ev));
 	pd3 = ev.arg0;
 	EXPECT_FALSE(read_faults(vram + pd3 / 8));	/* a page table */
-	ASSERT_EQ(0, hang_timeout_1s(self->fw, self->st));
+	ASSERT_EQ(0, hang_timeout_short(self->fw, self->st));
 	/* Beating, idle, for twice the timeout: nothing happens. */
-	EXPECT_EQ(0, heartbeats_for(self->fw, self->st, 2000, false));
+	EXPECT_EQ(0, heartbeats_for(self->fw, self->st, 2 * HANG_MS, false));
 	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
 	EXPECT_STREQ("attached", state);
 	/* Silence. */
 	t0 = vgpu_now_ns();
-	EXPECT_EQ(-ENODEV, vgpu_tq_wait(&q, 1, 15000));
+	EXPECT_EQ(-ENODEV, vgpu_tq_wait(&q, 1, 10 * HANG_MS));
 	dt = vgpu_now_ns() - t0;
 	/* The last heartbeat went 100 ms before t0. */
 	TH_LOG("detached %llu ms after the heartbeats stopped",
 	       (unsigned long long)dt / 1000000 + 100);
-	EXPECT_LE(900000000ull, dt);
+	EXPECT_LE(HANG_MIN_NS, dt);
 	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
 	EXPECT_STREQ("lost", state);
 	ctx_state(self->fd, self->c[1].handle, &st);
@@ -1073,26 +1087,26 @@ TEST_F(hb, silent_firmware_is_detached_as_hung)
 	vgpu_tq_unmap(&q);
 }
 
-TEST_F(hb, busy_engines_making_progress_and_waiting_ones_are_not_hung)
+TEST_F_TIMEOUT(hb, busy_and_waiting_engines_are_not_hung, 120)
 {
 	struct vgpu_ctx_status st;
 	char state[32];
 
-	ASSERT_EQ(0, hang_timeout_1s(self->fw, self->st));
+	ASSERT_EQ(0, hang_timeout_short(self->fw, self->st));
 	/* GR runs context 0's grid for 3 s, retiring instructions. */
 	self->st[0].ctx_id = self->c[0].ctx_id;
 	self->st[0].flags = VGPU_FW_ENGINE_RUNNABLE;
-	EXPECT_EQ(0, heartbeats_for(self->fw, self->st, 3000, true));
+	EXPECT_EQ(0, heartbeats_for(self->fw, self->st, 2 * HANG_MS, true));
 	/* Then nothing runnable (waiting on memory), no progress, 3 s. */
 	self->st[0].flags = 0;
-	EXPECT_EQ(0, heartbeats_for(self->fw, self->st, 3000, false));
+	EXPECT_EQ(0, heartbeats_for(self->fw, self->st, 2 * HANG_MS, false));
 	ctx_state(self->fd, self->c[0].handle, &st);
 	EXPECT_EQ(0, st.state);
 	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
 	EXPECT_STREQ("attached", state);
 }
 
-TEST_F(hb, stalled_engine_stops_only_its_running_context)
+TEST_F_TIMEOUT(hb, stalled_engine_stops_only_its_running_context, 120)
 {
 	struct vgpu_fw_signal s = { .fence = 1 };
 	struct vgpu_ctx_status st;
@@ -1104,7 +1118,7 @@ TEST_F(hb, stalled_engine_stops_only_its_running_context)
 
 	ASSERT_EQ(0, vgpu_tq_create(&other, self->fd, self->c[1].handle,
 				    VGPU_ENGINE_COPY, 4096));
-	ASSERT_EQ(0, hang_timeout_1s(self->fw, self->st));
+	ASSERT_EQ(0, hang_timeout_short(self->fw, self->st));
 	/* GR says context 0 runs, and retires nothing. */
 	self->st[0].ctx_id = self->c[0].ctx_id;
 	self->st[0].flags = VGPU_FW_ENGINE_RUNNABLE;
@@ -1114,11 +1128,11 @@ TEST_F(hb, stalled_engine_stops_only_its_running_context)
 		ASSERT_EQ(0, send_heartbeat(self->fw, self->st));
 		usleep(100 * 1000);
 		ctx_state(self->fd, self->c[0].handle, &st);
-	} while (!st.state && vgpu_now_ns() - t0 < 15000000000ull);
+	} while (!st.state && vgpu_now_ns() - t0 < HANG_DEADLINE_NS);
 	dt = vgpu_now_ns() - t0;
 	TH_LOG("context stopped after %llu ms of stall",
 	       (unsigned long long)dt / 1000000);
-	EXPECT_LE(900000000ull, dt);
+	EXPECT_LE(HANG_MIN_NS, dt);
 	EXPECT_EQ(VGPU_CTX_STATE_GUILTY, st.state);
 	EXPECT_EQ(VGPU_FAULT_WATCHDOG, st.fault.kind);
 	EXPECT_EQ(VGPU_ENGINE_COMPUTE, st.fault.engine);
@@ -1146,7 +1160,7 @@ TEST_F(hb, stalled_engine_stops_only_its_running_context)
 	self->st[0].flags = VGPU_FW_ENGINE_RUNNABLE;
 	t0 = vgpu_now_ns();
 	while (!send_heartbeat(self->fw, self->st) &&
-	       vgpu_now_ns() - t0 < 15000000000ull)
+	       vgpu_now_ns() - t0 < HANG_DEADLINE_NS)
 		usleep(100 * 1000);
 	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
 	EXPECT_STREQ("lost", state);
@@ -1155,19 +1169,19 @@ TEST_F(hb, stalled_engine_stops_only_its_running_context)
 	vgpu_tq_unmap(&other);
 }
 
-TEST_F(hb, stall_with_no_context_to_blame_is_a_firmware_hang)
+TEST_F_TIMEOUT(hb, stall_with_no_context_to_blame_is_a_firmware_hang, 120)
 {
 	struct vgpu_ctx_status st;
 	char state[32];
 	uint64_t t0 = vgpu_now_ns();
 
-	ASSERT_EQ(0, hang_timeout_1s(self->fw, self->st));
+	ASSERT_EQ(0, hang_timeout_short(self->fw, self->st));
 	/* CE0 says it is inside a packet, and never leaves it. */
 	self->st[1].flags = VGPU_FW_ENGINE_RUNNABLE;
 	while (!send_heartbeat(self->fw, self->st) &&
-	       vgpu_now_ns() - t0 < 15000000000ull)
+	       vgpu_now_ns() - t0 < HANG_DEADLINE_NS)
 		usleep(100 * 1000);
-	EXPECT_LE(900000000ull, vgpu_now_ns() - t0);
+	EXPECT_LE(HANG_MIN_NS, vgpu_now_ns() - t0);
 	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
 	EXPECT_STREQ("lost", state);
 	for (int i = 0; i < 2; i++) {
@@ -1473,7 +1487,7 @@ TEST_F(e2e, poll_and_eventfd_see_completion)
  * waiting: the test firmware keeps sending heartbeats, reports nothing
  * runnable, and the job completes when the host writes the flag.
  */
-TEST_F(e2e, a_job_waiting_on_memory_is_not_a_hang)
+TEST_F_TIMEOUT(e2e, a_job_waiting_on_memory_is_not_a_hang, 120)
 {
 	uint64_t *flag = (uint64_t *)host_buffer(self->fd, self->ctx, 4096, 0);
 	struct vgpu_pkt_wait_mem w = {
@@ -1486,7 +1500,7 @@ TEST_F(e2e, a_job_waiting_on_memory_is_not_a_hang)
 	uint64_t f;
 
 	ASSERT_NE(NULL, flag);
-	ASSERT_EQ(0, vgpu_param_write("hang_timeout_ms", "1000"));
+	ASSERT_EQ(0, vgpu_param_write("hang_timeout_ms", HANG_MS_STR));
 	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx,
 				    VGPU_ENGINE_COMPUTE, 4096));
 	w.va = (uintptr_t)flag;
@@ -1494,7 +1508,7 @@ TEST_F(e2e, a_job_waiting_on_memory_is_not_a_hang)
 	f = vgpu_tq_fence(&q);
 	ASSERT_EQ(0, vgpu_tq_submit(&q));
 	/* Three hang timeouts: neither the job nor the firmware is hung. */
-	EXPECT_EQ(-ETIME, vgpu_tq_wait(&q, f, 3000));
+	EXPECT_EQ(-ETIME, vgpu_tq_wait(&q, f, 3 * HANG_MS));
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
 	EXPECT_EQ(0, st.state);
 	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
@@ -1510,7 +1524,7 @@ TEST_F(e2e, a_job_waiting_on_memory_is_not_a_hang)
  * hang_timeout_ms the device is lost.  Thawed, it learns that it was
  * detached and exits; a new firmware serves again.
  */
-TEST_F(e2e, frozen_firmware_is_detached_and_replaced)
+TEST_F_TIMEOUT(e2e, frozen_firmware_is_detached_and_replaced, 120)
 {
 	struct vgpu_ctx_status st = { .handle = self->ctx };
 	struct vgpu_tq q, q2;
@@ -1520,14 +1534,14 @@ TEST_F(e2e, frozen_firmware_is_detached_and_replaced)
 	bool gone;
 	int status;
 
-	ASSERT_EQ(0, vgpu_param_write("hang_timeout_ms", "1000"));
+	ASSERT_EQ(0, vgpu_param_write("hang_timeout_ms", HANG_MS_STR));
 	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx,
 				    VGPU_ENGINE_COMPUTE, 4096));
 	f = vgpu_tq_fence(&q);
 	ASSERT_EQ(0, vgpu_tq_submit(&q));
 	ASSERT_EQ(0, vgpu_tq_wait(&q, f, 5000));
-	/* Alive and idle for two timeouts: nothing happens. */
-	usleep(2000 * 1000);
+	/* Alive and idle for longer than the timeout: nothing happens. */
+	usleep((HANG_MS + 1000) * 1000);
 	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
 	EXPECT_STREQ("attached", state);
 
@@ -1535,10 +1549,10 @@ TEST_F(e2e, frozen_firmware_is_detached_and_replaced)
 	t0 = vgpu_now_ns();
 	f = vgpu_tq_fence(&q);
 	ASSERT_EQ(0, vgpu_tq_submit(&q));
-	EXPECT_EQ(-ENODEV, vgpu_tq_wait(&q, f, 15000));
+	EXPECT_EQ(-ENODEV, vgpu_tq_wait(&q, f, 10 * HANG_MS));
 	TH_LOG("device lost %llu ms after the firmware froze",
 	       (unsigned long long)(vgpu_now_ns() - t0) / 1000000);
-	EXPECT_LE(900000000ull, vgpu_now_ns() - t0);
+	EXPECT_LE(HANG_MIN_NS, vgpu_now_ns() - t0);
 	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
 	EXPECT_STREQ("lost", state);
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));

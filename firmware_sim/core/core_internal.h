@@ -200,6 +200,9 @@ struct vgpu_core {
 	bool quit;
 	atomic_int stop;
 	atomic_ullong warp_insns, thread_insns, tlb_misses;
+	/* For the firmware's heartbeat: vgpu_core_progress(), _busy(). */
+	atomic_ullong progress;
+	atomic_bool active;
 };
 
 /* sched.c */

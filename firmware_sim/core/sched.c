@@ -279,12 +279,17 @@ static void run_block(struct sm *sm, struct grid *g, uint32_t idx)
 
 		for (uint32_t i = 0; i < b->nwarps; i++) {
 			struct warp *w = &b->warps[i];
+			uint64_t insns = w->insns;
 			int r;
 
 			if (w->state != WARP_RUNNABLE)
 				continue;
 			ran = true;
 			r = warp_run(w, WARP_QUANTUM);
+			/* Once per quantum: what the hang detector watches. */
+			atomic_fetch_add_explicit(&sm->core->progress,
+						  w->insns - insns,
+						  memory_order_relaxed);
 			if (r == RUN_FAULT)
 				goto out;
 			if (r == RUN_DONE) {
@@ -466,6 +471,16 @@ bool vgpu_core_stop_grid(struct vgpu_core *core, uint32_t grid_id)
 	return hit;
 }
 
+uint64_t vgpu_core_progress(const struct vgpu_core *core)
+{
+	return atomic_load(&core->progress);
+}
+
+bool vgpu_core_busy(const struct vgpu_core *core)
+{
+	return atomic_load(&core->active);
+}
+
 void vgpu_core_get_stats(struct vgpu_core *core, struct vgpu_core_stats *st)
 {
 	st->warp_insns = atomic_load(&core->warp_insns);
@@ -576,9 +591,11 @@ int vgpu_core_launch(struct vgpu_core *core,
 	core->grid = g;
 	core->generation++;
 	core->busy = core->num_sms;
+	atomic_store(&core->active, true);
 	pthread_cond_broadcast(&core->work_cv);
 	while (core->busy)
 		pthread_cond_wait(&core->done_cv, &core->lock);
+	atomic_store(&core->active, false);
 	core->grid = NULL;
 	pthread_mutex_unlock(&core->lock);
 	pthread_mutex_unlock(&core->launch_lock);

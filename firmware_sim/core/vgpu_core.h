@@ -162,6 +162,15 @@ void vgpu_core_stop(struct vgpu_core *core);
  */
 bool vgpu_core_stop_grid(struct vgpu_core *core, uint32_t grid_id);
 
+/*
+ * For the firmware's heartbeat (hang detection): a monotonic count of
+ * warp-instructions retired by all SMs since the core was created (updated
+ * at least once per warp quantum), and whether a grid is active.  Safe
+ * from any thread.
+ */
+uint64_t vgpu_core_progress(const struct vgpu_core *core);
+bool vgpu_core_busy(const struct vgpu_core *core);
+
 /* Counters for the benchmark and tools. */
 struct vgpu_core_stats {
 	uint64_t warp_insns;	/* warp-instructions executed */

@@ -183,7 +183,7 @@ void cu_ctx_free(struct cu_ctx *ctx)
 
 /*
  * The sticky error: once the driver stopped the context (a fault, the
- * watchdog, the firmware gone), every call in it fails the same way, and
+ * execution limit, a hung engine, the firmware gone), every call in it fails the same way, and
  * after a fault every call in every context of the process does.
  * Reading the fence pages' error words costs no system call; only a
  * stopped queue makes us ask the driver why.

@@ -14,6 +14,7 @@
 #include <fenv.h>
 #include <math.h>
 
+#include "simd.h"	/* first: renames the functions per level */
 #include "core_internal.h"
 #include "fp_formats.h"
 #include "visa_types.h"
@@ -85,11 +86,10 @@ static inline double op_f64(unsigned int op, double a, double b, double c)
 
 /* .sat: clamp to [+0, 1]; NaN and -0 become +0. */
 /*
- * f32 fma over the lanes.  Without hardware FMA, fmaf() is a library
- * call per lane; the "fma" clone (chosen at load time on CPUs that have
- * it) turns it into one instruction.
+ * f32 fma over the lanes.  Without hardware FMA (the baseline level),
+ * fmaf() is a library call per lane; the x86-64-v3 and v4 levels
+ * (simd.h) turn it into one instruction with the same result.
  */
-__attribute__((target_clones("fma", "default")))
 static void fma_lanes(uint64_t *D, const uint64_t *A, const uint64_t *B,
 		      const uint64_t *C, uint32_t mask)
 {

@@ -10,6 +10,7 @@
  * Hardware-defined results (division by zero) follow values recorded on an
  * NVIDIA H100 (tests/golden/).
  */
+#include "simd.h"	/* first: renames the functions per level */
 #include "core_internal.h"
 #include "visa_types.h"
 
@@ -469,13 +470,10 @@ static int pred_logic(struct warp *w, const struct dinsn *in, uint32_t mask)
 }
 
 /*
- * Built twice: for baseline x86-64 and for AVX2, chosen when the program
- * loads (the lane loops of 64-bit registers vectorize much better with
- * AVX2's wider registers and sign extensions).
+ * Built once per host vector level (simd.h): the lane loops of 64-bit
+ * registers vectorize much better with AVX2's wider registers and sign
+ * extensions.
  */
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("avx2", "default")))
-#endif
 int exec_int(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
 	const uint64_t *A, *B = NULL, *C = NULL, *E = NULL;

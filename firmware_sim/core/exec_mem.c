@@ -115,6 +115,33 @@ static int fast_scalar(struct warp *w, const struct dinsn *in, uint32_t mask,
 	}
 	if (limit < es)
 		return -1;
+	if (mask == FULL_MASK && !stride && !S) {
+		/* full warps: checks and gathers without per-lane branches
+		 * (vector gathers at the x86-64-v3 and v4 levels) */
+		for (int l = 0; l < WARP_SIZE; l++)
+			bad |= (addr[l] & (es - 1)) | (addr[l] > limit - es);
+		if (bad)
+			return -1;
+		if (es == 8) {
+			uint64_t t[WARP_SIZE];
+
+			for (int l = 0; l < WARP_SIZE; l++)
+				memcpy(&t[l], base + addr[l], 8);
+			memcpy(D, t, sizeof(t));
+		} else {
+			uint32_t t[WARP_SIZE];
+
+			for (int l = 0; l < WARP_SIZE; l++)
+				memcpy(&t[l], base + addr[l], 4);
+			if (sgn)
+				for (int l = 0; l < WARP_SIZE; l++)
+					D[l] = (uint64_t)(int64_t)(int32_t)t[l];
+			else
+				for (int l = 0; l < WARP_SIZE; l++)
+					D[l] = t[l];
+		}
+		return EXEC_OK;
+	}
 	for (int l = 0; l < WARP_SIZE; l++)
 		bad |= ((mask >> l) & 1) &
 		       (((addr[l] & (es - 1)) != 0) | (addr[l] > limit - es));

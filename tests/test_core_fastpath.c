@@ -22,6 +22,7 @@
  *  - threadIdx of 3-D blocks, launches with other shapes in between;
  *  - every host vector level this CPU has gives the same bits.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +33,14 @@
 #include "visa_builder.h"
 
 #define NONE VISA_OPND_NONE
+#define FULL_MASK_ALL 0xffffffffu
 #define SENTINEL 0xdeadbeefcafef00dull
 #define NTHREADS 64
 #define REGION 1024	/* bytes a pattern can reach: 64 threads x 16 */
 
 static struct test_gpu gpu;
 static struct tap t;
+static uint32_t access_pc;	/* pc of the tested ld/st of the last build */
 
 static struct visa_insn *op3(struct vb *b, uint16_t op, uint8_t ty, uint16_t d,
 			     uint16_t a, uint16_t bb)
@@ -264,6 +267,7 @@ static int build_load(enum ld_source src, enum pattern p,
 	emit_index(b, p, 6, 0);
 	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 8, 6, vb_lit(b, bytes));
 	op3(b, VISA_OP_ADD, VISA_T_U64, 8, 8, 1);
+	access_pc = vb_pc(b);
 	ldv(b, space, s->type, s->n, 10, 8, 0)->guard = 0;
 	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 14, 0, vb_lit(b, 32));
 	op3(b, VISA_OP_ADD, VISA_T_U64, 14, 14, 2);
@@ -406,6 +410,7 @@ static int build_store(enum st_target dst, enum pattern p,
 	emit_index(b, p, 6, 0);
 	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 8, 6, vb_lit(b, bytes));
 	op3(b, VISA_OP_ADD, VISA_T_U64, 8, 8, 1);
+	access_pc = vb_pc(b);
 	stv(b, space, s->type, s->n, 8, 0, 10)->guard = 0;
 	if (shared) {
 		vb_op(b, VISA_OP_BAR, VISA_T_NONE)->a = vb_lit(b, 0);
@@ -586,9 +591,456 @@ static void test_local(void)
 	tg_unload(&m);
 }
 
+/* ---- spans across pages, faults in the middle --------------------------- */
+
+static const uint32_t block32[3] = { 32, 1, 1 };
+
+static struct tg_map *map_of(uint64_t va)
+{
+	for (unsigned int i = 0; i < gpu.nmaps; i++)
+		if (gpu.maps[i].va == va)
+			return &gpu.maps[i];
+	return NULL;
+}
+
+/*
+ * Two 4 KiB pages adjacent in the GPU's address space but in separate
+ * host allocations: a contiguous access that crosses from one to the
+ * other must split at the page boundary.
+ */
+static void test_page_cross(void)
+{
+	uint64_t a = tg_alloc_perm(&gpu, 4096, 4096, 3);
+	uint64_t bpage = tg_alloc_perm(&gpu, 4096, 4096, 3);
+	uint64_t dst = tg_alloc(&gpu, NTHREADS * 32);
+	struct tg_map *mb = map_of(bpage);
+	uint8_t *ha = tg_host(&gpu, a), *hb = tg_host(&gpu, bpage);
+	uint64_t *out = tg_host(&gpu, dst);
+	uint8_t virt[8192], want[8192];
+	unsigned int bad = 0, runs = 0;
+
+	mb->va = a + 4096;	/* the second page follows the first */
+	for (size_t si = 0; si < NSHAPES; si++) {
+		const struct shape *s = &shapes[si];
+		uint32_t bytes = s->es * (uint32_t)s->n;
+		uint64_t base = a + 4096 - 20 * bytes;	/* lane 20 on page 2 */
+		struct tg_module m;
+		struct vgpu_core_fault f;
+
+		for (int k = 0; k < 4096; k++) {
+			ha[k] = (uint8_t)(k * 13 + 1);
+			hb[k] = (uint8_t)(k * 29 + 7);
+		}
+		memcpy(virt, ha, 4096);
+		memcpy(virt + 4096, hb, 4096);
+		if (build_load(SRC_GLOBAL, CONTIGUOUS, s, NULL, &m)) {
+			bad++;
+			continue;
+		}
+		for (size_t mi = 0; mi < NMASKS; mi++) {
+			struct ld_params *prm = calloc(1, sizeof(*prm));
+
+			prm->base = base;
+			prm->dst = dst;
+			prm->mask = masks[mi];
+			runs++;
+			if (run(&m, "ld", 1, block64, prm, PARAM_SIZE, &f)) {
+				tap_diag("page cross %s: %s", s->name, f.message);
+				bad++;
+				free(prm);
+				continue;
+			}
+			free(prm);
+			for (uint32_t tid = 0; tid < NTHREADS; tid++) {
+				bool on = (masks[mi] >> (tid & 31)) & 1;
+
+				for (int e = 0; e < 4; e++) {
+					uint64_t w = on && e < s->n ?
+						elem_le(virt + 4096 - 20 * bytes +
+							tid * bytes + e * s->es, s) :
+						SENTINEL;
+
+					bad += out[tid * 4 + e] != w;
+				}
+			}
+		}
+		tg_unload(&m);
+		if (build_store(DST_GLOBAL, CONTIGUOUS, s, &m)) {
+			bad++;
+			continue;
+		}
+		for (size_t mi = 0; mi < NMASKS; mi++) {
+			uint64_t prm[3] = { base, 0, masks[mi] };
+
+			memset(ha, 0x11, 4096);
+			memset(hb, 0x22, 4096);
+			memcpy(want, ha, 4096);
+			memcpy(want + 4096, hb, 4096);
+			for (uint32_t tid = 0; tid < NTHREADS; tid++) {
+				if (!((masks[mi] >> (tid & 31)) & 1))
+					continue;
+				for (int e = 0; e < s->n; e++) {
+					uint64_t v = store_value(tid, e);
+
+					memcpy(want + 4096 - 20 * bytes +
+					       tid * bytes + e * s->es, &v, s->es);
+				}
+			}
+			runs++;
+			if (run(&m, "st", 1, block64, prm, sizeof(prm), &f)) {
+				tap_diag("page cross st %s: %s", s->name,
+					 f.message);
+				bad++;
+				continue;
+			}
+			bad += memcmp(ha, want, 4096) != 0 ||
+			       memcmp(hb, want + 4096, 4096) != 0;
+		}
+		tg_unload(&m);
+	}
+	mb->va = bpage;
+	tap_ok(&t, bad == 0, "contiguous loads and stores across a page "
+	       "boundary (separate host pages): %u runs, %u wrong", runs, bad);
+}
+
+struct fault_case {
+	const char *what;
+	bool store;
+	enum ld_source src;
+	uint8_t type;
+	uint32_t mask;
+	int64_t base_off;	/* from the page (or shared) start */
+	uint32_t kind, lane;
+	int64_t addr_off;	/* faulting address, from the same start */
+};
+
+/*
+ * One warp, contiguous u32 accesses, page A (read-write) followed by an
+ * unmapped guard or by page B, made read-only.  The record must be the
+ * first faulting active lane's, as the lane-by-lane path reports it, and
+ * the lanes before it have stored.
+ */
+static void test_fault_mid(void)
+{
+	static const struct fault_case cases[] = {
+		{ "load running into an unmapped page", false, SRC_GLOBAL,
+		  VISA_T_U32, FULL_MASK_ALL, 4096 - 80,
+		  VISA_FAULT_UNMAPPED, 20, 4096 },
+		{ "load, lanes 16-19 inactive", false, SRC_GLOBAL, VISA_T_U32,
+		  0xfff0ffffu, 4096 - 64, VISA_FAULT_UNMAPPED, 20, 4096 + 16 },
+		{ "store running into a read-only page", true, SRC_GLOBAL,
+		  VISA_T_U32, FULL_MASK_ALL, 4096 - 80,
+		  VISA_FAULT_PERMISSION, 20, 4096 },
+		{ "misaligned contiguous load", false, SRC_GLOBAL, VISA_T_U32,
+		  0xfffffff8u, 2, VISA_FAULT_MISALIGNED, 3, 2 + 12 },
+		{ "shared load past the block's shared memory", false,
+		  SRC_SHARED, VISA_T_U32, FULL_MASK_ALL, REGION - 80,
+		  VISA_FAULT_OUT_OF_RANGE, 20, REGION },
+		{ "v2.u32 load running into an unmapped page", false,
+		  SRC_GLOBAL, VISA_T_U32, FULL_MASK_ALL, 4096 - 8 * 9,
+		  VISA_FAULT_UNMAPPED, 9, 4096 },
+	};
+	uint64_t src = tg_alloc(&gpu, REGION), dst = tg_alloc(&gpu,
+							     NTHREADS * 32);
+
+	for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
+		const struct fault_case *c = &cases[ci];
+		uint64_t a = tg_alloc_perm(&gpu, 4096, 4096, 3);
+		uint64_t bpage = tg_alloc_perm(&gpu, 4096, 4096,
+					       VGPU_CORE_PERM_READ);
+		uint8_t *ha = tg_host(&gpu, a), *hb = tg_host(&gpu, bpage);
+		bool v2 = strstr(c->what, "v2") != NULL;
+		struct shape s = { c->type, v2 ? 2 : 1, 4, false, "u32" };
+		uint64_t start = c->src == SRC_SHARED ? 0 : a;
+		struct tg_module m;
+		struct vgpu_core_fault f;
+		unsigned int bad = 0;
+		int r;
+
+		if (c->store)
+			map_of(bpage)->va = a + 4096;	/* read-only next */
+		memset(ha, 0x33, 4096);
+		memset(hb, 0x44, 4096);
+		if (c->store ? build_store(DST_GLOBAL, CONTIGUOUS, &s, &m) :
+			       build_load(c->src, CONTIGUOUS, &s, NULL, &m)) {
+			tap_ok(&t, 0, "fault: %s", c->what);
+			continue;
+		}
+		if (c->store) {
+			uint64_t prm[3] = { start + c->base_off, 0, c->mask };
+
+			r = run(&m, "st", 1, block32, prm, sizeof(prm), &f);
+		} else {
+			struct ld_params *prm = calloc(1, sizeof(*prm));
+
+			prm->base = start + c->base_off;
+			prm->dst = dst;
+			prm->mask = c->mask;
+			prm->src = src;
+			r = run(&m, "ld", 1, block32, prm, PARAM_SIZE, &f);
+			free(prm);
+		}
+		/* the lanes before the faulting one stored, no other */
+		if (c->store) {
+			for (uint32_t l = 0; l < 32; l++) {
+				uint64_t off = (uint64_t)c->base_off + l * 4;
+				uint32_t v = (uint32_t)store_value(l, 0), got;
+
+				if (off >= 4096)
+					continue;
+				memcpy(&got, ha + off, 4);
+				bad += l < c->lane ? got != v : got != 0x33333333u;
+			}
+			for (int k = 0; k < 4096; k++)
+				bad += hb[k] != 0x44;
+		}
+		tap_ok(&t, r == 1 && f.kind == c->kind &&
+		       f.address == start + (uint64_t)c->addr_off &&
+		       f.thread[0] == c->lane && f.thread[1] == 0 &&
+		       f.pc == access_pc && bad == 0,
+		       "fault in a contiguous access, %s: kind %u (want %u), "
+		       "address +%lld (want +%lld), thread %u (want %u), pc %u "
+		       "(want %u), %u stores wrong", c->what, f.kind, c->kind,
+		       (long long)(f.address - start), (long long)c->addr_off,
+		       f.thread[0], c->lane, f.pc, access_pc, bad);
+		tg_unload(&m);
+		map_of(c->store ? a + 4096 : bpage)->va = bpage;
+	}
+}
+
+/* ---- threadIdx ------------------------------------------------------------ */
+
+/* out[blockIdx * nthreads + flat] = x | y << 10 | z << 20 */
+static void test_tids(void)
+{
+	static const uint32_t dims[][3] = {
+		{ 5, 3, 7 }, { 7, 5, 3 }, { 32, 2, 2 }, { 1, 1, 64 },
+		{ 3, 1, 1 }, { 33, 3, 1 }, { 5, 3, 7 }, { 1, 40, 2 },
+		{ 1024, 1, 1 }, { 2, 2, 2 },
+	};
+	struct vb *b = vb_new();
+	struct tg_module m;
+	struct vgpu_core_fault f;
+	uint64_t dst = tg_alloc(&gpu, 3 * 1024 * 4);
+	uint32_t *out = tg_host(&gpu, dst), fn;
+	unsigned int bad = 0;
+	struct visa_insn *i;
+
+	fn = vb_func(b, "tid", VISA_FUNC_KERNEL);
+	vb_sreg(b, 0, VISA_SREG_TID_X);
+	vb_sreg(b, 1, VISA_SREG_TID_Y);
+	vb_sreg(b, 2, VISA_SREG_TID_Z);
+	vb_sreg(b, 3, VISA_SREG_NTID_X);
+	vb_sreg(b, 4, VISA_SREG_NTID_Y);
+	vb_sreg(b, 5, VISA_SREG_NTID_Z);
+	vb_sreg(b, 6, VISA_SREG_CTAID_X);
+	i = op3(b, VISA_OP_MAD, VISA_T_U32, 7, 6, 5);	/* ctaid*nz + z */
+	i->c = 2;
+	i = op3(b, VISA_OP_MAD, VISA_T_U32, 7, 7, 4);	/* ... * ny + y */
+	i->c = 1;
+	i = op3(b, VISA_OP_MAD, VISA_T_U32, 7, 7, 3);	/* ... * nx + x */
+	i->c = 0;
+	op3(b, VISA_OP_SHL, VISA_T_B32, 8, 1, vb_lit(b, 10));
+	op3(b, VISA_OP_SHL, VISA_T_B32, 9, 2, vb_lit(b, 20));
+	op3(b, VISA_OP_OR, VISA_T_B32, 8, 8, 9);
+	op3(b, VISA_OP_OR, VISA_T_B32, 8, 8, 0);
+	vb_ld_param(b, VISA_T_U64, 10, 0);
+	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 11, 7, vb_lit(b, 4));
+	op3(b, VISA_OP_ADD, VISA_T_U64, 10, 10, 11);
+	stv(b, VISA_SPACE_GLOBAL, VISA_T_U32, 1, 10, 0, 8);
+	vb_exit(b);
+	vb_end_func(b, 12, 0, 0);
+	vb_kernel(b, "tid", fn, 8, 0);
+	if (load(b, &m)) {
+		tap_ok(&t, 0, "threadIdx");
+		return;
+	}
+	for (size_t d = 0; d < sizeof(dims) / sizeof(dims[0]); d++) {
+		uint32_t n = dims[d][0] * dims[d][1] * dims[d][2];
+
+		memset(out, 0xff, 3 * 1024 * 4);
+		if (run(&m, "tid", 3, dims[d], &dst, 8, &f)) {
+			tap_diag("tid %ux%ux%u: %s", dims[d][0], dims[d][1],
+				 dims[d][2], f.message);
+			bad++;
+			continue;
+		}
+		for (uint32_t k = 0; k < 3 * n; k++) {
+			uint32_t flat = k % n, x = flat % dims[d][0];
+			uint32_t y = flat / dims[d][0] % dims[d][1];
+			uint32_t z = flat / (dims[d][0] * dims[d][1]);
+
+			if (out[k] != (x | y << 10 | z << 20) && bad++ < 3)
+				tap_diag("block %ux%ux%u thread %u: %x",
+					 dims[d][0], dims[d][1], dims[d][2], k,
+					 out[k]);
+		}
+	}
+	tap_ok(&t, bad == 0, "threadIdx of 3-D blocks, %zu shapes one after "
+	       "another, 3 blocks each", sizeof(dims) / sizeof(dims[0]));
+	tg_unload(&m);
+}
+
+/* ---- the host vector levels ---------------------------------------------- */
+
+#define NVALUES 4096
+#define NOUT 16
+
+/* r[d] = op(a, b[, c]) of type ty, then st.u64 out[i*NOUT + k] */
+static void emit_op_out(struct vb *b, uint16_t op, uint8_t ty, uint16_t a,
+			uint16_t bb, uint16_t c, int k)
+{
+	struct visa_insn *i = op3(b, op, ty, 30, a, bb);
+
+	i->c = c;
+	op3(b, VISA_OP_MOV, VISA_T_B64, 31, vb_lit(b, 0), NONE);
+	i = op3(b, VISA_OP_MOV, ty == VISA_T_F64 ? VISA_T_B64 : VISA_T_B32,
+		31, 30, NONE);
+	stv(b, VISA_SPACE_GLOBAL, VISA_T_U64, 1, 20, (uint64_t)k * 8, 31);
+}
+
+/* Every level this CPU has gives the same bits as the first one, and
+ * the correctly rounded f32 results are those of C. */
+static void test_simd_levels(void)
+{
+	const char *const *levels = core_simd_levels();
+	const char *was = core_simd_name();
+	struct vb *b = vb_new();
+	struct tg_module m;
+	struct vgpu_core_fault f;
+	uint64_t in[3], dst = tg_alloc(&gpu, NVALUES * NOUT * 8);
+	uint64_t *out = tg_host(&gpu, dst), *first = NULL;
+	uint64_t *v[3];
+	unsigned int differ = 0, wrong = 0, nlev = 0;
+	struct visa_insn *i;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	uint32_t fn;
+
+	for (int k = 0; k < 3; k++) {
+		in[k] = tg_alloc(&gpu, NVALUES * 8);
+		v[k] = tg_host(&gpu, in[k]);
+	}
+	for (int r = 0; r < NVALUES; r++) {
+		for (int k = 0; k < 3; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			v[k][r] = x;
+		}
+		/* some specials: zeros, denormals, infinities, NaN, 1.0 */
+		if (r % 17 == 0)
+			v[1][r] = (r & 32) ? 0x8000000000000000ull : 0;
+		if (r % 19 == 0)
+			v[0][r] = 0x00000001000003ffull;
+		if (r % 23 == 0)
+			v[2][r] = 0x7ff000007f800000ull;
+		if (r % 29 == 0)
+			v[0][r] = 0x3ff000003f800000ull;
+	}
+	fn = vb_func(b, "ops", VISA_FUNC_KERNEL);
+	vb_sreg(b, 0, VISA_SREG_TID_X);
+	vb_sreg(b, 1, VISA_SREG_CTAID_X);
+	vb_sreg(b, 2, VISA_SREG_NTID_X);
+	i = op3(b, VISA_OP_MAD, VISA_T_U32, 3, 1, 2);
+	i->c = 0;
+	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 4, 3, vb_lit(b, 8));
+	for (int k = 0; k < 3; k++) {	/* r5..r7 f32 bits, r8..r10 f64 */
+		vb_ld_param(b, VISA_T_U64, 11, (uint32_t)k * 8);
+		op3(b, VISA_OP_ADD, VISA_T_U64, 11, 11, 4);
+		ldv(b, VISA_SPACE_GLOBAL, VISA_T_F32, 1, 5 + k, 11, 0);
+		ldv(b, VISA_SPACE_GLOBAL, VISA_T_F64, 1, 8 + k, 11, 0);
+	}
+	vb_ld_param(b, VISA_T_U64, 20, 24);
+	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 21, 3, vb_lit(b, NOUT * 8));
+	op3(b, VISA_OP_ADD, VISA_T_U64, 20, 20, 21);
+	emit_op_out(b, VISA_OP_MUL, VISA_T_F32, 5, 6, NONE, 0);
+	op3(b, VISA_OP_MUL, VISA_T_F32, 12, 5, 6);	/* unfused a*b + c */
+	emit_op_out(b, VISA_OP_ADD, VISA_T_F32, 12, 7, NONE, 1);
+	emit_op_out(b, VISA_OP_FMA, VISA_T_F32, 5, 6, 7, 2);
+	emit_op_out(b, VISA_OP_DIV, VISA_T_F32, 5, 6, NONE, 3);
+	emit_op_out(b, VISA_OP_SQRT, VISA_T_F32, 5, NONE, NONE, 4);
+	emit_op_out(b, VISA_OP_SUB, VISA_T_F32, 5, 7, NONE, 5);
+	op3(b, VISA_OP_MUL, VISA_T_F64, 13, 8, 9);
+	emit_op_out(b, VISA_OP_ADD, VISA_T_F64, 13, 10, NONE, 6);
+	emit_op_out(b, VISA_OP_FMA, VISA_T_F64, 8, 9, 10, 7);
+	emit_op_out(b, VISA_OP_DIV, VISA_T_F64, 8, 9, NONE, 8);
+	emit_op_out(b, VISA_OP_MUL, VISA_T_U32, 5, 6, NONE, 9);
+	emit_op_out(b, VISA_OP_MULHI, VISA_T_S32, 5, 6, NONE, 10);
+	emit_op_out(b, VISA_OP_POPC, VISA_T_B64, 8, NONE, NONE, 11);
+	emit_op_out(b, VISA_OP_CLZ, VISA_T_B32, 5, NONE, NONE, 12);
+	emit_op_out(b, VISA_OP_SHR, VISA_T_S32, 5, 6, NONE, 13);
+	emit_op_out(b, VISA_OP_MIN, VISA_T_S64, 8, 9, NONE, 14);
+	emit_op_out(b, VISA_OP_CVT, VISA_T_F32, 8, NONE, NONE, 15);
+	vb_at(b, vb_pc(b) - 4)->type2 = VISA_T_F64;	/* cvt.rn.f32.f64 */
+	vb_exit(b);
+	vb_end_func(b, 32, 0, 0);
+	vb_kernel(b, "ops", fn, 32, 0);
+	if (load(b, &m)) {
+		tap_ok(&t, 0, "host vector levels");
+		return;
+	}
+	for (; levels[nlev]; nlev++) {
+		uint64_t prm[4] = { in[0], in[1], in[2], dst };
+
+		if (core_simd_select(levels[nlev])) {
+			differ++;
+			continue;
+		}
+		memset(out, 0, NVALUES * NOUT * 8);
+		if (run(&m, "ops", NVALUES / 128, (uint32_t[3]){ 128, 1, 1 },
+			prm, sizeof(prm), &f)) {
+			tap_diag("%s: %s", levels[nlev], f.message);
+			differ++;
+			continue;
+		}
+		if (!first) {
+			first = malloc(NVALUES * NOUT * 8);
+			memcpy(first, out, NVALUES * NOUT * 8);
+		} else if (memcmp(first, out, NVALUES * NOUT * 8)) {
+			differ++;
+			tap_diag("%s differs from %s", levels[nlev], levels[0]);
+		}
+		/* f32 against C (-std=c11: no contraction), NaN aside */
+		for (int r = 0; r < NVALUES; r++) {
+			float a, bb, c, want[5];
+			uint32_t ua = (uint32_t)v[0][r], ub = (uint32_t)v[1][r];
+			uint32_t uc = (uint32_t)v[2][r];
+
+			memcpy(&a, &ua, 4);
+			memcpy(&bb, &ub, 4);
+			memcpy(&c, &uc, 4);
+			want[0] = a * bb;
+			want[1] = want[0] + c;
+			want[2] = fmaf(a, bb, c);
+			want[3] = a / bb;
+			want[4] = sqrtf(a);
+			for (int k = 0; k < 5; k++) {
+				uint32_t wb;
+
+				memcpy(&wb, &want[k], 4);
+				if (want[k] == want[k] &&
+				    out[r * NOUT + k] != wb && wrong++ < 3)
+					tap_diag("%s: op %d of %08x %08x %08x: "
+						 "%08llx, C %08x", levels[nlev],
+						 k, ua, ub, uc,
+						 (unsigned long long)out[r * NOUT + k],
+						 wb);
+			}
+		}
+	}
+	core_simd_select(was);
+	free(first);
+	tg_unload(&m);
+	tap_ok(&t, nlev >= 1 && differ == 0 && wrong == 0,
+	       "%u host vector levels (%s ... %s) give the same bits on %d "
+	       "inputs x %d operations; f32 results are C's (%u wrong)",
+	       nlev, levels[0], nlev ? levels[nlev - 1] : "-", NVALUES, NOUT,
+	       wrong);
+}
+
 int main(void)
 {
-	tap_plan(NSOURCES + NTARGETS + 1);
+	tap_plan(NSOURCES + NTARGETS + 1 + 1 + 6 + 1 + 1);
 	if (tg_init(&gpu, 1)) {
 		printf("Bail out! cannot create the core\n");
 		return 1;
@@ -596,6 +1048,10 @@ int main(void)
 	test_loads();
 	test_stores();
 	test_local();
+	test_page_cross();
+	test_fault_mid();
+	test_tids();
+	test_simd_levels();
 	tg_fini(&gpu);
 	return tap_done(&t);
 }

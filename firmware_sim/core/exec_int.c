@@ -32,6 +32,22 @@
 		}							\
 	}								\
 } while (0)
+/*
+ * BLEND_LANES of extend(in->type, V), with the width and signedness of
+ * the extension chosen once outside the lane loop (inside it, extend()'s
+ * switch on the type keeps the loop from vectorizing).
+ */
+#define BLEND_EXTENDED(V) do {						\
+	switch (type_bits(in->type) | (type_signed(in->type) ? 1u : 0u)) { \
+	case 8: BLEND_LANES((uint64_t)(uint8_t)(V)); break;		\
+	case 9: BLEND_LANES((uint64_t)(int64_t)(int8_t)(V)); break;	\
+	case 16: BLEND_LANES((uint64_t)(uint16_t)(V)); break;		\
+	case 17: BLEND_LANES((uint64_t)(int64_t)(int16_t)(V)); break;	\
+	case 32: BLEND_LANES((uint64_t)(uint32_t)(V)); break;		\
+	case 33: BLEND_LANES((uint64_t)(int64_t)(int32_t)(V)); break;	\
+	default: BLEND_LANES((uint64_t)(V)); break;			\
+	}								\
+} while (0)
 #define L1(T, CT, EXPR) BLEND_LANES(({					\
 	T a = (T)A[l]; CT ua = (CT)a; (void)ua;				\
 	(uint64_t)(T)(EXPR); }))
@@ -496,12 +512,12 @@ int exec_int(struct warp *w, const struct dinsn *in, uint32_t mask)
 
 	switch (in->op) {
 	case VISA_OP_MOV:
-		BLEND_LANES(extend(in->type, A[l]));
+		BLEND_EXTENDED(A[l]);
 		return EXEC_OK;
 	case VISA_OP_SELP: {
 		uint32_t p = w->preds[in->pa];
 
-		BLEND_LANES(extend(in->type, ((p >> l) & 1) ? A[l] : B[l]));
+		BLEND_EXTENDED(((p >> l) & 1) ? A[l] : B[l]);
 		return EXEC_OK;
 	}
 	case VISA_OP_SLCT:

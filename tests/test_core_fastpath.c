@@ -884,7 +884,7 @@ static void test_tids(void)
 /* ---- the host vector levels ---------------------------------------------- */
 
 #define NVALUES 4096
-#define NOUT 16
+#define NOUT 21
 
 /* r[d] = op(a, b[, c]) of type ty, then st.u64 out[i*NOUT + k] */
 static void emit_op_out(struct vb *b, uint16_t op, uint8_t ty, uint16_t a,
@@ -897,6 +897,14 @@ static void emit_op_out(struct vb *b, uint16_t op, uint8_t ty, uint16_t a,
 	i = op3(b, VISA_OP_MOV, ty == VISA_T_F64 ? VISA_T_B64 : VISA_T_B32,
 		31, 30, NONE);
 	stv(b, VISA_SPACE_GLOBAL, VISA_T_U64, 1, 20, (uint64_t)k * 8, 31);
+}
+
+static uint64_t bits_of_f32(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
 }
 
 /* Every level this CPU has gives the same bits as the first one, and
@@ -972,6 +980,24 @@ static void test_simd_levels(void)
 	emit_op_out(b, VISA_OP_MIN, VISA_T_S64, 8, 9, NONE, 14);
 	emit_op_out(b, VISA_OP_CVT, VISA_T_F32, 8, NONE, NONE, 15);
 	vb_at(b, vb_pc(b) - 4)->type2 = VISA_T_F64;	/* cvt.rn.f32.f64 */
+	/* int -> float: cvt.rn.f32.s32, .u32, cvt.rn.f64.s64, f32.u64, and
+	 * cvt.rz.f32.s32 (the host's mode switched around the lanes) */
+	{
+		static const uint8_t cv[5][3] = {
+			{ VISA_T_F32, VISA_T_S32, VISA_RND_RN },
+			{ VISA_T_F32, VISA_T_U32, VISA_RND_RN },
+			{ VISA_T_F64, VISA_T_S64, VISA_RND_RN },
+			{ VISA_T_F32, VISA_T_U64, VISA_RND_RN },
+			{ VISA_T_F32, VISA_T_S32, VISA_RND_RZ },
+		};
+
+		for (int k = 0; k < 5; k++) {
+			emit_op_out(b, VISA_OP_CVT, cv[k][0], 8, NONE, NONE,
+				    16 + k);
+			vb_at(b, vb_pc(b) - 4)->type2 = cv[k][1];
+			vb_at(b, vb_pc(b) - 4)->mod = cv[k][2];
+		}
+	}
 	vb_exit(b);
 	vb_end_func(b, 32, 0, 0);
 	vb_kernel(b, "ops", fn, 32, 0);
@@ -999,6 +1025,29 @@ static void test_simd_levels(void)
 		} else if (memcmp(first, out, NVALUES * NOUT * 8)) {
 			differ++;
 			tap_diag("%s differs from %s", levels[nlev], levels[0]);
+		}
+		/* int -> float against C (round to nearest; toward zero:
+		 * the nearest, stepped toward zero when it rounded away) */
+		for (int r = 0; r < NVALUES; r++) {
+			uint64_t a = v[0][r];
+			float fs = (float)(int32_t)a, fz = fs;
+			double d = (double)(int64_t)a;
+			uint64_t want[5];
+
+			if ((double)fabsf(fz) > fabs((double)(int32_t)a))
+				fz = nextafterf(fz, 0.0f);
+			want[0] = bits_of_f32(fs);
+			want[1] = bits_of_f32((float)(uint32_t)a);
+			memcpy(&want[2], &d, 8);
+			want[3] = bits_of_f32((float)a);
+			want[4] = bits_of_f32(fz);
+			for (int k = 0; k < 5; k++)
+				if (out[r * NOUT + 16 + k] != want[k] && wrong++ < 3)
+					tap_diag("%s: cvt %d of %llx: %llx, C %llx",
+						 levels[nlev], k,
+						 (unsigned long long)a,
+						 (unsigned long long)out[r * NOUT + 16 + k],
+						 (unsigned long long)want[k]);
 		}
 		/* f32 against C (-std=c11: no contraction), NaN aside */
 		for (int r = 0; r < NVALUES; r++) {
@@ -1033,7 +1082,8 @@ static void test_simd_levels(void)
 	tg_unload(&m);
 	tap_ok(&t, nlev >= 1 && differ == 0 && wrong == 0,
 	       "%u host vector levels (%s ... %s) give the same bits on %d "
-	       "inputs x %d operations; f32 results are C's (%u wrong)",
+	       "inputs x %d operations; f32 and int-to-float results are C's "
+	       "(%u wrong)",
 	       nlev, levels[0], nlev ? levels[nlev - 1] : "-", NVALUES, NOUT,
 	       wrong);
 }

@@ -605,6 +605,27 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 		FOR_LANES(mask, s.D[l] = int_to_int(s.A[l], dt, st, sat));
 		return EXEC_OK;
 	}
+	if (type_is_int(st) && (dt == VISA_T_F32 || dt == VISA_T_F64) &&
+	    host_mode(rnd) == FE_TONEAREST && !sat) {
+		/* int -> f32/f64 in the mode the core runs in: no switch of
+		 * the host's mode per lane (fesetround costs more than the
+		 * conversion), and loops that vectorize */
+		if (st == VISA_T_S32 && dt == VISA_T_F32)
+			FOR_LANES(mask, s.D[l] = bits_f32((float)(int32_t)s.A[l]));
+		else if (st == VISA_T_U32 && dt == VISA_T_F32)
+			FOR_LANES(mask, s.D[l] = bits_f32((float)(uint32_t)s.A[l]));
+		else if (dt == VISA_T_F64)
+			FOR_LANES(mask, {
+				uint64_t v = extend(st, s.A[l]);
+				s.D[l] = bits_f64(type_signed(st) ?
+						  (double)(int64_t)v : (double)v); });
+		else
+			FOR_LANES(mask, {
+				uint64_t v = extend(st, s.A[l]);
+				s.D[l] = bits_f32(type_signed(st) ?
+						  (float)(int64_t)v : (float)v); });
+		return EXEC_OK;
+	}
 	for (int l = 0; l < WARP_SIZE; l++) {
 		double x;
 

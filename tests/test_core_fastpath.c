@@ -123,7 +123,7 @@ static int run(struct tg_module *m, const char *name, uint32_t blocks,
 
 static const uint32_t block64[3] = { NTHREADS, 1, 1 };
 
-/* ---- the shapes and address patterns ---------------------------------- */
+/* ---- the shapes and address patterns ------------------------------------ */
 
 struct shape {
 	uint8_t type;
@@ -808,7 +808,7 @@ static void test_fault_mid(void)
 	}
 }
 
-/* ---- threadIdx ------------------------------------------------------------ */
+/* ---- threadIdx ---------------------------------------------------------- */
 
 /* out[blockIdx * nthreads + flat] = x | y << 10 | z << 20 */
 static void test_tids(void)
@@ -881,7 +881,7 @@ static void test_tids(void)
 	tg_unload(&m);
 }
 
-/* ---- the host vector levels ---------------------------------------------- */
+/* ---- the host vector levels --------------------------------------------- */
 
 #define NVALUES 4096
 #define NOUT 21

@@ -8,7 +8,7 @@
  * inc/dec) are compare-and-swap loops.
  */
 #include "simd.h"	/* first: renames the functions per level */
-#if defined(__AVX2__)
+#if defined(__AVX512F__)
 #include <immintrin.h>
 #endif
 
@@ -72,8 +72,15 @@ static inline uint64_t base_addr(const struct warp *w, const struct dinsn *in,
 /*
  * D[l] = the es-byte (4 or 8) element at base + off[l], for all 32 lanes,
  * offsets already checked.  The compiler does not turn this loop into
- * vector gathers by itself, so the x86-64-v3 and v4 builds (simd.h) say
- * so with intrinsics; the baseline loads lane by lane.
+ * vector gathers by itself, so the x86-64-v4 build (simd.h) says so with
+ * AVX-512 intrinsics.  The other levels load lane by lane, although
+ * AVX2's vpgatherqd saved a fifth of matmul's time on real hardware:
+ * QEMU 7.2's TCG, which runs the project's guests, takes a VSIB index
+ * register number 4 (ymm4) for "no index" and loads every lane from the
+ * base (found by test_cu_module_launch; a 4-instruction probe reproduces
+ * it), and GCC's register allocation decides whether ymm4 is used.  TCG
+ * has no AVX-512, so the v4 level never runs there; GCC's generic tuning
+ * emits no gathers of its own.
  */
 static void gather_full(uint64_t *D, const uint8_t *base, const uint64_t *off,
 			uint32_t es, bool sgn)
@@ -91,22 +98,6 @@ static void gather_full(uint64_t *D, const uint8_t *base, const uint64_t *off,
 		v = _mm512_i64gather_epi32(idx, base, 1);
 		_mm512_storeu_si512(D + l, sgn ? _mm512_cvtepi32_epi64(v) :
 						 _mm512_cvtepu32_epi64(v));
-	}
-#elif defined(__AVX2__)
-	for (int l = 0; l < WARP_SIZE; l += 4) {
-		__m256i idx = _mm256_loadu_si256((const __m256i *)(off + l));
-		__m128i v;
-
-		if (es == 8) {
-			_mm256_storeu_si256((__m256i *)(D + l),
-				_mm256_i64gather_epi64((const long long *)base,
-						       idx, 1));
-			continue;
-		}
-		v = _mm256_i64gather_epi32((const int *)base, idx, 1);
-		_mm256_storeu_si256((__m256i *)(D + l),
-				    sgn ? _mm256_cvtepi32_epi64(v) :
-					  _mm256_cvtepu32_epi64(v));
 	}
 #else
 	for (int l = 0; l < WARP_SIZE; l++) {

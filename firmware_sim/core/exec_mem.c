@@ -292,13 +292,18 @@ static void span_lanes(const struct ldst *x, const struct mem_span *s,
 static inline __attribute__((always_inline))
 void ld32_full(uint64_t *const D[4], const uint8_t *p, int n, bool sgn)
 {
+	/* All loads first, into a local copy: the stores to the registers
+	 * cannot alias it, so the loads (often cache misses) are issued
+	 * together instead of each waiting behind the previous stores. */
+	uint32_t t[WARP_SIZE * 4];
+
+	memcpy(t, p, (size_t)WARP_SIZE * n * 4);
 	for (int i = 0; i < n; i++) {
 		uint64_t *d = D[i];
 
 		for (int l = 0; l < WARP_SIZE; l++) {
-			uint32_t v;
+			uint32_t v = t[l * n + i];
 
-			memcpy(&v, p + ((size_t)l * n + i) * 4, 4);
 			d[l] = sgn ? (uint64_t)(int64_t)(int32_t)v : v;
 		}
 	}

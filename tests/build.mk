@@ -100,3 +100,7 @@ $(OBJ)/tests/test_objdump.o $(OBJ)/san/tests/test_objdump.o: \
 	CTEST_EXTRA := -DOBJDUMP='"$(abspath $(BIN)/vgpu-objdump)"'
 $(eval $(call ctest,test_objdump,))
 $(TST)/core/test_objdump $(TST)/core/test_objdump-san: | $(BIN)/vgpu-objdump
+
+# The interpreter's fast paths: address classes, spans, threadIdx, the
+# host vector levels (tests/test_core_fastpath.c).
+$(eval $(call ctest,test_core_fastpath,))

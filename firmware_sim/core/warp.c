@@ -23,17 +23,55 @@ void warp_thread_idx(const struct warp *w, int lane, uint32_t tid[3])
 		tid[i] = w->tid[i][lane];
 }
 
-/* threadIdx of every lane, computed once per warp (no divisions later). */
+/*
+ * threadIdx of every lane, computed once per warp, without divisions per
+ * lane: x counts up and carries into y, y into z (lanes past the block's
+ * last thread get the indices that would follow; they never run).
+ *
+ * The warp's first index continues from the previous warp of the block
+ * when that one is set up (the scheduler sets warps up in order: no
+ * division at all); a product checks that, and otherwise two divisions
+ * place the warp.
+ */
 static void compute_tids(struct warp *w)
 {
 	const uint32_t *bd = w->blk->g->l->block;
+	uint32_t flat = w->warp_id * WARP_SIZE, x, y, z;
+	const struct warp *prev = w->warp_id && w == &w->blk->warps[w->warp_id] ?
+				  w - 1 : NULL;
 
+	if (prev) {
+		x = prev->tid[0][WARP_SIZE - 1] + 1;
+		y = prev->tid[1][WARP_SIZE - 1];
+		z = prev->tid[2][WARP_SIZE - 1];
+		if (x == bd[0]) {
+			x = 0;
+			if (++y == bd[1]) {
+				y = 0;
+				z++;
+			}
+		}
+	}
+	/* stale (another launch's warp) or out of order: place by division */
+	if (!prev || x >= bd[0] || y >= bd[1] ||
+	    ((uint64_t)z * bd[1] + y) * bd[0] + x != flat) {
+		uint32_t row = flat / bd[0];
+
+		x = flat - row * bd[0];
+		z = row / bd[1];
+		y = row - z * bd[1];
+	}
 	for (int lane = 0; lane < WARP_SIZE; lane++) {
-		uint32_t flat = w->warp_id * WARP_SIZE + (uint32_t)lane;
-
-		w->tid[0][lane] = flat % bd[0];
-		w->tid[1][lane] = (flat / bd[0]) % bd[1];
-		w->tid[2][lane] = flat / (bd[0] * bd[1]);
+		w->tid[0][lane] = x;
+		w->tid[1][lane] = y;
+		w->tid[2][lane] = z;
+		if (++x == bd[0]) {
+			x = 0;
+			if (++y == bd[1]) {
+				y = 0;
+				z++;
+			}
+		}
 	}
 }
 

@@ -538,6 +538,12 @@ void cu_module_free(struct cu_module *m);
 CUresult cu_read_file(const char *path, void **data, size_t *size);
 bool cu_function_valid(const struct cu_function *f);
 
+/*
+ * A CUkernel (library.c) as the CUfunction of the current context, loaded
+ * there if need be (NULL if that fails); any other handle as it is.
+ */
+struct cu_function *cu_kernel_as_function(void *h);
+
 /* ---- launches (launch.c) ------------------------------------------------ */
 
 /*

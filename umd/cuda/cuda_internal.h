@@ -443,6 +443,8 @@ void cu_pool_synced(struct cu_ctx *ctx, struct cu_stream *s,
 		    struct cu_event *ev);
 /* cuMemFree of pool memory; CUDA_ERROR_NOT_FOUND: @p is not pool memory. */
 CUresult cu_pool_free_now(CUdeviceptr p);
+/* The pool (CUmemoryPool) that allocation @base came from, or NULL. */
+void *cu_pool_of(uint64_t base);
 /* @ctx is going away with its address space: drop its chunks. */
 void cu_pool_forget_ctx(struct cu_ctx *ctx);
 

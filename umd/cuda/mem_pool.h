@@ -79,9 +79,16 @@ void cu_pool_release(struct cu_mem_pool *p, uint64_t keep);
 struct cu_pool_stamp {
 	uint64_t uid;			/* 0: ordered before everything */
 	uint64_t epoch;
+	bool legacy;			/* freed on the legacy stream */
+	bool blocking;			/* ... on a stream that syncs with it */
 };
 /* Count one more free on @s; its stamp. */
 struct cu_pool_stamp cu_pool_stream_tick(struct cu_stream *s);
+/* Whether @s synchronises with the legacy stream (is not it). */
+bool cu_pool_stream_blocking(const struct cu_stream *s);
+/* Whether the legacy stream's implicit order puts @t before @s's work. */
+bool cu_pool_stream_after_legacy(struct cu_stream *s,
+				 const struct cu_pool_stamp *t);
 /* Whether @t is a free made on @s. */
 bool cu_pool_stream_is(struct cu_stream *s, const struct cu_pool_stamp *t);
 /* Whether everything @s runs from now on comes after the free @t. */

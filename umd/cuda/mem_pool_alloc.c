@@ -86,8 +86,10 @@ static bool cu_block_usable(const struct cu_mem_pool *p,
 	/* Freed on @s itself: no policy needed, the stream is in order. */
 	if (cu_pool_stream_is(s, &b->stamp))
 		return true;
-	/* Freed before an event @s waited on. */
-	if (p->reuse_follow_events && cu_pool_stream_after(s, &b->stamp))
+	/* Freed before an event @s waited on, or the legacy stream's order. */
+	if (p->reuse_follow_events &&
+	    (cu_pool_stream_after(s, &b->stamp) ||
+	     cu_pool_stream_after_legacy(s, &b->stamp)))
 		return true;
 	return p->reuse_opportunistic && cu_point_done(&b->done);
 }
@@ -373,7 +375,8 @@ static bool cu_block_waited(const struct cu_pool_block *b,
 	if (!cu_point_done(&b->done))
 		return false;
 	if (s)
-		return cu_pool_stream_after(s, &b->stamp);
+		return cu_pool_stream_after(s, &b->stamp) ||
+		       cu_pool_stream_after_legacy(s, &b->stamp);
 	if (ev)
 		return cu_pool_event_after(ev, &b->stamp);
 	return true;
@@ -406,6 +409,21 @@ void cu_pool_synced(struct cu_ctx *ctx, struct cu_stream *s,
 		cu_pool_reap(p);
 	}
 	pthread_mutex_unlock(&cu_pool_lock);
+}
+
+void *cu_pool_of(uint64_t base)
+{
+	struct cu_pool_chunk *c = NULL;
+	struct cu_pool_block *b;
+	void *p = NULL;
+	bool inside;
+
+	pthread_mutex_lock(&cu_pool_lock);
+	b = cu_pool_block_at(base, &c, &inside);
+	if (b && b->used && !c->pool->destroyed)
+		p = c->pool;
+	pthread_mutex_unlock(&cu_pool_lock);
+	return p;
 }
 
 CUresult cu_pool_free_now(CUdeviceptr ptr)

@@ -115,9 +115,27 @@ static struct cu_pool_clock *cu_stream_clock(struct cu_stream *s)
 	return s->pool_clock;
 }
 
+bool cu_pool_stream_blocking(const struct cu_stream *s)
+{
+	return !s->is_null && !(s->flags & CU_STREAM_NON_BLOCKING);
+}
+
+bool cu_pool_stream_after_legacy(struct cu_stream *s,
+				 const struct cu_pool_stamp *t)
+{
+	/*
+	 * The legacy stream's operations wait for every blocking stream's
+	 * last one, and a blocking stream's for the legacy stream's last
+	 * (stream_order.c): a free on one side comes before what the other
+	 * side does next.
+	 */
+	return (s->is_null && t->blocking) ||
+	       (cu_pool_stream_blocking(s) && t->legacy);
+}
+
 struct cu_pool_stamp cu_pool_stream_tick(struct cu_stream *s)
 {
-	struct cu_pool_stamp t = { 0, 0 };
+	struct cu_pool_stamp t = { 0 };
 	struct cu_pool_clock *c;
 
 	pthread_mutex_lock(&cu_clock_lock);
@@ -127,6 +145,8 @@ struct cu_pool_stamp cu_pool_stream_tick(struct cu_stream *s)
 		t.epoch = ++c->epoch;
 	}
 	pthread_mutex_unlock(&cu_clock_lock);
+	t.legacy = s->is_null;
+	t.blocking = cu_pool_stream_blocking(s);
 	return t;
 }
 

@@ -236,9 +236,9 @@ TEST(cross_stream_reuse_policies)
 	CUmodule m;
 	CUfunction wait_flag;
 	CUmemoryPool p;
-	CUstream s1, s2;
+	CUstream s1, s2, sb;
 	CUevent ev, done;
-	CUdeviceptr a, b, dflag;
+	CUdeviceptr a, b, c, dflag;
 	volatile int *flag;
 	void *args[] = { &dflag };
 	int i;
@@ -291,6 +291,30 @@ TEST(cross_stream_reuse_policies)
 	ASSERT_EQ(CUDA_SUCCESS, cuMemFreeAsync(b, s2));
 	*flag = 1;
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+
+	/*
+	 * The legacy stream's implicit order is a dependency too: a free on
+	 * a blocking stream comes before the legacy stream's next work, and
+	 * one on the legacy stream before a blocking stream's.
+	 */
+	*flag = 0;
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&sb, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&a, 4096, p, sb));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(wait_flag, 1, 1, 1, 1, 1, 1, 0,
+					       sb, args, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFreeAsync(a, sb));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&b, 4096, p, s2));
+	EXPECT_NE(a, b);	/* s2 does not block: no order */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFreeAsync(b, s2));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&b, 4096, p, NULL));
+	EXPECT_EQ(a, b);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFreeAsync(b, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAllocFromPoolAsync(&c, 4096, p, sb));
+	EXPECT_EQ(b, c);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFreeAsync(c, sb));
+	*flag = 1;
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(sb));
 
 	/* Opportunistic: a completed free, no dependency, no synchronize. */
 	*flag = 0;
@@ -386,6 +410,9 @@ TEST(current_pool_and_pointers)
 	EXPECT_EQ(p, cur);
 	ASSERT_EQ(CUDA_SUCCESS, cuMemAllocAsync(&a, 256, s));
 	EXPECT_EQ(256, USED(p));
+	ASSERT_EQ(CUDA_SUCCESS, cuPointerGetAttribute(&cur,
+			CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, a));
+	EXPECT_EQ(p, cur);
 	/* The allocation's own range, not its chunk's (measured). */
 	ASSERT_EQ(CUDA_SUCCESS, cuMemGetAddressRange(&base, &size, a + 16));
 	EXPECT_EQ(a, base);

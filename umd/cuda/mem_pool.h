@@ -12,9 +12,10 @@
  *   mem_pool_api.c    cuMemAllocAsync, cuMemFreeAsync, cuMemAllocFromPoolAsync
  *
  * Locks: cu_pool_lock (mem_pool.c) guards every pool, chunk and block;
- * the clocks have their own lock, taken inside it.  Neither is held while
- * a stream's or a context's lock is taken, except the registry's and the
- * VA allocator's, which are innermost.
+ * the clocks have their own lock, taken inside it.  Inside cu_pool_lock a
+ * context's lock is taken only to read a stream's last point, and the
+ * registry's and the VA allocator's; no path calls into the pools with a
+ * stream's, a context's or a queue's lock held.
  */
 #ifndef VGPU_CUDA_MEM_POOL_H
 #define VGPU_CUDA_MEM_POOL_H

@@ -311,6 +311,16 @@ CUresult cu_pool_free(CUdeviceptr ptr, struct cu_stream *s)
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 	p = c->pool;
+	if (s && s->ctx != c->ctx) {
+		/*
+		 * Freed on another context's stream: its queues may go before
+		 * the block is reused, so wait for the stream now and free the
+		 * block as cuMemFree would.
+		 */
+		pthread_mutex_unlock(&cu_pool_lock);
+		cu_stream_sync(s);
+		return cu_pool_free(ptr, NULL);
+	}
 	cu_registry_remove(ptr, CU_MEM_DEVICE, NULL);
 	b->used = false;
 	p->used -= b->req;

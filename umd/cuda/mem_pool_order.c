@@ -52,11 +52,15 @@ static struct cu_pool_clock *cu_clock_new(void)
 
 void cu_pool_clock_free(struct cu_pool_clock **c)
 {
-	if (!*c)
-		return;
-	free((*c)->deps);
-	free(*c);
+	struct cu_pool_clock *old;
+
+	pthread_mutex_lock(&cu_clock_lock);
+	old = *c;
 	*c = NULL;
+	pthread_mutex_unlock(&cu_clock_lock);
+	if (old)
+		free(old->deps);
+	free(old);
 }
 
 /* Raise @c's entry for @uid to at least @epoch (cu_clock_lock held). */

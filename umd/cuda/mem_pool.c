@@ -10,10 +10,9 @@
  * cuDeviceSetMemPool names another.  The answers to bad calls are those
  * an H100 gave (tools/cuda-probe/golden/probe_pools.h100.txt).
  *
- * Pools cannot be shared with other processes: vGPU reports no handle
- * type in CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, creating a
- * pool with one is CUDA_ERROR_NOT_SUPPORTED, and exporting a pool or a
- * pointer is CUDA_ERROR_INVALID_VALUE, as for a pool made without one.
+ * A pool made with CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR can be shared
+ * with other processes (mem_pool_ipc.c); other handle types are not
+ * supported.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,14 +45,16 @@ struct cu_mem_pool *cu_pool_lookup(CUmemoryPool h)
 	return p;
 }
 
-static struct cu_mem_pool *cu_pool_new(struct cu_device *d,
-				       const CUmemPoolProps *props,
-				       bool is_default)
+struct cu_mem_pool *cu_pool_new(struct cu_device *d,
+				const CUmemPoolProps *props, bool is_default)
 {
+	static uint64_t next_ipc_id = 1;
 	struct cu_mem_pool *p = calloc(1, sizeof(*p));
 
 	if (!p)
 		return NULL;
+	if (props->handleTypes & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+		p->ipc_id = next_ipc_id++;
 	p->magic = CU_POOL_MAGIC;
 	p->dev = d;
 	p->props = *props;
@@ -138,8 +139,9 @@ static CUresult cu_pool_props_check(const CUmemPoolProps *props)
 						  CU_MEM_HANDLE_TYPE_WIN32_KMT |
 						  CU_MEM_HANDLE_TYPE_FABRIC))
 		return CUDA_ERROR_INVALID_VALUE;
-	/* Shareable pools and decompression buffers: not on this device. */
-	if (props->handleTypes || props->usage)
+	/* Shared by file descriptor only; no decompression engine. */
+	if ((props->handleTypes & ~(unsigned int)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) ||
+	    props->usage)
 		return CUDA_ERROR_NOT_SUPPORTED;
 	return CUDA_SUCCESS;
 }
@@ -460,65 +462,10 @@ CU_EXPORT CUresult CUDAAPI cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&cu_pool_lock);
 	p = cu_pool_lookup(pool);
-	if (!p || p->dev != d)
+	if (!p || p->dev != d || p->imported)
 		res = CUDA_ERROR_INVALID_VALUE;
 	else
 		cu_current_pool[d->ordinal] = p;
 	pthread_mutex_unlock(&cu_pool_lock);
 	return res;
-}
-
-/* ---- sharing with other processes: no pool can be shared ------------- */
-
-CU_EXPORT CUresult CUDAAPI
-cuMemPoolExportToShareableHandle(void *handle_out, CUmemoryPool pool,
-				 CUmemAllocationHandleType handleType,
-				 unsigned long long flags)
-{
-	CUresult res = cu_initialized();
-
-	(void)handle_out;
-	(void)pool;
-	(void)handleType;
-	(void)flags;
-	/* Measured on a pool made without a handle type: the only kind here. */
-	return res != CUDA_SUCCESS ? res : CUDA_ERROR_INVALID_VALUE;
-}
-
-CU_EXPORT CUresult CUDAAPI
-cuMemPoolImportFromShareableHandle(CUmemoryPool *pool_out, void *handle,
-				   CUmemAllocationHandleType handleType,
-				   unsigned long long flags)
-{
-	CUresult res = cu_initialized();
-
-	(void)pool_out;
-	(void)handle;
-	(void)flags;
-	if (res != CUDA_SUCCESS)
-		return res;
-	return handleType == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR ?
-	       CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
-}
-
-CU_EXPORT CUresult CUDAAPI cuMemPoolExportPointer(CUmemPoolPtrExportData *out,
-						  CUdeviceptr ptr)
-{
-	CUresult res = cu_initialized();
-
-	(void)out;
-	(void)ptr;
-	return res != CUDA_SUCCESS ? res : CUDA_ERROR_INVALID_VALUE;
-}
-
-CU_EXPORT CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out,
-						  CUmemoryPool pool,
-						  CUmemPoolPtrExportData *data)
-{
-	CUresult res = cu_initialized();
-
-	(void)ptr_out;
-	(void)pool;
-	(void)data;
-	return res != CUDA_SUCCESS ? res : CUDA_ERROR_INVALID_VALUE;
 }

@@ -29,7 +29,38 @@
 /* A pool's handle: "MPOL" for a debugger. */
 #define CU_POOL_MAGIC		0x4c4f504du
 
-struct cu_pool_chunk;
+/* One free: which stream made it, and its count of frees then. */
+struct cu_pool_stamp {
+	uint64_t uid;			/* 0: ordered before everything */
+	uint64_t epoch;
+	bool legacy;			/* freed on the legacy stream */
+	bool blocking;			/* ... on a stream that syncs with it */
+};
+
+/* A piece of a chunk (mem_pool_alloc.c). */
+struct cu_pool_block {
+	uint64_t off, size;
+	bool used;
+	uint64_t req;			/* bytes asked for (used blocks) */
+	/* How it was freed (free blocks). */
+	bool clear;
+	struct cu_pool_stamp stamp;
+	struct cu_point done;		/* the free's place in its stream */
+	struct cu_pool_block *next;	/* by address */
+};
+
+/* One VRAM object of a pool, mapped in one context. */
+struct cu_pool_chunk {
+	struct cu_mem_pool *pool;
+	struct cu_ctx *ctx;		/* where it is mapped */
+	uint32_t handle;		/* the VRAM object */
+	uint64_t va, size;
+	int export_fd;			/* MEM_EXPORT's, or -1 (mem_pool_ipc.c) */
+	bool imported;			/* another process's (mem_pool_ipc.c) */
+	int32_t owner_fd;		/* imported: the exporter's export_fd */
+	struct cu_pool_block *blocks;
+	struct cu_pool_chunk *next;
+};
 
 struct cu_mem_pool {
 	uint32_t magic;
@@ -37,6 +68,12 @@ struct cu_mem_pool {
 	CUmemPoolProps props;
 	bool is_default;
 	bool destroyed;			/* handle gone, memory still out */
+	/* Shareable (POSIX_FD): its name for other processes. */
+	uint64_t ipc_id;
+	/* Imported from another process: whose pool it is. */
+	bool imported;
+	int32_t owner_pid;
+	uint64_t owner_id;
 	/* Attributes (CUmemPool_attribute). */
 	int reuse_follow_events;
 	int reuse_opportunistic;
@@ -52,6 +89,9 @@ extern pthread_mutex_t cu_pool_lock;
 
 /* ---- pools (mem_pool.c) ---------------------------------------------- */
 
+/* A new pool of @d, in the list of all pools (cu_pool_lock held). */
+struct cu_mem_pool *cu_pool_new(struct cu_device *d,
+				const CUmemPoolProps *props, bool is_default);
 /* A live pool handle, or NULL; call with cu_pool_lock held. */
 struct cu_mem_pool *cu_pool_lookup(CUmemoryPool h);
 /* The device's current pool (created on first use). */
@@ -71,18 +111,25 @@ CUresult cu_pool_alloc(struct cu_mem_pool *p, struct cu_stream *s,
  * no pool.
  */
 CUresult cu_pool_free(CUdeviceptr ptr, struct cu_stream *s);
+/* Unlink and free chunk @c; @unmap: its context still exists. */
+void cu_chunk_free(struct cu_pool_chunk *c, bool unmap);
+/*
+ * The block that starts at @ptr and its chunk (NULL if none starts there);
+ * *@inside: @ptr lies in some chunk.  cu_pool_lock held.
+ */
+struct cu_pool_block *cu_pool_block_at(CUdeviceptr ptr,
+				       struct cu_pool_chunk **chunk,
+				       bool *inside);
 /* Release unused chunks until @p reserves at most @keep bytes. */
 void cu_pool_release(struct cu_mem_pool *p, uint64_t keep);
 
+/* ---- sharing with other processes (mem_pool_ipc.c) -------------------- */
+
+/* Drop the imported pointer @ptr (the caller waited for its users). */
+void cu_pool_unimport(CUdeviceptr ptr);
+
 /* ---- stream order (mem_pool_order.c) ---------------------------------- */
 
-/* One free: which stream made it, and its count of frees then. */
-struct cu_pool_stamp {
-	uint64_t uid;			/* 0: ordered before everything */
-	uint64_t epoch;
-	bool legacy;			/* freed on the legacy stream */
-	bool blocking;			/* ... on a stream that syncs with it */
-};
 /* Count one more free on @s; its stamp. */
 struct cu_pool_stamp cu_pool_stream_tick(struct cu_stream *s);
 /* Whether @s synchronises with the legacy stream (is not it). */

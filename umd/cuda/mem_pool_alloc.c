@@ -42,28 +42,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mem_pool.h"
-
-struct cu_pool_block {
-	uint64_t off, size;
-	bool used;
-	uint64_t req;			/* bytes asked for (used blocks) */
-	/* How it was freed (free blocks). */
-	bool clear;
-	struct cu_pool_stamp stamp;
-	struct cu_point done;		/* the free's place in its stream */
-	struct cu_pool_block *next;	/* by address */
-};
-
-struct cu_pool_chunk {
-	struct cu_mem_pool *pool;
-	struct cu_ctx *ctx;		/* where it is mapped */
-	uint32_t handle;		/* the VRAM object */
-	uint64_t va, size;
-	struct cu_pool_block *blocks;
-	struct cu_pool_chunk *next;
-};
 
 static struct cu_pool_block *cu_block_new(uint64_t off, uint64_t size)
 {
@@ -129,6 +110,7 @@ static CUresult cu_chunk_new(struct cu_mem_pool *p, struct cu_ctx *ctx,
 	c->pool = p;
 	c->ctx = ctx;
 	c->size = size;
+	c->export_fd = -1;
 	c->next = p->chunks;
 	p->chunks = c;
 	p->reserved += size;
@@ -145,7 +127,7 @@ nomem:
 }
 
 /* Unlink and free chunk @c; @unmap: its context still exists. */
-static void cu_chunk_free(struct cu_pool_chunk *c, bool unmap)
+void cu_chunk_free(struct cu_pool_chunk *c, bool unmap)
 {
 	struct vgpu_device *vdev = c->ctx->dev->vdev;
 	struct cu_mem_pool *p = c->pool;
@@ -163,15 +145,19 @@ static void cu_chunk_free(struct cu_pool_chunk *c, bool unmap)
 		if (b->used) {
 			/* Only when its context goes: the entry goes too. */
 			cu_registry_remove(c->va + b->off, CU_MEM_DEVICE, NULL);
-			p->used -= b->req;
+			if (!c->imported)
+				p->used -= b->req;
 		}
 		free(b);
 	}
 	if (unmap)
 		vgpu_mem_unmap(vdev, c->ctx->vctx, c->va);
+	if (c->export_fd >= 0)
+		close(c->export_fd);
 	vgpu_mem_free(vdev, c->handle, NULL, 0);
 	cu_va_free(c->va, c->size);
-	p->reserved -= c->size;
+	if (!c->imported)
+		p->reserved -= c->size;
 	free(c);
 }
 
@@ -268,9 +254,9 @@ CUresult cu_pool_alloc(struct cu_mem_pool *p, struct cu_stream *s,
 }
 
 /* The block at @ptr (exactly), its chunk; cu_pool_lock held. */
-static struct cu_pool_block *cu_pool_block_at(CUdeviceptr ptr,
-					      struct cu_pool_chunk **chunk,
-					      bool *inside)
+struct cu_pool_block *cu_pool_block_at(CUdeviceptr ptr,
+				       struct cu_pool_chunk **chunk,
+				       bool *inside)
 {
 	struct cu_mem_pool *p;
 	struct cu_pool_chunk *c;
@@ -311,6 +297,14 @@ CUresult cu_pool_free(CUdeviceptr ptr, struct cu_stream *s)
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 	p = c->pool;
+	if (c->imported) {
+		/* Another process's memory: unmapped once no longer used. */
+		pthread_mutex_unlock(&cu_pool_lock);
+		if (s)
+			cu_stream_sync(s);
+		cu_pool_unimport(ptr);
+		return CUDA_SUCCESS;
+	}
 	if (s && s->ctx != c->ctx) {
 		/*
 		 * Freed on another context's stream: its queues may go before
@@ -356,7 +350,7 @@ void cu_pool_release(struct cu_mem_pool *p, uint64_t keep)
 
 	for (c = p->chunks; c && p->reserved > keep; c = n) {
 		n = c->next;
-		if (cu_chunk_idle(c))
+		if (!c->imported && cu_chunk_idle(c))
 			cu_chunk_free(c, true);
 	}
 }

@@ -33,8 +33,11 @@ static CUresult cu_alloc_async(CUdeviceptr *dptr, size_t size,
 		pthread_mutex_lock(&cu_pool_lock);
 		p = cu_pool_lookup(pool);
 		pthread_mutex_unlock(&cu_pool_lock);
-		/* Another device's pool would need peer access. */
-		if (!p || p->dev != ctx->dev)
+		/*
+		 * Another device's pool would need peer access; another
+		 * process's pool is only for its pointers (CUDA's rule).
+		 */
+		if (!p || p->dev != ctx->dev || p->imported)
 			return CUDA_ERROR_INVALID_VALUE;
 	} else {
 		res = cu_pool_current(ctx->dev, &p);

@@ -10,6 +10,8 @@
  */
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "cuda_test.h"
 
@@ -64,10 +66,10 @@ TEST(device_attributes_and_defaults)
 	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetAttribute(&v,
 			CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 0));
 	EXPECT_EQ(1, v);
-	/* The H100 says 9 (POSIX fd | fabric); vGPU shares no pool. */
+	/* The H100 says 9 (POSIX fd | fabric); vGPU has no fabric. */
 	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetAttribute(&v,
 			CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, 0));
-	EXPECT_EQ(0, v);
+	EXPECT_EQ(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, v);
 	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetDefaultMemPool(&def, 0));
 	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetMemPool(&cur, 0));
 	EXPECT_EQ(def, cur);
@@ -563,9 +565,12 @@ TEST(error_codes)
 		  cuMemAllocFromPoolAsync(&c, 32 * MiB, q, s));
 	EXPECT_EQ(CUDA_SUCCESS, cuMemFreeAsync(a, s));
 	EXPECT_EQ(CUDA_SUCCESS, cuMemPoolDestroy(q));
-	/* The H100 makes shareable pools; vGPU cannot share one. */
+	/* Shareable by descriptor; a pool made without it is not. */
 	props.maxSize = 0;
 	props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+	EXPECT_EQ(CUDA_SUCCESS, cuMemPoolCreate(&q, &props));
+	EXPECT_EQ(CUDA_SUCCESS, cuMemPoolDestroy(q));
+	props.handleTypes = CU_MEM_HANDLE_TYPE_FABRIC;
 	EXPECT_EQ(CUDA_ERROR_NOT_SUPPORTED, cuMemPoolCreate(&q, &props));
 	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemPoolExportToShareableHandle(&fd,
 			p, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
@@ -580,6 +585,146 @@ TEST(error_codes)
 	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemPoolDestroy(NULL));
 	EXPECT_EQ(CUDA_SUCCESS, cuMemPoolTrimTo(def, 0));
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(s));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
+}
+
+/* Send and receive a descriptor and some bytes over a Unix socket. */
+static int send_fd(int sock, int fd, const void *data, size_t size)
+{
+	char ctl[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = (void *)data, .iov_len = size };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl, .msg_controllen = sizeof(ctl),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == (ssize_t)size ? 0 : -1;
+}
+
+static int recv_fd(int sock, void *data, size_t size)
+{
+	char ctl[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = { .iov_base = data, .iov_len = size };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl, .msg_controllen = sizeof(ctl),
+	};
+	struct cmsghdr *c;
+	int fd;
+
+	if (recvmsg(sock, &msg, MSG_WAITALL) != (ssize_t)size)
+		return -1;
+	c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+#define IPC_WORDS	4096
+
+/*
+ * The exporter (a child: pidfd_getfd lets a parent take its descendant's
+ * descriptors): a shareable pool, an allocation filled with a pattern,
+ * the pool's descriptor and the pointer's data to the parent; then,
+ * once the parent is done, the parent's writes checked.
+ */
+static int pool_exporter(int sock)
+{
+	static uint32_t h[IPC_WORDS];
+	CUmemPoolPtrExportData data;
+	CUmemPoolProps props;
+	CUmemoryPool pool;
+	CUcontext ctx;
+	CUstream s;
+	CUdeviceptr d;
+	int fd;
+	char go;
+
+	memset(&props, 0, sizeof(props));
+	props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+	props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+	props.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	if (cuInit(0) || cuDevicePrimaryCtxRetain(&ctx, 0) ||
+	    cuCtxSetCurrent(ctx) || cuStreamCreate(&s, 0) ||
+	    cuMemPoolCreate(&pool, &props) ||
+	    cuMemAllocFromPoolAsync(&d, 1000, pool, s) || /* not first */
+	    cuMemAllocFromPoolAsync(&d, IPC_WORDS * 4, pool, s) ||
+	    cuMemsetD32Async(d, 0x12345678, IPC_WORDS, s) ||
+	    cuStreamSynchronize(s))
+		return 2;
+	if (cuMemPoolExportToShareableHandle(&fd, pool,
+			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0) ||
+	    cuMemPoolExportPointer(&data, d))
+		return 3;
+	if (send_fd(sock, fd, &data, sizeof(data)) ||
+	    read(sock, &go, 1) != 1)
+		return 4;
+	close(fd);
+	if (cuMemcpyDtoH(h, d, sizeof(h)))
+		return 5;
+	for (size_t i = 0; i < IPC_WORDS; i++)
+		if (h[i] != (i < 16 ? 0xabcdef01u : 0x12345678u))
+			return 6;
+	if (cuMemFreeAsync(d, s) || cuStreamSynchronize(s) ||
+	    cuMemPoolDestroy(pool))
+		return 7;
+	return 0;
+}
+
+/* A child shares pool memory; the parent imports, reads and writes it. */
+TEST(ipc_pool_between_processes)
+{
+	CUmemPoolPtrExportData data, bad;
+	uint32_t head[32];
+	CUmemoryPool pool;
+	CUcontext ctx;
+	CUstream s;
+	CUdeviceptr d, again;
+	int sv[2], status, fd;
+	char go = 1;
+	pid_t pid;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0)
+		_exit(pool_exporter(sv[1]));
+	fd = recv_fd(sv[0], &data, sizeof(data));
+	ASSERT_GE(fd, 0);
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemPoolImportFromShareableHandle(&pool,
+			(void *)(intptr_t)fd,
+			CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+	close(fd);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemPoolImportPointer(&d, pool, &data));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemPoolImportPointer(&again, pool, &data));
+	EXPECT_EQ(d, again);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(head, d, sizeof(head)));
+	for (int i = 0; i < 32; i++)
+		ASSERT_EQ(0x12345678u, head[i]);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32Async(d, 0xabcdef01, 16, s));
+	/* An imported pool is only for pointers. */
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuMemAllocFromPoolAsync(&again, 64, pool, s));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuDeviceSetMemPool(0, pool));
+	memset(&bad, 0x5a, sizeof(bad));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuMemPoolImportPointer(&again, pool, &bad));
+	/* The importer frees first; the exporter then checks and frees. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFreeAsync(d, s));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(s));
+	ASSERT_EQ(1, write(sv[0], &go, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemPoolDestroy(pool));
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
 }
 

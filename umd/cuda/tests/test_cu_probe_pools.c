@@ -22,14 +22,15 @@
 #include "kselftest.h"
 #include "fw_launcher.h"
 
-/* vGPU shares no pool with other processes (Documentation/umd-mem-pools.rst). */
+/*
+ * vGPU shares pools by file descriptor only, not through a fabric
+ * (Documentation/umd-mem-pools.rst).
+ */
 static const struct {
 	const char *h100, *vgpu;
 } on_purpose[] = {
 	{ "MEMPOOL_SUPPORTED_HANDLE_TYPES 9",
-	  "MEMPOOL_SUPPORTED_HANDLE_TYPES 0" },
-	{ "create posix fd: CUDA_SUCCESS (0)",
-	  "create posix fd: CUDA_ERROR_NOT_SUPPORTED (801)" },
+	  "MEMPOOL_SUPPORTED_HANDLE_TYPES 1" },
 };
 
 /* vGPU's answer where it differs from @want on purpose, else @want. */

@@ -119,6 +119,16 @@ CUresult cu_pool_current(struct cu_device *d, struct cu_mem_pool **out)
 	return p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
 
+/* The handle types and usages cuda.h defines, and the one vGPU has. */
+#define CU_POOL_HANDLE_POSIX	\
+	((unsigned int)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+#define CU_POOL_HANDLE_TYPES	(CU_POOL_HANDLE_POSIX |			\
+				 CU_MEM_HANDLE_TYPE_WIN32 |		\
+				 CU_MEM_HANDLE_TYPE_WIN32_KMT |		\
+				 CU_MEM_HANDLE_TYPE_FABRIC)
+#define CU_POOL_USAGES		\
+	((unsigned int)CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS)
+
 /* Properties CUDA accepts (measured: each bad field is INVALID_VALUE). */
 static CUresult cu_pool_props_check(const CUmemPoolProps *props)
 {
@@ -132,16 +142,11 @@ static CUresult cu_pool_props_check(const CUmemPoolProps *props)
 	for (i = 0; i < sizeof(props->reserved); i++)
 		if (props->reserved[i])
 			return CUDA_ERROR_INVALID_VALUE;
-	if (props->usage & ~(unsigned int)CU_MEM_POOL_CREATE_USAGE_HW_DECOMPRESS)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (props->handleTypes & ~(unsigned int)(CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR |
-						  CU_MEM_HANDLE_TYPE_WIN32 |
-						  CU_MEM_HANDLE_TYPE_WIN32_KMT |
-						  CU_MEM_HANDLE_TYPE_FABRIC))
+	if ((props->usage & ~CU_POOL_USAGES) ||
+	    (props->handleTypes & ~CU_POOL_HANDLE_TYPES))
 		return CUDA_ERROR_INVALID_VALUE;
 	/* Shared by file descriptor only; no decompression engine. */
-	if ((props->handleTypes & ~(unsigned int)CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) ||
-	    props->usage)
+	if ((props->handleTypes & ~CU_POOL_HANDLE_POSIX) || props->usage)
 		return CUDA_ERROR_NOT_SUPPORTED;
 	return CUDA_SUCCESS;
 }
@@ -245,7 +250,7 @@ CU_EXPORT CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool,
 		case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
 			p->release_threshold = v;
 			break;
-		/* The high watermarks can only be reset, to the current value. */
+		/* The high watermarks can only be reset, to the current. */
 		case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
 			if (v)
 				res = CUDA_ERROR_INVALID_VALUE;
@@ -258,7 +263,7 @@ CU_EXPORT CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool,
 			else
 				p->used_high = p->used;
 			break;
-		default:	/* the current values, and what is no attribute */
+		default:	/* the current values, or no attribute */
 			res = CUDA_ERROR_INVALID_VALUE;
 		}
 	}

@@ -50,7 +50,7 @@ struct cu_pool_ptr_share {
 	uint32_t magic;
 	uint32_t device;
 	int32_t pid;
-	int32_t fd;			/* the exporter's descriptor of the chunk */
+	int32_t fd;			/* the exporter's, of the chunk */
 	uint64_t id;
 	uint64_t chunk_size;
 	uint64_t offset;		/* of the allocation in the chunk */

@@ -55,6 +55,7 @@ struct cu_pool_chunk {
 	struct cu_ctx *ctx;		/* where it is mapped */
 	uint32_t handle;		/* the VRAM object */
 	uint64_t va, size;
+	uint64_t map_size;		/* of the VRAM object (>= size) */
 	int export_fd;			/* MEM_EXPORT's, or -1 */
 	bool imported;			/* another process's (mem_pool_ipc.c) */
 	int32_t owner_fd;		/* imported: the exporter's export_fd */

@@ -86,7 +86,7 @@ static CUresult cu_chunk_new(struct cu_mem_pool *p, struct cu_ctx *ctx,
 
 	if (size > vgpu_device_info(vdev)->vram_size)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	/* A maximum size counts in whole chunks (measured: 1 MiB holds 2). */
+	/* maxSize counts whole chunks (measured: a 1 MiB pool gave 2 MiB). */
 	if (p->props.maxSize &&
 	    p->reserved + size > cu_align_up(p->props.maxSize, CU_POOL_CHUNK))
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -110,6 +110,7 @@ static CUresult cu_chunk_new(struct cu_mem_pool *p, struct cu_ctx *ctx,
 	c->pool = p;
 	c->ctx = ctx;
 	c->size = size;
+	c->map_size = alloc_size;
 	c->export_fd = -1;
 	c->next = p->chunks;
 	p->chunks = c;
@@ -155,7 +156,7 @@ void cu_chunk_free(struct cu_pool_chunk *c, bool unmap)
 	if (c->export_fd >= 0)
 		close(c->export_fd);
 	vgpu_mem_free(vdev, c->handle, NULL, 0);
-	cu_va_free(c->va, c->size);
+	cu_va_free(c->va, c->map_size);
 	if (!c->imported)
 		p->reserved -= c->size;
 	free(c);
@@ -185,7 +186,7 @@ static CUresult cu_block_take(struct cu_pool_chunk *c, struct cu_pool_block *b,
 	m.base = c->va + b->off;
 	m.size = req;
 	m.map_base = c->va;
-	m.map_size = c->size;
+	m.map_size = c->map_size;
 	m.kind = CU_MEM_DEVICE;
 	m.dev = c->ctx->dev;
 	m.ctx = c->ctx;

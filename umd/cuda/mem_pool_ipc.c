@@ -215,6 +215,7 @@ static CUresult cu_pool_import_chunk(struct cu_mem_pool *p, struct cu_ctx *ctx,
 	c->ctx = ctx;
 	c->handle = vh;
 	c->size = size;
+	c->map_size = size;
 	c->export_fd = -1;
 	c->imported = true;
 	c->owner_fd = sh->fd;
@@ -281,7 +282,7 @@ CU_EXPORT CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr *ptr_out,
 		m.base = c->va + sh.offset;
 		m.size = sh.size;
 		m.map_base = c->va;
-		m.map_size = c->size;
+		m.map_size = c->map_size;
 		m.kind = CU_MEM_DEVICE;
 		m.dev = ctx->dev;
 		m.ctx = ctx;

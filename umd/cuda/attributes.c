@@ -117,6 +117,11 @@ static int cu_attribute_value(const struct cu_device *d,
 	case CU_DEVICE_ATTRIBUTE_NUMA_ID:
 	case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID:
 		return *value = -1, 0;
+	/* Stream-ordered pools (mem_pool.c), shared by descriptor. */
+	case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
+		return *value = 1, 0;
+	case CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES:
+		return *value = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0;
 	default:
 		/* Every other defined attribute is a feature we do not have. */
 		if (attrib > 0 && attrib < CU_DEVICE_ATTRIBUTE_MAX)

@@ -275,6 +275,37 @@ $(CUDA_TST)/test_cu_probe_hostfn $(CUDA_TST)/test_cu_probe_hostfn-san: \
 	-DPROBE_HOSTFN_GOLDEN='"$(abspath $(CUDA_PROBE_HOSTFN_GOLDEN))"'
 ALL_TARGETS += $(CUDA_TST)/probe_hostfn $(CUDA_TST)/probe_hostfn-san \
 	$(CUDA_PROBE_HOSTFN_GOLDEN)
+# test_cu_probe_pools does the same with tools/cuda-probe/probe_pools.c
+# (memory pools and libraries).
+CUDA_PROBE_POOLS_SRC := tools/cuda-probe/probe_pools.c
+CUDA_PROBE_POOLS_GOLDEN := $(CUDA_TEST_DATA)/probe_pools.h100.txt
+
+$(CUDA_PROBE_POOLS_GOLDEN): tools/cuda-probe/golden/probe_pools.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_pools: $(CUDA_PROBE_POOLS_SRC) $(CUDA_DRV)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lpthread
+$(CUDA_TST)/probe_pools-san: $(CUDA_PROBE_POOLS_SRC) $(CUDA_DRV_SAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
+
+$(CUDA_TST)/test_cu_probe_pools: $(CUDA_TST)/probe_pools \
+	$(CUDA_PROBE_POOLS_GOLDEN)
+$(CUDA_TST)/test_cu_probe_pools: private CUDA_TEST_CFLAGS += \
+	-DPROBE_POOLS_BIN='"$(abspath $(CUDA_TST)/probe_pools)"'
+$(CUDA_TST)/test_cu_probe_pools-san: $(CUDA_TST)/probe_pools-san \
+	$(CUDA_PROBE_POOLS_GOLDEN)
+$(CUDA_TST)/test_cu_probe_pools-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_POOLS_BIN='"$(abspath $(CUDA_TST)/probe_pools-san)"'
+$(CUDA_TST)/test_cu_probe_pools $(CUDA_TST)/test_cu_probe_pools-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_POOLS_GOLDEN='"$(abspath $(CUDA_PROBE_POOLS_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_pools $(CUDA_TST)/probe_pools-san \
+	$(CUDA_PROBE_POOLS_GOLDEN)
 
 # test_cu_host_memory uses portable memory from a second device.
 $(CUDA_TST)/test_cu_host_memory.vmargs $(CUDA_TST)/test_cu_host_memory-san.vmargs:

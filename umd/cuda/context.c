@@ -247,6 +247,8 @@ CUresult cu_ctx_sync(struct cu_ctx *ctx)
 			first = res;
 	}
 	cu_printf_flush(ctx);
+	if (first == CUDA_SUCCESS)
+		cu_pool_synced(ctx, NULL, NULL);
 	return first;
 }
 

@@ -145,6 +145,7 @@ struct cu_stream {
 	struct cu_capture_point *capture;	/* while capturing (stream_capture.c) */
 	bool per_thread;		/* a thread's CU_STREAM_PER_THREAD */
 	pthread_t owner;		/* ... that thread */
+	struct cu_pool_clock *pool_clock;	/* mem_pool_order.c */
 	struct cu_stream *next;		/* in ctx->streams */
 };
 
@@ -157,6 +158,7 @@ struct cu_event {
 	int ts_slot;			/* timestamp u64, -1 with DISABLE_TIMING */
 	struct cu_capture_point *captured;	/* recorded in a capture */
 	struct cu_ipc_event *ipc;	/* CU_EVENT_INTERPROCESS (ipc_event.c) */
+	struct cu_pool_clock *pool_clock;	/* frees its record follows */
 };
 
 struct cu_function {
@@ -465,6 +467,27 @@ CUresult cu_mem_device_map(struct cu_ctx *ctx, uint32_t handle,
 void cu_mem_device_release(const struct cu_mem *m, bool unmap);
 void cu_mem_free_ctx(struct cu_ctx *ctx);
 
+/* ---- stream-ordered memory pools (mem_pool*.c) ------------------------ */
+
+struct cu_pool_clock;
+/* cuEventRecord of @ev on @s, cuStreamWaitEvent of @s on @ev. */
+void cu_pool_note_record(struct cu_event *ev, struct cu_stream *s);
+void cu_pool_note_wait(struct cu_stream *s, struct cu_event *ev);
+void cu_pool_clock_free(struct cu_pool_clock **c);
+/*
+ * The host waited for @s (or for @ev, or with both NULL for all of @ctx):
+ * the frees that came before are now ordered before everything, and pools
+ * above their release threshold give memory back.
+ */
+void cu_pool_synced(struct cu_ctx *ctx, struct cu_stream *s,
+		    struct cu_event *ev);
+/* cuMemFree of pool memory; CUDA_ERROR_NOT_FOUND: @p is not pool memory. */
+CUresult cu_pool_free_now(CUdeviceptr p);
+/* The pool (CUmemoryPool) that allocation @base came from, or NULL. */
+void *cu_pool_of(uint64_t base);
+/* @ctx is going away with its address space: drop its chunks. */
+void cu_pool_forget_ctx(struct cu_ctx *ctx);
+
 /* ---- copies (copy.c) --------------------------------------------------- */
 
 /* Where a pointer is, seen from the device. */
@@ -556,6 +579,12 @@ void cu_module_free(struct cu_module *m);
  */
 CUresult cu_read_file(const char *path, void **data, size_t *size);
 bool cu_function_valid(const struct cu_function *f);
+
+/*
+ * A CUkernel (library.c) as the CUfunction of the current context, loaded
+ * there if need be (NULL if that fails); any other handle as it is.
+ */
+struct cu_function *cu_kernel_as_function(void *h);
 
 /* ---- launches (launch.c) ------------------------------------------------ */
 

@@ -118,6 +118,7 @@ CU_EXPORT CUresult CUDAAPI cuEventDestroy(CUevent hEvent)
 		cu_ipc_event_release(ev);
 	}
 	cu_capture_event_release(ev);
+	cu_pool_clock_free(&ev->pool_clock);
 	ev->magic = CU_DEAD_MAGIC;
 	free(ev);
 	return CUDA_SUCCESS;
@@ -172,6 +173,7 @@ static CUresult cu_event_record(CUevent hEvent, CUstream hStream)
 		return res;
 	ev->point = done;
 	ev->recorded = true;
+	cu_pool_note_record(ev, s);
 	return CUDA_SUCCESS;
 }
 
@@ -234,6 +236,8 @@ CU_EXPORT CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
 	else
 		res = cu_point_wait(ev->ctx, &ev->point);
 	cu_printf_flush(ev->ctx);
+	if (res == CUDA_SUCCESS)
+		cu_pool_synced(ev->ctx, NULL, ev);
 	return res;
 }
 

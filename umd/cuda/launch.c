@@ -143,6 +143,8 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* A CUkernel stands for its function in this context (library.c). */
+	f = cu_kernel_as_function(f);
 	if (!cu_function_valid(f))
 		return CUDA_ERROR_INVALID_HANDLE;
 	m = f->module;

@@ -82,7 +82,7 @@ static CUresult cu_pointer_attr(void *data, CUpointer_attribute attr,
 			CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-		*(void **)data = NULL;
+		*(void **)data = m ? cu_pool_of(m->base) : NULL;
 		return CUDA_SUCCESS;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;

@@ -32,6 +32,7 @@ void cu_stream_fini(struct cu_stream *s)
 	if (s->copy)
 		cu_queue_put(s->copy);
 	s->compute = s->copy = NULL;
+	cu_pool_clock_free(&s->pool_clock);
 	s->magic = CU_DEAD_MAGIC;
 	pthread_mutex_destroy(&s->lock);
 }
@@ -101,6 +102,8 @@ CUresult cu_stream_sync(struct cu_stream *s)
 	pthread_mutex_unlock(&s->ctx->lock);
 	res = cu_point_wait(s->ctx, &p);
 	cu_printf_flush(s->ctx);
+	if (res == CUDA_SUCCESS)
+		cu_pool_synced(s->ctx, s, NULL);
 	return res;
 }
 
@@ -245,6 +248,8 @@ CU_EXPORT CUresult CUDAAPI cuStreamWaitEvent(CUstream h, CUevent hEvent,
 	res = cu_capture_wait_event(s, ev, &recorded);
 	if (res != CUDA_SUCCESS || recorded)
 		return res;
+	/* Pool memory freed before the record may now come back to @s. */
+	cu_pool_note_wait(s, ev);
 	/* Another process's event: the device waits on its shared page. */
 	if (cu_ipc_event_imported(ev))
 		return cu_ipc_event_wait(s, ev);

@@ -105,3 +105,14 @@ extern "C" __global__ void keep_writing(volatile unsigned int *p,
 	while (!*stop)
 		*p = i++;
 }
+
+/* started[0] = 1, then spin until the host writes *flag (mapped memory). */
+extern "C" __global__ void spin_host(volatile unsigned int *flag,
+				     volatile unsigned int *started)
+{
+	if (threadIdx.x)
+		return;
+	*started = 1;
+	while (!*flag)
+		;
+}

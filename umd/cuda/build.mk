@@ -169,6 +169,15 @@ $(foreach t,$(CUDA_TEST_NAMES),$(eval $(call cuda_test_rule,$(t))))
 ALL_TARGETS += $(CUDA_DRV_SAN)
 $(CUDA_TST)/test_cu_link $(CUDA_TST)/test_cu_link-san: | $(CUDA_LINK_DATA)
 
+# test_cu_concurrency and bench_cu run the scheduler kernels of the native
+# test tests/test_core_sched.c (one source for both).
+$(CUDA_TEST_DATA)/sched_kernels.ptx: tests/sched/sched_kernels.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=compute_75 -o $@ $<
+$(CUDA_TST)/test_cu_concurrency $(CUDA_TST)/test_cu_concurrency-san: \
+	| $(CUDA_TEST_DATA)/sched_kernels.ptx
+ALL_TARGETS += $(CUDA_TEST_DATA)/sched_kernels.ptx
+
 # The benchmark (not a test: prints latency and bandwidth).
 $(CUDA_TST)/bench_cu: umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) \
 		$(CUDA_DRV) $(LIBVGPU_LIB) | $(CUDA_TEST_KERNELS)

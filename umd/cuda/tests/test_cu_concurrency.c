@@ -79,7 +79,7 @@ TEST(stream_priority)
 	CUstream low, high;
 	CUdeviceptr counter, olow, ohigh;
 	volatile unsigned int *hcounter;
-	unsigned int work_low = 40000, work_high = 10, hlow[32], hhigh[2];
+	unsigned int work_low = 8000, work_high = 10, hlow[32], hhigh[2];
 	unsigned int c0, min_high = ~0u, max_high = 0, low_after = 0, sms;
 	/* 200 KiB of shared memory: one block per SM at a time */
 	unsigned int dyn = 200 << 10;

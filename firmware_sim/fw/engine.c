@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fw.h"
 #include "log.h"
@@ -234,6 +235,16 @@ void fw_engine_stop(struct fw_engine *eng)
 	pthread_mutex_unlock(&eng->lock);
 	pthread_join(eng->thread, NULL);
 
+	/*
+	 * A grid submitted just before its context was stopped may still
+	 * be ending: its completion callback touches its queue, so the
+	 * queues go only once no grid is active.
+	 */
+	if (eng->id == FW_ENGINE_GR)
+		while (vgpu_core_busy(eng->dev->core)) {
+			vgpu_core_stop(eng->dev->core);
+			usleep(1000);
+		}
 	while ((q = eng->queues)) {
 		eng->queues = q->eng_next;
 		queue_free(q);

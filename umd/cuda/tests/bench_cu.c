@@ -19,7 +19,8 @@
  * kernels).  By hand:
  *   tools/vgpu-vm -- build/tests/cuda/bench_cu
  * With -t only the kernel throughput, for the block-scaling comparison
- * that make bench runs under vgpu-fw --sms 1 and --sms 2.
+ * that make bench runs under vgpu-fw --sms 1 and --sms 2; with -l only
+ * the launch latencies (to compare firmwares: VGPU_FW=...).
  */
 #include <math.h>
 #include <sched.h>
@@ -324,6 +325,7 @@ static void bench_matrix_mul(CUmodule m, int n)
 int main(int argc, char **argv)
 {
 	int throughput_only = argc > 1 && !strcmp(argv[1], "-t");
+	int latency_only = argc > 1 && !strcmp(argv[1], "-l");
 	const size_t size = 64u << 20;
 	const int reps = 4;
 	CUcontext ctx;
@@ -374,6 +376,11 @@ int main(int argc, char **argv)
 	       null_us);
 	CHECK(cuMemAlloc(&d1, size));
 	row_us("1-byte memset + synchronize", bench_memset(d1, 200), null_us);
+	if (latency_only) {
+		CHECK(cuDevicePrimaryCtxRelease(0));
+		fw_launcher_stop(fw);
+		return 0;
+	}
 	bench_scheduler(null_us);
 
 	printf("kernel throughput (the samples' kernels)\n");

@@ -331,9 +331,14 @@ static int block_run(struct sm *sm, struct block *b, uint64_t ctx_gen)
 			continue;
 		if (preempted(sm, ctx_gen))
 			return BLOCK_PREEMPTED;
+		/*
+		 * The TLB first: a grid stopped before a TLB shootdown (its
+		 * context destroyed) is seen stopped by an SM that has seen
+		 * the shootdown, so it runs no quantum after the grace period.
+		 */
+		tlb_check(sm, g);
 		if (grid_stopping(g))
 			return BLOCK_RAN;
-		tlb_check(sm, g);
 		before = w->insns;
 		r = warp_run(w, WARP_QUANTUM);
 		atomic_fetch_add_explicit(&sm->progress, w->insns - before,

@@ -9,7 +9,7 @@
  * Spin loops are bounded (SPIN_LIMIT) so that a scheduler that does not
  * run the waited-for work shows up as a wrong result, not a hang.
  */
-#define SPIN_LIMIT 20000000u
+#define SPIN_LIMIT 200000000u
 
 /* Every block waits for *flag != 0 (set by another grid), then out = 1. */
 extern "C" __global__ void wait_flag(volatile unsigned int *flag,

@@ -176,7 +176,7 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
 		break;
 	case VGPU_FW_EV_CTX_DESTROY:
 		ctx_destroy(dev, ev->ctx_id);
-		dev->ack_tlb_needed = true;
+		dev->tlb_ticket = vgpu_core_tlb_invalidate(dev->core);
 		break;
 	case VGPU_FW_EV_CTX_STOP:
 		ctx_stop(dev, ev->ctx_id);
@@ -185,7 +185,9 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
 		ctx = find_ctx(dev, ev->ctx_id);
 		if (ctx)
 			atomic_fetch_add(&ctx->flush_gen, 1);
-		dev->ack_tlb_needed = true;
+		/* the SMs drop their cached translations at their next
+		 * quantum boundary */
+		dev->tlb_ticket = vgpu_core_tlb_invalidate(dev->core);
 		break;
 	case VGPU_FW_EV_QUEUE_CREATE:
 		queue_create(dev, ev);
@@ -240,9 +242,8 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
 static void ack_start(struct fw_device *dev, uint64_t seq)
 {
 	dev->ack_seq = seq;
-	dev->ack_tlb = dev->ack_tlb_needed ?
-		       vgpu_core_tlb_invalidate(dev->core) : 0;
-	dev->ack_tlb_needed = false;
+	/* tickets grow: the newest covers every earlier shootdown */
+	dev->ack_tlb = dev->tlb_ticket;
 	for (int i = 0; i < FW_NUM_ENGINES; i++) {
 		struct fw_engine *eng = &dev->engines[i];
 

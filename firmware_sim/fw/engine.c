@@ -53,10 +53,17 @@ static void queue_free(struct fw_queue *q)
 	free(q);
 }
 
+/*
+ * A queue whose grid runs needs no kick for what is queued behind it:
+ * nothing of it can run before the grid ends, and the grid's end wakes
+ * the engine anyway.  So it is never marked sleeping, and a stream that
+ * queues work behind a running kernel makes no system call.
+ */
 static void set_sleeping(struct fw_engine *eng, uint32_t value)
 {
 	for (struct fw_queue *q = eng->queues; q; q = q->eng_next)
-		atomic_store((_Atomic uint32_t *)&q->db->fw_sleeping, value);
+		atomic_store((_Atomic uint32_t *)&q->db->fw_sleeping,
+			     value && !q->grid_inflight);
 }
 
 /* Could a queue make progress without a kick? */

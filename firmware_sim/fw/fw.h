@@ -127,8 +127,8 @@ struct fw_device {
 	bool ack_unsupported;		/* the driver predates FW_ACK */
 	bool ack_done[FW_NUM_ENGINES];
 	unsigned long long ack_epoch[FW_NUM_ENGINES];
-	bool ack_tlb_needed;		/* the batch took memory away */
-	uint64_t ack_tlb;		/* vgpu_core_tlb_invalidate() ticket */
+	uint64_t tlb_ticket;		/* of the last TLB shootdown, or 0 */
+	uint64_t ack_tlb;		/* the ticket the pending ack waits for */
 };
 
 /* Options of the daemon. */

@@ -570,6 +570,41 @@ TEST_F_TIMEOUT(fw, bad_packets_and_images, 120)
 }
 
 /*
+ * The LAUNCH's stream priority: -5 (highest) to 0 run; any other value is
+ * a malformed packet, and nothing of it runs.
+ */
+TEST_F_TIMEOUT(fw, launch_priority_range, 120)
+{
+	struct fw_client *a = &self->c, b;
+	struct fw_launch_args args = {
+		.grid = { 1, 1, 1 }, .block = { 32, 1, 1 },
+		.priority = VGPU_LAUNCH_PRIO_HIGHEST,
+	};
+	const int32_t bad[] = { VGPU_LAUNCH_PRIO_LOWEST + 1,
+				VGPU_LAUNCH_PRIO_HIGHEST - 1 };
+	struct vgpu_ctx_status st;
+	struct fw_module m;
+
+	ASSERT_EQ(0, fw_module_load(a, "fw_kernels.ptx", &m));
+	ASSERT_EQ(0, fw_emit_launch(a, &m, "empty", &args));
+	args.priority = VGPU_LAUNCH_PRIO_LOWEST;
+	ASSERT_EQ(0, fw_emit_launch(a, &m, "empty", &args));
+	ASSERT_EQ(0, fw_sync(&a->gr, WAIT_MS));
+	fw_module_free(&m);
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+		ASSERT_EQ(0, fw_module_load(&b, "fw_kernels.ptx", &m));
+		args.priority = bad[i];
+		ASSERT_EQ(0, fw_emit_launch(&b, &m, "empty", &args));
+		ASSERT_EQ(-ECANCELED, fw_sync(&b.gr, WAIT_MS));
+		ASSERT_EQ(0, fw_ctx_status(&b, &st));
+		EXPECT_EQ(VGPU_FAULT_BAD_PACKET, st.fault.kind);
+		fw_module_free(&m);
+		fw_client_close(&b);
+	}
+}
+
+/*
  * A kernel that never ends: the driver's watchdog (shortened through its
  * writable module parameter) stops the context, the firmware stops the
  * grid, and GR serves the next context.

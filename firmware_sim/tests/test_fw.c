@@ -94,7 +94,14 @@ static uint64_t launch_spin(struct fw_client *c, struct fw_module *m)
 	if (!flag || fw_module_load(c, "fw_kernels.ptx", m))
 		return 0;
 	m->spin_flag = flag;
+	/*
+	 * The flag is 0 before the launch is queued: were the memset queued
+	 * with it, a loaded GR could clear the flag after a copy engine has
+	 * already set it, and the grid would spin on.
+	 */
 	fw_emit_memset(&c->gr, flag, 0, 4, 1);
+	if (fw_sync(&c->gr, WAIT_MS))
+		return 0;
 	if (fw_emit_launch(c, m, "spin", &args))
 		return 0;
 	fence = vgpu_tq_fence(&c->gr);

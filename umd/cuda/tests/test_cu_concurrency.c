@@ -184,6 +184,9 @@ static int spinner_child(int ready_fd, int go_fd)
 	if (cuMemHostGetDevicePointer(&dflag, (void *)host, 0))
 		return 2;
 	dspins = dflag + 4;
+	/* launch only once the parent is set up: the spin stays short */
+	if (read(go_fd, &c, 1) != 1)
+		return 4;
 	if (cuLaunchKernel(spin, 1, 1, 1, 32, 1, 1, 0, NULL, params, NULL))
 		return 3;
 	/* running: tell the parent, wait for its word, release the kernel */
@@ -225,7 +228,8 @@ TEST(spinning_process_and_working_process)
 	m = load_sched(_metadata);
 	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&lcg, m, "lcg_mix"));
 	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&out, blocks * threads * 4));
-	/* the other process's kernel spins from here on */
+	/* set up: the other process launches; its kernel spins from here */
+	ASSERT_EQ(1, write(go[1], &c, 1));
 	ASSERT_EQ(1, read(ready[0], &c, 1));
 	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(lcg, blocks, 1, 1, threads, 1, 1,
 					       0, NULL, params, NULL));

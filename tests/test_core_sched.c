@@ -9,7 +9,9 @@
  *    formula, computed here by hand for each limit (threads, warps,
  *    blocks, shared memory) and also by include/vgpu_occupancy.h;
  *  - a high-priority grid submitted behind a long low-priority one gets
- *    its blocks before the low grid's remaining ones;
+ *    its blocks before the low grid's remaining ones; among equal
+ *    priorities the older grid goes first;
+ *  - at most VGPU_CORE_MAX_GRIDS grids are active; one more is -EAGAIN;
  *  - two contexts: one spins forever, the other's grid still completes
  *    with correct results (time slices), then the spinner is stopped;
  *  - results computed under a tiny time slice with constant preemption
@@ -324,6 +326,89 @@ static void test_priority(void)
 	tg_fini(&g);
 }
 
+/* Equal priorities: the older grid's blocks all come first. */
+static void test_fifo_among_equals(void)
+{
+	struct test_gpu g;
+	struct tg_module m;
+	struct waiter w1, w2;
+	const uint32_t n1 = 12, n2 = 4, dyn = 200 << 10;
+	uint64_t counter, o1, o2;
+	struct tparams { uint64_t counter, order; uint32_t work, pad; } p1, p2;
+	uint32_t max1 = 0, min2 = UINT32_MAX;
+
+	if (tg_init(&g, 1) || load(&g, &m)) {
+		tap_ok(&t, 0, "fifo: setup");
+		return;
+	}
+	counter = tg_alloc(&g, 4096);
+	o1 = tg_alloc(&g, 4096);
+	o2 = tg_alloc(&g, 4096);
+	p1 = (struct tparams){ counter, o1, 2000, 0 };
+	p2 = (struct tparams){ counter, o2, 10, 0 };
+	tap_ok(&t, !submit(&g, &m, "ticket", n1, 32, dyn, &p1, 20, 0, -2, &w1) &&
+		   !submit(&g, &m, "ticket", n2, 32, dyn, &p2, 20, 0, -2, &w2) &&
+		   wait_for(&w1, 300) && wait_for(&w2, 300) && !w1.result &&
+		   !w2.result, "fifo: two grids of priority -2 complete");
+	for (uint32_t i = 0; i < n1; i++)
+		max1 = u32(&g, o1)[i] > max1 ? u32(&g, o1)[i] : max1;
+	for (uint32_t i = 0; i < n2; i++)
+		min2 = u32(&g, o2)[i] < min2 ? u32(&g, o2)[i] : min2;
+	tap_ok(&t, max1 == n1 - 1 && min2 == n1,
+	       "fifo: the older grid's blocks drew tickets 0..%u, the younger "
+	       "one's from %u", max1, min2);
+	tg_unload(&m);
+	tg_fini(&g);
+}
+
+/* VGPU_CORE_MAX_GRIDS grids at once; one more is refused until one ends. */
+static void test_grid_limit(void)
+{
+	static struct waiter w[VGPU_CORE_MAX_GRIDS + 1];
+	struct test_gpu g;
+	struct tg_module m;
+	uint64_t flag, spins;
+	struct { uint64_t flag, spins; } ps;
+	uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
+	struct vgpu_core_launch l;
+	struct vgpu_core_fault f;
+	unsigned int ok = 0, done = 0;
+	int ret;
+
+	if (tg_init(&g, 2) || load(&g, &m)) {
+		tap_ok(&t, 0, "grid limit: setup");
+		return;
+	}
+	flag = tg_alloc(&g, 4096);
+	spins = tg_alloc(&g, 4096);
+	ps.flag = flag;
+	ps.spins = spins;
+	tg_launch_desc(&g, &m, "spin_forever", grid, block, 0, &ps, sizeof(ps),
+		       &l);
+	for (unsigned int i = 0; i < VGPU_CORE_MAX_GRIDS; i++) {
+		waiter_init(&w[i]);
+		ok += !vgpu_core_submit(g.core, &l, on_done, &w[i], &f);
+	}
+	waiter_init(&w[VGPU_CORE_MAX_GRIDS]);
+	ret = vgpu_core_submit(g.core, &l, on_done, &w[VGPU_CORE_MAX_GRIDS],
+			       &f);
+	tap_ok(&t, ok == VGPU_CORE_MAX_GRIDS && ret == -EAGAIN,
+	       "grid limit: %u grids active, the next one: %d (-EAGAIN)", ok,
+	       ret);
+	__atomic_store_n(u32(&g, flag), 1u, __ATOMIC_RELEASE);
+	for (unsigned int i = 0; i < VGPU_CORE_MAX_GRIDS; i++)
+		done += wait_for(&w[i], 300) && !w[i].result;
+	tap_ok(&t, done == VGPU_CORE_MAX_GRIDS,
+	       "grid limit: all %u complete once the flag is set", done);
+	tap_ok(&t, !vgpu_core_submit(g.core, &l, on_done,
+				     &w[VGPU_CORE_MAX_GRIDS], &f) &&
+		   wait_for(&w[VGPU_CORE_MAX_GRIDS], 300) &&
+		   !w[VGPU_CORE_MAX_GRIDS].result,
+	       "grid limit: then a new grid is accepted and runs");
+	tg_unload(&m);
+	tg_fini(&g);
+}
+
 /* ---- contexts and time slices ---------------------------------------------- */
 
 static void lcg_reference(uint32_t *out, uint32_t blocks, uint32_t threads,
@@ -539,6 +624,8 @@ int main(void)
 	test_occupancy(1);
 	test_occupancy(2);
 	test_priority();
+	test_fifo_among_equals();
+	test_grid_limit();
 	test_contexts(20, true);
 	test_contexts(1000000, false);
 	test_contexts(2000, true);

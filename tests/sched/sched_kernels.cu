@@ -116,3 +116,24 @@ extern "C" __global__ void spin_host(volatile unsigned int *flag,
 	while (!*flag)
 		;
 }
+
+/*
+ * ticket, but the block waits for *gate != 0 between drawing its ticket
+ * and working: a grid that holds its SMs until the host says so.
+ */
+extern "C" __global__ void ticket_gated(unsigned int *counter,
+					unsigned int *order, unsigned int work,
+					volatile unsigned int *gate)
+{
+	extern __shared__ unsigned int dyn[];
+	volatile unsigned int *v = dyn;
+	unsigned int i = 0;
+
+	if (threadIdx.x)
+		return;
+	order[blockIdx.x] = atomicAdd(counter, 1u);
+	while (!*gate && ++i < SPIN_LIMIT)
+		;
+	for (i = 0; i < work; i++)
+		v[0] = v[0] * 3 + i;
+}

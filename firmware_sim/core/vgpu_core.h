@@ -55,8 +55,10 @@ struct vgpu_core_page {
 
 /*
  * Translate @va.  Return 0 and fill @page, or -1 if @va is not mapped.  It is
- * called from the SM worker threads concurrently, so it must be thread-safe
- * (page tables are not changed while a grid runs that uses them).
+ * called from the SM worker threads concurrently, so it must be thread-safe.
+ * Page tables may change while grids run (an unmap on another stream): the
+ * user then calls vgpu_core_tlb_invalidate() and frees the memory only once
+ * vgpu_core_tlb_synced() says no SM can still use an older translation.
  */
 typedef int (*vgpu_core_translate_fn)(void *ctx, uint64_t va,
 				      struct vgpu_core_page *page);

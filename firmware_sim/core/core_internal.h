@@ -3,7 +3,8 @@
  * core_internal.h - data structures shared by the parts of the core.
  *
  *  module.c     loading: validation (validate.c) and pre-decoding
- *  grid.c       active grids, dispatch order, contexts and time slices
+ *  grid.c       a grid's life: submit, complete, stop; TLB shootdown
+ *  dispatch.c   which block an SM takes next, contexts and time slices
  *  sched.c      SM worker threads, resident blocks, barriers
  *  warp.c       the interpreter loop, reconvergence stack, calls
  *  exec_*.c     instruction semantics, one file per class
@@ -251,7 +252,7 @@ struct vgpu_core {
 	atomic_ullong warp_insns, thread_insns, tlb_misses;
 };
 
-/* grid.c: the set of active grids and the context that runs */
+/* dispatch.c: residency, dispatch order, the context that runs */
 uint64_t core_now_ns(void);
 bool grid_stopping(const struct grid *g);
 void sched_tick(struct vgpu_core *core, uint64_t now);
@@ -259,6 +260,7 @@ void sched_dispatch(struct sm *sm);
 void sm_recount(struct sm *sm);
 void sched_retire(struct sm *sm);
 struct grid *sched_reap(struct vgpu_core *core);
+/* grid.c */
 void grid_complete(struct vgpu_core *core, struct grid *g);
 
 /* sched.c */

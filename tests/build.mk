@@ -82,6 +82,12 @@ $(eval $(call ctest,test_core_sched,$(LIB)/libvgpu-ptx.a))
 $(TST)/core/test_core_sched $(TST)/core/test_core_sched-san: | $(SCHED_PTX)
 ALL_TARGETS += $(SCHED_PTX)
 
+# The opcode table and what is generated from it (enum, names, validator
+# rules, handlers) agree; it links the disassembler.
+$(OBJ)/tests/test_visa_optable.o $(OBJ)/san/tests/test_visa_optable.o: \
+	CTEST_EXTRA := -Itools/objdump
+$(eval $(call ctest,test_visa_optable,$(OBJ)/tools/objdump/visa_disasm.o))
+
 # Bounded fuzz test of the validator (meaningful mostly in the -san twin).
 $(eval $(call ctest,test_validator_fuzz,))
 

@@ -330,6 +330,16 @@ bool vgpu_core_busy(const struct vgpu_core *core)
 	return atomic_load(&core->active) != 0;
 }
 
+uint32_t vgpu_core_running_ctx(struct vgpu_core *core)
+{
+	uint32_t ctx;
+
+	pthread_mutex_lock(&core->lock);
+	ctx = core->grids && core->have_ctx ? core->cur_ctx : 0;
+	pthread_mutex_unlock(&core->lock);
+	return ctx;
+}
+
 void vgpu_core_get_stats(struct vgpu_core *core, struct vgpu_core_stats *st)
 {
 	st->warp_insns = atomic_load(&core->warp_insns);

@@ -247,6 +247,12 @@ uint64_t vgpu_core_progress(const struct vgpu_core *core);
 /** vgpu_core_busy() - true while any grid is active. */
 bool vgpu_core_busy(const struct vgpu_core *core);
 
+/**
+ * vgpu_core_running_ctx() - the context that holds GR's time slice while
+ * grids are active (launch ctx_id), 0 when none is active.
+ */
+uint32_t vgpu_core_running_ctx(struct vgpu_core *core);
+
 /* Counters for the benchmark and tools: of every grid that ran since the
  * last vgpu_core_launch() began. */
 struct vgpu_core_stats {

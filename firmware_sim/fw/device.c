@@ -11,10 +11,17 @@
  * rebuilt the same way.
  *
  * The event thread also enforces stop orders (CTX_STOP, sent by the driver
- * when its watchdog fires or a context faulted): every grid of a stopped
- * context that is active on GR is asked to stop (vgpu_core_stop_ctx()),
- * and asked again on every tick until it has, so no race between the
- * order and a grid's start can leave one running.
+ * when a context faulted, or ran on an engine that hung): every grid of a
+ * stopped context that is active on GR is asked to stop
+ * (vgpu_core_stop_ctx()), and asked again on every tick until it has, so
+ * no race between the order and a grid's start can leave one running.
+ * CONFIG records carry the parameters the firmware enforces (the
+ * per-kernel execution limit).
+ *
+ * The firmware attaches saying what it does (VGPU_FW_ATTACH_*): it sends
+ * heartbeats (heartbeat.c), reads CONFIG records, and - once GR enforces
+ * it - the execution limit.  A driver older than uAPI 1.2 refuses those
+ * flags; the firmware then attaches without them and sends no heartbeat.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -118,8 +125,8 @@ static void ctx_stop(struct fw_device *dev, uint32_t id)
 		return;
 	/* A context we faulted ourselves is stopped already and was logged. */
 	if (!atomic_exchange(&ctx->stopped, true))
-		fw_log_warn("%s: context %u stopped by the driver (watchdog "
-			    "timeout, or lost in a firmware restart)",
+		fw_log_warn("%s: context %u stopped by the driver (a hung "
+			    "engine, or lost in a firmware restart)",
 			    dev->path, id);
 	enforce_stops(dev);
 }
@@ -204,6 +211,13 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
 		q = find_queue(dev, ev->queue_id, false);
 		if (q)
 			fw_engine_wake(q->eng);
+		break;
+	case VGPU_FW_EV_CONFIG:
+		atomic_store(&dev->exec_limit_ms, ev->arg0 > UINT32_MAX ?
+			     UINT32_MAX : (unsigned int)ev->arg0);
+		fw_log_info("%s: kernel execution limit %llu ms%s", dev->path,
+			    (unsigned long long)ev->arg0,
+			    ev->arg0 ? "" : " (none)");
 		break;
 	default:
 		fw_log_warn("%s: unknown event type %u", dev->path, ev->type);
@@ -313,6 +327,11 @@ static void *event_main(void *arg)
 			break;
 		if (pfd[1].revents)
 			return NULL;
+		/* POLLERR: the driver detached us (declared hung). */
+		if (pfd[0].revents & POLLERR) {
+			errno = ENODEV;
+			break;
+		}
 		if (!(pfd[0].revents & POLLIN))
 			continue;
 		n = read(dev->fd, evs, sizeof(evs));
@@ -341,7 +360,10 @@ int fw_device_attach(struct fw_device *dev, const char *path,
 {
 	struct vgpu_core_config cfg = { .num_sms = opt->num_sms,
 					 .timeslice_us = opt->timeslice_us };
-	struct vgpu_fw_attach args = { 0 };
+	struct vgpu_fw_attach args = {
+		.flags = VGPU_FW_ATTACH_HEARTBEAT | VGPU_FW_ATTACH_CONFIG |
+			 (FW_EXEC_LIMIT_ENFORCED ? VGPU_FW_ATTACH_EXEC_LIMIT : 0),
+	};
 	int ret, i;
 
 	memset(dev, 0, sizeof(*dev));
@@ -354,7 +376,15 @@ int fw_device_attach(struct fw_device *dev, const char *path,
 		fw_log_err("%s: %s", path, strerror(errno));
 		return ret;
 	}
-	if (ioctl(dev->fd, VGPU_IOCTL_FW_ATTACH, &args)) {
+	ret = ioctl(dev->fd, VGPU_IOCTL_FW_ATTACH, &args);
+	/* A driver before uAPI 1.2 knows no flags: serve it without them. */
+	if (ret && errno == EINVAL) {
+		fw_log_info("%s: the driver predates heartbeats and CONFIG",
+			    path);
+		args.flags = 0;
+		ret = ioctl(dev->fd, VGPU_IOCTL_FW_ATTACH, &args);
+	}
+	if (ret) {
 		ret = -errno;
 		fw_log_err("%s: attach: %s%s", path, strerror(errno),
 			   errno == EBUSY ? " (another firmware serves it)" :
@@ -385,13 +415,28 @@ int fw_device_attach(struct fw_device *dev, const char *path,
 	ret = -pthread_create(&dev->event_thread, NULL, event_main, dev);
 	if (ret)
 		goto err_engines;
+	if (args.flags & VGPU_FW_ATTACH_HEARTBEAT) {
+		ret = fw_heartbeat_start(dev);
+		if (ret)
+			goto err_event;
+		dev->heartbeat = true;
+	}
 	fw_log_info("%s: attached: %llu MiB VRAM, %llu GART pages, %u SMs, "
-		    "engines GR CE0 CE1", path,
+		    "engines GR CE0 CE1%s", path,
 		    (unsigned long long)(args.vram_size >> 20),
 		    (unsigned long long)args.gart_entries,
-		    vgpu_core_num_sms(dev->core));
+		    vgpu_core_num_sms(dev->core),
+		    dev->heartbeat ? ", heartbeat" : "");
 	return 0;
 
+err_event:
+	{
+		uint64_t one = 1;
+
+		if (write(dev->stop_fd, &one, sizeof(one)) != sizeof(one))
+			fw_log_err("%s: cannot stop the event thread", path);
+		pthread_join(dev->event_thread, NULL);
+	}
 err_engines:
 	while (--i >= 0)
 		fw_engine_stop(&dev->engines[i]);
@@ -423,6 +468,8 @@ void fw_device_detach(struct fw_device *dev)
 	if (write(dev->stop_fd, &one, sizeof(one)) != sizeof(one))
 		fw_log_err("%s: cannot stop the event thread", dev->path);
 	pthread_join(dev->event_thread, NULL);
+	if (dev->heartbeat)
+		fw_heartbeat_stop(dev);
 	/*
 	 * Every context is stopped, so GR submits no new grid; keep stopping
 	 * those it may have submitted just before, until none is active

@@ -116,10 +116,15 @@ struct fw_device {
 	struct vgpu_core *core;
 	struct fw_engine engines[FW_NUM_ENGINES];
 	unsigned int poll_us;		/* idle polling before sleeping */
-	/* Scheduled time a grid may run, in ms (0: unlimited); beyond it
-	 * the grid stops with VGPU_FAULT_WATCHDOG.  Read at each launch. */
+	/* Per-grid execution limit from the driver (CONFIG), 0 = none: a
+	 * grid scheduled longer stops with VGPU_FAULT_WATCHDOG.  Read at
+	 * each launch. */
 	atomic_uint exec_limit_ms;
+	/* Bytes COPY and MEMSET packets moved: progress for the heartbeat. */
+	atomic_ullong bytes_moved;
 	pthread_t event_thread;
+	pthread_t heartbeat_thread;	/* heartbeat.c */
+	bool heartbeat;			/* the thread runs */
 	struct fw_ctx *ctxs;		/* event thread only */
 	struct fw_queue *queues;	/* event thread only */
 	/* Acknowledgement waiting for the engines (event thread only). */
@@ -130,6 +135,17 @@ struct fw_device {
 	uint64_t tlb_ticket;		/* of the last TLB shootdown, or 0 */
 	uint64_t ack_tlb;		/* the ticket the pending ack waits for */
 };
+
+/*
+ * Whether GR stops a grid that was scheduled longer than exec_limit_ms
+ * (the scheduler's per-grid limit in firmware_sim/core).  Set to 1 with
+ * that enforcement: the firmware then attaches with
+ * VGPU_FW_ATTACH_EXEC_LIMIT and user space sees VGPU_INFO_EXEC_LIMIT (the
+ * guest tests of the limit run only then).
+ */
+#ifndef FW_EXEC_LIMIT_ENFORCED
+#define FW_EXEC_LIMIT_ENFORCED	1
+#endif
 
 /* Options of the daemon. */
 struct fw_options {
@@ -171,6 +187,10 @@ int fw_engine_start(struct fw_engine *eng, struct fw_device *dev,
 void fw_engine_stop(struct fw_engine *eng);
 void fw_engine_add_queue(struct fw_engine *eng, struct fw_queue *q);
 void fw_engine_wake(struct fw_engine *eng);
+
+/* heartbeat.c: tell the driver we are alive, and how each engine does */
+int fw_heartbeat_start(struct fw_device *dev);
+void fw_heartbeat_stop(struct fw_device *dev);
 
 /* interrupts.c: the two ways the device talks to the driver */
 int fw_signal_fence(struct fw_queue *q, uint64_t value);

@@ -9,6 +9,8 @@
  * Attaches to every /dev/vgpuN (or the devices named), serves them until
  * SIGTERM or SIGINT, then detaches (the driver reports the device lost to
  * any client still running, and recovers when a firmware attaches again).
+ * While it serves a device it sends the driver a heartbeat (heartbeat.c);
+ * should the driver declare it hung and detach it, it shuts down.
  *
  * With --daemon the process forks; the parent waits until the child has
  * attached to every device and written its pid file, and only then exits

@@ -59,8 +59,17 @@ static int cu_attribute_value(const struct cu_device *d,
 		return *value = 1, 0;
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
 		return *value = (int)d->sm_count, 0;
-	case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT:
-		return *value = info->watchdog_ms != 0, 0;
+	case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: {
+		/*
+		 * The administrator may set or clear the limit at any time
+		 * (module parameter kernel_exec_timeout_ms): ask afresh.
+		 */
+		struct vgpu_info now;
+
+		if (vgpu_device_query(d->vdev, &now))
+			now = *info;
+		return *value = now.kernel_exec_timeout_ms != 0, 0;
+	}
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE:
 		return *value = CU_COMPUTEMODE_DEFAULT, 0;
 	case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
@@ -123,6 +132,10 @@ CU_EXPORT CUresult CUDAAPI cuDeviceGetAttribute(int *pi,
 	CUresult res = cu_initialized();
 	struct cu_device *d;
 
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* Refused inside a host function, as on an H100 (host_func.c). */
+	res = cu_host_func_forbid();
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!pi)

@@ -84,7 +84,8 @@ CUDA_TST := $(TST)/cuda
 CUDA_TEST_DATA := $(TST)/cuda-data
 CUDA_TEST_NAMES := $(patsubst umd/cuda/tests/%.c,%,\
 	$(wildcard umd/cuda/tests/test_*.c))
-CUDA_TEST_KERNELS := $(CUDA_TEST_DATA)/drv_kernels.ptx \
+CUDA_TEST_KERNELS := $(CUDA_TEST_DATA)/host_func_kernels.ptx \
+	$(CUDA_TEST_DATA)/drv_kernels.ptx \
 	$(CUDA_TEST_DATA)/drv_kernels.fatbin $(CUDA_TEST_DATA)/drv_kernels.visa
 # gnu11 and -isystem: what the kselftest harness needs to build warning-free.
 CUDA_TEST_CFLAGS := -std=gnu11 -I$(CUDA_HOME)/include -isystem $(B)/ext/kselftest \
@@ -251,6 +252,47 @@ $(CUDA_TST)/test_cu_probe_capture $(CUDA_TST)/test_cu_probe_capture-san: \
 	-DPROBE_CAPTURE_GOLDEN='"$(abspath $(CUDA_PROBE_CAPTURE_GOLDEN))"'
 ALL_TARGETS += $(CUDA_TST)/probe_capture $(CUDA_TST)/probe_capture-san \
 	$(CUDA_PROBE_CAPTURE_GOLDEN)
+
+# Both probe tests are probe_compare.h, with their own paths.
+$(CUDA_TST)/test_cu_probe_capture $(CUDA_TST)/test_cu_probe_capture-san \
+$(CUDA_TST)/test_cu_probe_hostfn $(CUDA_TST)/test_cu_probe_hostfn-san: \
+	umd/cuda/tests/probe_compare.h
+
+# test_cu_probe_hostfn does the same with tools/cuda-probe/probe_hostfn.c,
+# which calls the runtime too: built against our libcuda and libcudart
+# (the -san copy against the sanitizer libcuda; the runtime has none).
+CUDA_PROBE_HOSTFN_SRC := tools/cuda-probe/probe_hostfn.c
+CUDA_PROBE_HOSTFN_GOLDEN := $(CUDA_TEST_DATA)/probe_hostfn.h100.txt
+
+$(CUDA_PROBE_HOSTFN_GOLDEN): tools/cuda-probe/golden/probe_hostfn.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_hostfn: $(CUDA_PROBE_HOSTFN_SRC) $(CUDA_DRV) $(LIB)/libcudart.so
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lcudart -lpthread
+$(CUDA_TST)/probe_hostfn-san: $(CUDA_PROBE_HOSTFN_SRC) $(CUDA_DRV_SAN) \
+		$(LIB)/libcudart.so
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -L$(LIB) \
+		-Wl,-rpath,$(abspath $(LIB)/san) -Wl,-rpath,$(abspath $(LIB)) \
+		-lcuda -lcudart -lpthread
+
+$(CUDA_TST)/test_cu_probe_hostfn: $(CUDA_TST)/probe_hostfn \
+	$(CUDA_PROBE_HOSTFN_GOLDEN)
+$(CUDA_TST)/test_cu_probe_hostfn: private CUDA_TEST_CFLAGS += \
+	-DPROBE_HOSTFN_BIN='"$(abspath $(CUDA_TST)/probe_hostfn)"'
+$(CUDA_TST)/test_cu_probe_hostfn-san: $(CUDA_TST)/probe_hostfn-san \
+	$(CUDA_PROBE_HOSTFN_GOLDEN)
+$(CUDA_TST)/test_cu_probe_hostfn-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_HOSTFN_BIN='"$(abspath $(CUDA_TST)/probe_hostfn-san)"'
+$(CUDA_TST)/test_cu_probe_hostfn $(CUDA_TST)/test_cu_probe_hostfn-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_HOSTFN_GOLDEN='"$(abspath $(CUDA_PROBE_HOSTFN_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_hostfn $(CUDA_TST)/probe_hostfn-san \
+	$(CUDA_PROBE_HOSTFN_GOLDEN)
 
 # test_cu_host_memory uses portable memory from a second device.
 $(CUDA_TST)/test_cu_host_memory.vmargs $(CUDA_TST)/test_cu_host_memory-san.vmargs:

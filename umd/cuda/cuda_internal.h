@@ -23,7 +23,8 @@
  * cu_stream.lock, then cu_ctx.lock (lists of a context), then one
  * cu_queue.lock (never two at once), then the registry's and the VA
  * allocator's.  Nothing is called with a lock held that could take an
- * outer one.
+ * outer one.  cu_ctx.host_lock (the queue of host functions) is taken
+ * with no other lock held, and nothing else is taken under it.
  */
 #ifndef VGPU_CUDA_INTERNAL_H
 #define VGPU_CUDA_INTERNAL_H
@@ -31,6 +32,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <cuda.h>
 
@@ -74,9 +76,13 @@
 #define CU_ENGINE_COMPUTE		0
 #define CU_ENGINE_COPY			1
 
-/* The sync page: one u64 per queue, then event timestamps. */
+/*
+ * The sync page: one u64 per queue, one per queue that host functions
+ * write (host_func.c), then event timestamps.
+ */
 #define CU_SYNC_PAGE_SIZE		(64u << 10)
 #define CU_SYNC_QUEUE_SLOTS		CU_MAX_QUEUES
+#define CU_SYNC_HOST_FUNC_FIRST		CU_SYNC_QUEUE_SLOTS
 #define CU_SYNC_TS_FIRST		512	/* first u64 of timestamps */
 #define CU_SYNC_TS_SLOTS		(CU_SYNC_PAGE_SIZE / 8 - CU_SYNC_TS_FIRST)
 
@@ -92,6 +98,7 @@
 struct cu_ctx;
 struct cu_queue;
 struct cu_capture_point;
+struct cu_host_call;
 
 struct cu_device {
 	unsigned int ordinal;
@@ -223,6 +230,16 @@ struct cu_ctx {
 	uint32_t printf_handle;
 	struct visa_printf_fifo *printf_fifo;
 	size_t printf_size;
+
+	/* Host functions (host_func.c): their thread, started on first use. */
+	pthread_mutex_t host_lock;	/* the fields below */
+	pthread_cond_t host_cond;	/* a call was queued, or stop */
+	struct cu_host_call *host_calls;	/* queued, oldest first */
+	struct cu_host_call **host_tail;
+	bool host_started;
+	bool host_stop;			/* the context is being destroyed */
+	pid_t host_pid;			/* the process that started it */
+	pthread_t host_thread;
 };
 
 /* ---- process state (init.c) ------------------------------------------- */
@@ -300,6 +317,29 @@ CUresult cu_op_begin(struct cu_stream *s, unsigned int engine,
 		     const struct cu_point *also, struct cu_op *op);
 CUresult cu_op_end(struct cu_op *op, struct cu_point *done);
 void cu_op_abort(struct cu_op *op, int err);
+
+/* ---- host functions (host_func.c) ------------------------------------ */
+
+void cu_host_func_init(struct cu_ctx *ctx);
+/* Stop the context's thread once it ran what is queued (context freed). */
+void cu_host_func_fini(struct cu_ctx *ctx);
+/*
+ * Queue @fn(@user_data), or @callback(@handle, status, @user_data), on @s:
+ * it runs on the context's thread after the stream's earlier work, and
+ * the stream's later work waits for it.  Returns at once.
+ */
+CUresult cu_host_func_enqueue(struct cu_stream *s, CUstream handle,
+			      CUhostFn fn, CUstreamCallback callback,
+			      void *user_data);
+/* Whether the calling thread is running a host function. */
+bool cu_in_host_func(void);
+/*
+ * CUDA_ERROR_NOT_PERMITTED inside a host function, else CUDA_SUCCESS:
+ * for the calls an H100 refuses there although they name their stream
+ * (tools/cuda-probe/golden/probe_hostfn.h100.txt); calls that take the
+ * thread's current context are refused by cu_ctx_get().
+ */
+CUresult cu_host_func_forbid(void);
 
 /* ---- stream capture (stream_capture.c) -------------------------------- */
 

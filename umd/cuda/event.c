@@ -131,14 +131,19 @@ static CUresult cu_event_record(CUevent hEvent, CUstream hStream)
 	struct cu_point done;
 	struct cu_op op;
 	bool recorded;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_initialized();
 	int ret;
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* Inside a host function the stream names the context (host_func.c). */
+	if (!cu_in_host_func())
+		res = cu_ctx_get(&ctx);
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (!cu_handle_valid(ev, CU_HANDLE_EVENT))
 		return CUDA_ERROR_INVALID_HANDLE;
-	res = cu_stream_resolve(ctx, hStream, &s);
+	res = cu_stream_current(hStream, &ctx, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (s->ctx != ev->ctx)

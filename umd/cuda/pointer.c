@@ -99,6 +99,10 @@ CU_EXPORT CUresult CUDAAPI cuPointerGetAttribute(void *data,
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* Refused inside a host function, as on an H100 (host_func.c). */
+	res = cu_host_func_forbid();
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (!data)
 		return CUDA_ERROR_INVALID_VALUE;
 	known = cu_registry_find(ptr, &m) && (ptr < m.base + m.size);

@@ -173,6 +173,15 @@ $(TST)/cudart/test_cudart_graph: umd/cudart/tests/test_cudart_graph.cu \
 ALL_TARGETS += $(TST)/cudart/test_cudart_graph
 GUEST_TESTS += $(TST)/cudart/test_cudart_graph
 
+# Host functions and stream callbacks through the runtime (<<<>>> kernels
+# that wait for the host, a graph host node, calls made inside them).
+$(TST)/cudart/test_cudart_host_func: umd/cudart/tests/test_cudart_host_func.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/test_cudart_host_func
+GUEST_TESTS += $(TST)/cudart/test_cudart_host_func
+
 # The device runtime: programs built as NVIDIA's samples build themselves
 # (-rdc=true, PTX for compute_90 only), so that nvcc links NVIDIA's
 # libcudadevrt in and the driver must substitute its own.

@@ -109,6 +109,40 @@ static double bench_memset(CUdeviceptr d, int n)
 	return (now_s() - t) / n * 1e6;
 }
 
+static void noop_host_fn(void *arg)
+{
+	(void)arg;
+}
+
+/*
+ * A host function + synchronize: the copy engine's fence, the host
+ * function thread's wake-up, the call, the word it writes and the
+ * engine's next look at its stalled WAIT_MEM (umd-driver-api.rst).
+ */
+static double bench_host_fn(int n)
+{
+	double t = now_s();
+
+	for (int i = 0; i < n; i++) {
+		CHECK(cuLaunchHostFunc(NULL, noop_host_fn, NULL));
+		CHECK(cuCtxSynchronize());
+	}
+	return (now_s() - t) / n * 1e6;
+}
+
+/* n x (empty launch, host function) queued, then one synchronize. */
+static double bench_host_fn_queued(CUfunction f, int n)
+{
+	double t = now_s();
+
+	for (int i = 0; i < n; i++) {
+		CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+		CHECK(cuLaunchHostFunc(NULL, noop_host_fn, NULL));
+	}
+	CHECK(cuCtxSynchronize());
+	return (now_s() - t) / n * 1e6;
+}
+
 /* Submission alone: n launches queued, then one synchronize. */
 static double bench_launch_queued(CUfunction f, int n)
 {
@@ -376,6 +410,9 @@ int main(int argc, char **argv)
 	       null_us);
 	CHECK(cuMemAlloc(&d1, size));
 	row_us("1-byte memset + synchronize", bench_memset(d1, 200), null_us);
+	row_us("host function + synchronize", bench_host_fn(200), null_us);
+	row_us("launch + host function, 200 queued",
+	       bench_host_fn_queued(empty, 200), null_us);
 	if (latency_only) {
 		CHECK(cuDevicePrimaryCtxRelease(0));
 		fw_launcher_stop(fw);

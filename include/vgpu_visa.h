@@ -580,6 +580,7 @@ enum visa_fault_kind {
 	VISA_FAULT_STOPPED,		/* external stop request (watchdog) */
 	VISA_FAULT_INVALID_IMAGE,	/* image failed validation */
 	VISA_FAULT_OUT_OF_RESOURCES,	/* launch does not fit the SM */
+	VISA_FAULT_TIMEOUT,		/* scheduled past its exec_limit_us */
 	VISA_FAULT_COUNT
 };
 

@@ -70,6 +70,18 @@ $(eval $(call ctest,test_corpus,$(LIB)/libvgpu-ptx.a))
 $(TST)/core/test_corpus $(TST)/core/test_corpus-san: | $(CORPUS_PTX)
 ALL_TARGETS += $(CORPUS_PTX)
 
+# The scheduler (resident blocks, concurrent grids, priorities, time
+# slices, TLB shootdown), observed by kernels compiled with nvcc.
+SCHED_PTX := $(TST)/sched/sched_kernels.ptx
+$(SCHED_PTX): tests/sched/sched_kernels.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=sm_75 -o $@ $<
+$(OBJ)/tests/test_core_sched.o $(OBJ)/san/tests/test_core_sched.o: \
+	CTEST_EXTRA := -DSCHED_PTX='"$(abspath $(SCHED_PTX))"'
+$(eval $(call ctest,test_core_sched,$(LIB)/libvgpu-ptx.a))
+$(TST)/core/test_core_sched $(TST)/core/test_core_sched-san: | $(SCHED_PTX)
+ALL_TARGETS += $(SCHED_PTX)
+
 # The opcode table and what is generated from it (enum, names, validator
 # rules, handlers) agree; it links the disassembler.
 $(OBJ)/tests/test_visa_optable.o $(OBJ)/san/tests/test_visa_optable.o: \

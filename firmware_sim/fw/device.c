@@ -11,11 +11,12 @@
  * rebuilt the same way.
  *
  * The event thread also enforces stop orders (CTX_STOP, sent by the driver
- * when a context faulted, or ran on an engine that hung): a grid of a
- * stopped context that is running on GR is asked to stop, and asked again
- * on every tick until it has, so no race between the order and the grid's
- * start can leave it running.  CONFIG records carry the parameters the
- * firmware enforces (the per-kernel execution limit).
+ * when a context faulted, or ran on an engine that hung): every grid of a
+ * stopped context that is active on GR is asked to stop
+ * (vgpu_core_stop_ctx()), and asked again on every tick until it has, so
+ * no race between the order and a grid's start can leave one running.
+ * CONFIG records carry the parameters the firmware enforces (the
+ * per-kernel execution limit).
  *
  * The firmware attaches saying what it does (VGPU_FW_ATTACH_*): it sends
  * heartbeats (heartbeat.c), reads CONFIG records, and - once GR enforces
@@ -46,7 +47,7 @@ void fw_ctx_put(struct fw_ctx *ctx)
 {
 	if (atomic_fetch_sub(&ctx->refs, 1) != 1)
 		return;
-	fw_images_free(ctx);
+	fw_images_destroy(ctx);
 	free(ctx);
 }
 
@@ -99,21 +100,21 @@ static void ctx_destroy(struct fw_device *dev, uint32_t id)
 		if (ctx->id == id) {
 			*link = ctx->next;
 			atomic_store(&ctx->stopped, true);
+			vgpu_core_stop_ctx(dev->core, id);
 			fw_ctx_put(ctx);
 			return;
 		}
 	}
 }
 
-/* Stop the grid running on GR if its context must not run any more. */
+/* Stop the grids of every context that must not run any more. */
 static void enforce_stops(struct fw_device *dev)
 {
-	struct fw_engine *gr = &dev->engines[FW_ENGINE_GR];
-
-	pthread_mutex_lock(&gr->lock);
-	if (gr->running && atomic_load(&gr->running->stopped))
-		vgpu_core_stop(dev->core);
-	pthread_mutex_unlock(&gr->lock);
+	if (!vgpu_core_busy(dev->core))
+		return;
+	for (struct fw_ctx *ctx = dev->ctxs; ctx; ctx = ctx->next)
+		if (atomic_load(&ctx->stopped))
+			vgpu_core_stop_ctx(dev->core, ctx->id);
 }
 
 static void ctx_stop(struct fw_device *dev, uint32_t id)
@@ -182,6 +183,7 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
 		break;
 	case VGPU_FW_EV_CTX_DESTROY:
 		ctx_destroy(dev, ev->ctx_id);
+		dev->tlb_ticket = vgpu_core_tlb_invalidate(dev->core);
 		break;
 	case VGPU_FW_EV_CTX_STOP:
 		ctx_stop(dev, ev->ctx_id);
@@ -190,6 +192,9 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
 		ctx = find_ctx(dev, ev->ctx_id);
 		if (ctx)
 			atomic_fetch_add(&ctx->flush_gen, 1);
+		/* the SMs drop their cached translations at their next
+		 * quantum boundary */
+		dev->tlb_ticket = vgpu_core_tlb_invalidate(dev->core);
 		break;
 	case VGPU_FW_EV_QUEUE_CREATE:
 		queue_create(dev, ev);
@@ -231,13 +236,28 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
  * a packet when the records were handled must have left it.  Engines mark
  * "inside a packet" (busy) and count the packets they finished (epoch);
  * the event thread takes a snapshot after handling a batch and acks once
- * each engine was seen idle or its epoch moved.  A grid that runs on with
- * stale translations (the unmapped memory was its own) holds the memory
- * until it ends or is stopped.
+ * each engine was seen idle or its epoch moved.
+ *
+ * Grids run on the SMs outside any packet, so a batch that took memory
+ * away (TLB_FLUSH, CTX_DESTROY) also waits for the SMs: the core's TLB
+ * shootdown (vgpu_core_tlb_invalidate()) makes each SM drop its cached
+ * translations at its next warp-quantum boundary, and the ack waits
+ * until every SM has crossed one or is idle (vgpu_core_tlb_synced()).
+ * A grid of a destroyed context was stopped before, and an SM checks
+ * for that after its TLB, so it runs no further quantum either.
+ *
+ *     event thread          SM 0               SM 1
+ *     unmap record
+ *     stop/flush gen        quantum ...        idle
+ *     tlb_invalidate -> T   quantum boundary:
+ *                            drop TLB, seen=T
+ *     synced(T)? yes -> FW_ACK -> driver frees the pages
  */
 static void ack_start(struct fw_device *dev, uint64_t seq)
 {
 	dev->ack_seq = seq;
+	/* tickets grow: the newest covers every earlier shootdown */
+	dev->ack_tlb = dev->tlb_ticket;
 	for (int i = 0; i < FW_NUM_ENGINES; i++) {
 		struct fw_engine *eng = &dev->engines[i];
 
@@ -249,6 +269,8 @@ static void ack_start(struct fw_device *dev, uint64_t seq)
 static void ack_poll(struct fw_device *dev)
 {
 	if (!dev->ack_seq)
+		return;
+	if (dev->ack_tlb && !vgpu_core_tlb_synced(dev->core, dev->ack_tlb))
 		return;
 	for (int i = 0; i < FW_NUM_ENGINES; i++) {
 		struct fw_engine *eng = &dev->engines[i];
@@ -336,7 +358,8 @@ static void *event_main(void *arg)
 int fw_device_attach(struct fw_device *dev, const char *path,
 		     const struct fw_options *opt)
 {
-	struct vgpu_core_config cfg = { .num_sms = opt->num_sms };
+	struct vgpu_core_config cfg = { .num_sms = opt->num_sms,
+					 .timeslice_us = opt->timeslice_us };
 	struct vgpu_fw_attach args = {
 		.flags = VGPU_FW_ATTACH_HEARTBEAT | VGPU_FW_ATTACH_CONFIG |
 			 (FW_EXEC_LIMIT_ENFORCED ? VGPU_FW_ATTACH_EXEC_LIMIT : 0),
@@ -448,20 +471,12 @@ void fw_device_detach(struct fw_device *dev)
 	if (dev->heartbeat)
 		fw_heartbeat_stop(dev);
 	/*
-	 * Every context is stopped, so GR starts no new grid; keep stopping
-	 * the one it may have started just before, until it has returned.
+	 * Every context is stopped, so GR submits no new grid; keep stopping
+	 * those it may have submitted just before, until none is active
+	 * (their completion callbacks have run).
 	 */
-	for (;;) {
-		struct fw_engine *gr = &dev->engines[FW_ENGINE_GR];
-		bool busy;
-
-		pthread_mutex_lock(&gr->lock);
-		busy = gr->running;
-		if (busy)
-			vgpu_core_stop(dev->core);
-		pthread_mutex_unlock(&gr->lock);
-		if (!busy)
-			break;
+	while (vgpu_core_busy(dev->core)) {
+		vgpu_core_stop(dev->core);
 		usleep(10000);
 	}
 	for (int i = 0; i < FW_NUM_ENGINES; i++)

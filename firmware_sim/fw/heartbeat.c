@@ -17,14 +17,15 @@
  *   RUNNABLE  the engine is inside a packet, or GR has a grid active: work
  *             it is doing now.  A queue stalled in WAIT_MEM costs the
  *             engine one quick look per millisecond and is not counted;
- *   ctx_id    the context whose grid runs on GR.  Copy engines name none:
+ *   ctx_id    the context whose grids run on GR now (the one holding the
+ *             time slice, vgpu_core_running_ctx()).  Copy engines name none:
  *             a copy packet cannot wait on anything, so a copy engine
  *             stuck inside one is the firmware's fault, not a context's.
  *
  * The driver (kmod/vgpu_watchdog.c) declares the firmware hung when the
  * heartbeats stop, and stops the running context of an engine that is
  * RUNNABLE without progress.  The thread reads only atomics and takes the
- * GR engine's lock for a moment, so a grid that spins forever, or an
+ * execution core's lock for a moment, so a grid that spins forever, or an
  * engine stuck in a packet, does not stop the heartbeat: that is what lets
  * the driver tell "busy" from "hung".
  */
@@ -52,9 +53,7 @@ static void engine_status(struct fw_device *dev, enum fw_engine_id id,
 	if (id == FW_ENGINE_GR) {
 		progress += vgpu_core_progress(dev->core);
 		runnable |= vgpu_core_busy(dev->core);
-		pthread_mutex_lock(&eng->lock);
-		st->ctx_id = eng->running ? eng->running->id : 0;
-		pthread_mutex_unlock(&eng->lock);
+		st->ctx_id = vgpu_core_running_ctx(dev->core);
 	}
 	st->progress = progress;
 	st->flags = runnable ? VGPU_FW_ENGINE_RUNNABLE : 0;

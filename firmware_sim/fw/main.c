@@ -2,7 +2,8 @@
 /*
  * main.c - vgpu-fw: the firmware of the vGPU, i.e. the GPU itself.
  *
- *   vgpu-fw [--daemon] [--syslog] [--sms N] [--poll-us N] [--pidfile FILE]
+ *   vgpu-fw [--daemon] [--syslog] [--sms N] [--poll-us N] [--timeslice-us N]
+ *           [--pidfile FILE]
  *           [DEVICE]...
  *
  * Attaches to every /dev/vgpuN (or the devices named), serves them until
@@ -44,7 +45,10 @@ static void usage(FILE *f)
 		"                   (default: the number of CPUs)\n"
 		"  --poll-us N      poll idle doorbells this long before\n"
 		"                   sleeping (default 100)\n"
-		"  -h, --help       this text\n", FW_DEFAULT_PIDFILE);
+		"  --timeslice-us N time slice of a GPU context on GR when\n"
+		"                   others have grids to run (default %u)\n"
+		"  -h, --help       this text\n", FW_DEFAULT_PIDFILE,
+		VGPU_CORE_TIMESLICE_US);
 }
 
 /* A number option in [@min, @max]; 0, or -1 after saying what is wrong. */
@@ -196,6 +200,7 @@ int main(int argc, char **argv)
 		{ "sms", required_argument, NULL, 'n' },
 		{ "pidfile", required_argument, NULL, 'p' },
 		{ "poll-us", required_argument, NULL, 'u' },
+		{ "timeslice-us", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -224,6 +229,11 @@ int main(int argc, char **argv)
 		case 'u':
 			if (parse_uint("--poll-us", optarg, 0, 1000000,
 				       &opt.poll_us))
+				return 2;
+			break;
+		case 't':
+			if (parse_uint("--timeslice-us", optarg, 10, 10000000,
+				       &opt.timeslice_us))
 				return 2;
 			break;
 		case 'h':

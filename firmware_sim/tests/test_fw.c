@@ -94,7 +94,14 @@ static uint64_t launch_spin(struct fw_client *c, struct fw_module *m)
 	if (!flag || fw_module_load(c, "fw_kernels.ptx", m))
 		return 0;
 	m->spin_flag = flag;
+	/*
+	 * The flag is 0 before the launch is queued: were the memset queued
+	 * with it, a loaded GR could clear the flag after a copy engine has
+	 * already set it, and the grid would spin on.
+	 */
 	fw_emit_memset(&c->gr, flag, 0, 4, 1);
+	if (fw_sync(&c->gr, WAIT_MS))
+		return 0;
 	if (fw_emit_launch(c, m, "spin", &args))
 		return 0;
 	fence = vgpu_tq_fence(&c->gr);
@@ -567,6 +574,41 @@ TEST_F_TIMEOUT(fw, bad_packets_and_images, 120)
 	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
 	ASSERT_EQ(0, vector_add(&b, 1000));
 	fw_client_close(&b);
+}
+
+/*
+ * The LAUNCH's stream priority: -5 (highest) to 0 run; any other value is
+ * a malformed packet, and nothing of it runs.
+ */
+TEST_F_TIMEOUT(fw, launch_priority_range, 120)
+{
+	struct fw_client *a = &self->c, b;
+	struct fw_launch_args args = {
+		.grid = { 1, 1, 1 }, .block = { 32, 1, 1 },
+		.priority = VGPU_LAUNCH_PRIO_HIGHEST,
+	};
+	const int32_t bad[] = { VGPU_LAUNCH_PRIO_LOWEST + 1,
+				VGPU_LAUNCH_PRIO_HIGHEST - 1 };
+	struct vgpu_ctx_status st;
+	struct fw_module m;
+
+	ASSERT_EQ(0, fw_module_load(a, "fw_kernels.ptx", &m));
+	ASSERT_EQ(0, fw_emit_launch(a, &m, "empty", &args));
+	args.priority = VGPU_LAUNCH_PRIO_LOWEST;
+	ASSERT_EQ(0, fw_emit_launch(a, &m, "empty", &args));
+	ASSERT_EQ(0, fw_sync(&a->gr, WAIT_MS));
+	fw_module_free(&m);
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+		ASSERT_EQ(0, fw_module_load(&b, "fw_kernels.ptx", &m));
+		args.priority = bad[i];
+		ASSERT_EQ(0, fw_emit_launch(&b, &m, "empty", &args));
+		ASSERT_EQ(-ECANCELED, fw_sync(&b.gr, WAIT_MS));
+		ASSERT_EQ(0, fw_ctx_status(&b, &st));
+		EXPECT_EQ(VGPU_FAULT_BAD_PACKET, st.fault.kind);
+		fw_module_free(&m);
+		fw_client_close(&b);
+	}
 }
 
 /*

@@ -170,6 +170,15 @@ $(foreach t,$(CUDA_TEST_NAMES),$(eval $(call cuda_test_rule,$(t))))
 ALL_TARGETS += $(CUDA_DRV_SAN)
 $(CUDA_TST)/test_cu_link $(CUDA_TST)/test_cu_link-san: | $(CUDA_LINK_DATA)
 
+# test_cu_concurrency and bench_cu run the scheduler kernels of the native
+# test tests/test_core_sched.c (one source for both).
+$(CUDA_TEST_DATA)/sched_kernels.ptx: tests/sched/sched_kernels.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=compute_75 -o $@ $<
+$(CUDA_TST)/test_cu_concurrency $(CUDA_TST)/test_cu_concurrency-san \
+	$(CUDA_TST)/bench_cu: | $(CUDA_TEST_DATA)/sched_kernels.ptx
+ALL_TARGETS += $(CUDA_TEST_DATA)/sched_kernels.ptx
+
 # The benchmark (not a test: prints latency and bandwidth).
 $(CUDA_TST)/bench_cu: umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) \
 		$(CUDA_DRV) $(LIBVGPU_LIB) | $(CUDA_TEST_KERNELS)
@@ -180,16 +189,25 @@ $(CUDA_TST)/bench_cu: umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) \
 ALL_TARGETS += $(CUDA_TST)/bench_cu
 
 # make bench: the issue's benchmark in the guest, on both kernels: launch
-# round trips against a null ioctl, the samples' kernels against the CPU,
-# copies against memcpy (bench_cu), then the firmware's own view without
-# libcuda (bench_fw).  Not part of make check: it asserts nothing.
+# round trips against a null ioctl, the scheduler (first block of a
+# high-priority kernel behind a long grid), the samples' kernels against
+# the CPU, copies against memcpy (bench_cu), then the firmware's own view
+# without libcuda (bench_fw), and block scaling: the samples' kernels
+# with one SM worker thread and with two (vgpu-fw --sms).  Not part of
+# make check: it asserts nothing.
 .PHONY: bench
 bench: all
 	@for k in 6.1 6.12; do \
 		echo "== kernel $$k"; \
 		tools/vgpu-vm --kernel $$k -- sh -c \
 			'$(CUDA_TST)/bench_cu && echo "-- firmware alone" && \
-			 $(TST)/firmware/bench_fw' || exit 1; \
+			 $(TST)/firmware/bench_fw && \
+			 for n in 1 2; do \
+				echo "-- block scaling: vgpu-fw --sms $$n"; \
+				$(BIN)/vgpu-fw --sms $$n 2>/dev/null & p=$$!; \
+				sleep 1; $(CUDA_TST)/bench_cu -t || exit 1; \
+				kill $$p; wait $$p; \
+			 done' || exit 1; \
 	done
 
 # Host test of the library's exports: it dlopen()s the library it is

@@ -37,6 +37,7 @@
 #include <cuda.h>
 
 #include "libvgpu/libvgpu.h"
+#include "vgpu_occupancy.h"
 #include "vgpu_visa.h"
 
 #define CU_EXPORT __attribute__((visibility("default")))
@@ -58,11 +59,11 @@
 #define CU_MAX_GRID_YZ			65535u
 #define CU_SHARED_PER_BLOCK		(48u << 10)
 #define CU_SHARED_PER_BLOCK_OPTIN	(227u << 10)
-#define CU_SHARED_PER_SM		(228u << 10)
+#define CU_SHARED_PER_SM		VGPU_SM_SHARED_BYTES
 #define CU_REGS_PER_BLOCK		65536
 #define CU_REGS_PER_SM			65536
-#define CU_MAX_THREADS_PER_SM		2048
-#define CU_MAX_BLOCKS_PER_SM		32
+#define CU_MAX_THREADS_PER_SM		VGPU_SM_MAX_THREADS
+#define CU_MAX_BLOCKS_PER_SM		VGPU_SM_MAX_BLOCKS
 #define CU_CC_MAJOR			9
 #define CU_CC_MINOR			0
 #define CU_CONST_BYTES			(64u << 10)

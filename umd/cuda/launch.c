@@ -203,6 +203,8 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	}
 	v1->param_size = psize;
 	v1->local_bytes = 0;
+	/* cuStreamCreateWithPriority's range [-5, 0] is the packet's. */
+	v1->priority = s->priority;
 	return cu_op_end(&op, NULL);
 }
 

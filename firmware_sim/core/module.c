@@ -138,6 +138,8 @@ int vgpu_core_module_load(const void *image, size_t size,
 		f->lits = m->litrows + (size_t)vf->lit_start * WARP_SIZE;
 		decode_func(m, i, vf, code, entsize);
 	}
+	/* The native tier when chosen (VGPU_TIER); functions compile lazily. */
+	m->jit = jit_module_create(m);
 	*out = m;
 	return 0;
 }
@@ -146,6 +148,7 @@ void vgpu_core_module_unload(struct vgpu_module *m)
 {
 	if (!m)
 		return;
+	jit_module_free(m->jit);
 	free(m->code);
 	free(m->funcs);
 	free(m->litrows);

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jit.c - the native tier: per-module state, lazy translation with LLVM's
+ * ORC JIT, and jit_warp_run(), which runs a warp's quantum in native code
+ * and hands over to the interpreter wherever the native code cannot go.
+ *
+ * Why LLVM (llvm-15-dev, ORC LLJIT through the LLVM-C API) and not
+ * libgccjit: libgccjit compiles by running the system assembler and
+ * linker as child processes on temporary files and loads the result with
+ * dlopen(), so the firmware would need binutils at run time (the guest's
+ * initramfs has none) and pays process start-up per compilation; LLVM
+ * compiles in memory, in process.  LLVM's IR has first-class vector types
+ * and the masked load/store/gather/scatter intrinsics a warp's 32 lanes
+ * map onto directly (libgccjit has vector types but no masked
+ * operations: each would be a lane loop hoping to be vectorised), and
+ * its x86 back end selects AVX-512/AVX2 per host CPU (detected at run
+ * time, so no -march=native in a shipped binary).  POCL makes the same
+ * choice for the same job (work-items of a work-group vectorised with
+ * LLVM).  The price is a large library (libLLVM-15.so, 112 MiB) and a
+ * few tens of milliseconds per compiled kernel: see the benchmark's
+ * "jit" lines (tests/bench/core_bench.c) and Documentation/native-tier.rst.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "jit_internal.h"
+
+/* ---- the tier setting --------------------------------------------------- */
+
+static pthread_once_t tier_once = PTHREAD_ONCE_INIT;
+static _Atomic int tier = VGPU_TIER_DEFAULT;
+static bool debug;
+
+static const char *const tier_names[] = {
+	[VGPU_TIER_INTERP] = "interp",
+	[VGPU_TIER_NATIVE] = "native",
+};
+
+int vgpu_jit_parse_tier(const char *name)
+{
+	for (unsigned int i = 0; i < sizeof(tier_names) / sizeof(*tier_names);
+	     i++)
+		if (name && !strcmp(name, tier_names[i]))
+			return (int)i;
+	return -1;
+}
+
+const char *vgpu_jit_tier_name(enum vgpu_tier t)
+{
+	return (unsigned int)t < 2 ? tier_names[t] : "?";
+}
+
+static void read_env(void)
+{
+	const char *e = getenv("VGPU_TIER");
+	const char *d = getenv("VGPU_JIT_DEBUG");
+
+	debug = d && *d && strcmp(d, "0");
+	if (!e || !*e)
+		return;
+	if (vgpu_jit_parse_tier(e) < 0) {
+		fprintf(stderr, "vgpu: VGPU_TIER=%s is not interp or native; "
+			"using %s\n", e, tier_names[VGPU_TIER_DEFAULT]);
+		return;
+	}
+	tier = vgpu_jit_parse_tier(e);
+}
+
+bool jit_debug(void)
+{
+	pthread_once(&tier_once, read_env);
+	return debug;
+}
+
+void vgpu_jit_set_tier(enum vgpu_tier t)
+{
+	pthread_once(&tier_once, read_env);
+	tier = t;
+}
+
+enum vgpu_tier vgpu_jit_get_tier(void)
+{
+	pthread_once(&tier_once, read_env);
+	return tier;
+}
+
+/* ---- LLVM --------------------------------------------------------------- */
+
+/*
+ * One LLVM context and target machine for the process; translations are
+ * serialised by llvm_lock (they are rare: once per function and module).
+ */
+static pthread_once_t llvm_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t llvm_lock = PTHREAD_MUTEX_INITIALIZER;
+static LLVMTargetMachineRef tm;
+static bool llvm_ok;
+
+static void llvm_init(void)
+{
+	char *triple, *cpu, *features, *err = NULL;
+	LLVMTargetRef target;
+
+	if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter())
+		return;
+	triple = LLVMGetDefaultTargetTriple();
+	cpu = LLVMGetHostCPUName();
+	features = LLVMGetHostCPUFeatures();
+	if (!LLVMGetTargetFromTriple(triple, &target, &err)) {
+		tm = LLVMCreateTargetMachine(target, triple, cpu, features,
+					     LLVMCodeGenLevelDefault,
+					     LLVMRelocDefault,
+					     LLVMCodeModelJITDefault);
+		llvm_ok = tm != NULL;
+	} else {
+		fprintf(stderr, "vgpu: native tier: %s\n", err);
+		LLVMDisposeMessage(err);
+	}
+	LLVMDisposeMessage(triple);
+	LLVMDisposeMessage(cpu);
+	LLVMDisposeMessage(features);
+}
+
+static void report(const char *what, LLVMErrorRef e)
+{
+	char *msg = LLVMGetErrorMessage(e);
+
+	fprintf(stderr, "vgpu: native tier: %s: %s\n", what, msg);
+	LLVMDisposeErrorMessage(msg);
+}
+
+/* An LLJIT for the host CPU (features detected, as the passes used). */
+static LLVMOrcLLJITRef make_lljit(void)
+{
+	LLVMOrcJITTargetMachineBuilderRef jtmb;
+	LLVMOrcLLJITBuilderRef builder;
+	LLVMOrcLLJITRef j;
+	LLVMErrorRef e;
+
+	e = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
+	if (e) {
+		report("detecting the host", e);
+		return NULL;
+	}
+	builder = LLVMOrcCreateLLJITBuilder();
+	LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(builder, jtmb);
+	e = LLVMOrcCreateLLJIT(&j, builder);
+	if (e) {
+		report("creating the JIT", e);
+		return NULL;
+	}
+	return j;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Translate, optimise (O2) and load function @fi: its entry, or NULL. */
+static jit_entry_fn compile(struct jit_module *jm, uint32_t fi,
+			    struct jit_func *jf)
+{
+	struct jit_translation tr;
+	LLVMOrcThreadSafeContextRef tsc;
+	LLVMOrcThreadSafeModuleRef tsm;
+	LLVMPassBuilderOptionsRef opts;
+	LLVMOrcExecutorAddress addr = 0;
+	LLVMOrcLLJITRef j;
+	LLVMErrorRef e;
+	char why[128] = "", *msg = NULL;
+	double t0 = now_ms();
+	const char *dump = getenv("VGPU_JIT_DUMP");
+
+	if (!jm->lljit)
+		jm->lljit = make_lljit();
+	j = jm->lljit;
+	if (!j)
+		return NULL;
+	tsc = LLVMOrcCreateNewThreadSafeContext();
+	if (jit_translate(LLVMOrcThreadSafeContextGetContext(tsc), jm->m, fi,
+			  &tr, why, sizeof(why))) {
+		LLVMOrcDisposeThreadSafeContext(tsc);
+		if (jit_debug())
+			fprintf(stderr, "vgpu-jit: function %u: interpreter "
+				"(%s)\n", fi, why);
+		return NULL;
+	}
+	if (LLVMVerifyModule(tr.mod, LLVMReturnStatusAction, &msg)) {
+		fprintf(stderr, "vgpu: native tier: function %u: invalid IR: "
+			"%s\n", fi, msg);
+		LLVMDisposeMessage(msg);
+		goto fail_mod;
+	}
+	LLVMDisposeMessage(msg);
+	LLVMSetTarget(tr.mod, LLVMOrcLLJITGetTripleString(j));
+	LLVMSetDataLayout(tr.mod, LLVMOrcLLJITGetDataLayoutStr(j));
+	if (dump && !strcmp(dump, "ir0"))
+		LLVMDumpModule(tr.mod);
+	opts = LLVMCreatePassBuilderOptions();
+	e = LLVMRunPasses(tr.mod, "default<O2>", tm, opts);
+	LLVMDisposePassBuilderOptions(opts);
+	if (e) {
+		report("optimising", e);
+		goto fail_mod;
+	}
+	if (dump && !strcmp(dump, "ir"))
+		LLVMDumpModule(tr.mod);
+	tsm = LLVMOrcCreateNewThreadSafeModule(tr.mod, tsc);
+	e = LLVMOrcLLJITAddLLVMIRModule(j, LLVMOrcLLJITGetMainJITDylib(j), tsm);
+	if (e) {
+		LLVMOrcDisposeThreadSafeModule(tsm);
+		LLVMOrcDisposeThreadSafeContext(tsc);
+		free(tr.leader);
+		report("adding the module", e);
+		return NULL;
+	}
+	LLVMOrcDisposeThreadSafeContext(tsc);	/* the module keeps it */
+	e = LLVMOrcLLJITLookup(j, &addr, tr.name);
+	if (e) {
+		free(tr.leader);
+		report("looking the function up", e);
+		return NULL;
+	}
+	jf->leader = tr.leader;
+	jf->insns_inline = tr.insns_inline;
+	jf->insns_helper = tr.insns_helper;
+	jf->compile_ms = now_ms() - t0;
+	if (jit_debug())
+		fprintf(stderr, "vgpu-jit: function %u (%s): native, %u "
+			"instructions inline, %u via the interpreter, %.1f ms\n",
+			fi, vgpu_core_module_string(jm->m,
+						    jm->m->funcs[fi].name),
+			tr.insns_inline, tr.insns_helper, jf->compile_ms);
+	return (jit_entry_fn)(uintptr_t)addr;
+fail_mod:
+	LLVMDisposeModule(tr.mod);
+	LLVMOrcDisposeThreadSafeContext(tsc);
+	free(tr.leader);
+	return NULL;
+}
+
+/* The function's native code, translating it first if it is new. */
+static const struct jit_func *get_func(struct jit_module *jm, uint32_t fi)
+{
+	struct jit_func *jf = &jm->funcs[fi];
+	int st = atomic_load_explicit(&jf->state, memory_order_acquire);
+
+	if (st == JF_NEW) {
+		pthread_mutex_lock(&llvm_lock);
+		st = atomic_load_explicit(&jf->state, memory_order_relaxed);
+		if (st == JF_NEW) {
+			jf->entry = compile(jm, fi, jf);
+			st = jf->entry ? JF_NATIVE : JF_INTERP;
+			atomic_store_explicit(&jf->state, st,
+					      memory_order_release);
+		}
+		pthread_mutex_unlock(&llvm_lock);
+	}
+	return st == JF_NATIVE ? jf : NULL;
+}
+
+/* ---- per module --------------------------------------------------------- */
+
+struct jit_module *jit_module_create(const struct vgpu_module *m)
+{
+	struct jit_module *jm;
+
+	if (vgpu_jit_get_tier() != VGPU_TIER_NATIVE)
+		return NULL;
+	pthread_once(&llvm_once, llvm_init);
+	if (!llvm_ok) {
+		fprintf(stderr, "vgpu: native tier unavailable (LLVM did not "
+			"start): using the interpreter\n");
+		return NULL;
+	}
+	jm = calloc(1, sizeof(*jm));
+	if (!jm)
+		return NULL;
+	jm->funcs = calloc(m->nfuncs ? m->nfuncs : 1, sizeof(*jm->funcs));
+	if (!jm->funcs) {
+		free(jm);
+		return NULL;
+	}
+	jm->m = m;
+	jm->nfuncs = m->nfuncs;
+	jm->enabled = 1;
+	return jm;
+}
+
+void jit_module_free(struct jit_module *jm)
+{
+	LLVMErrorRef e;
+
+	if (!jm)
+		return;
+	if (jm->lljit) {
+		pthread_mutex_lock(&llvm_lock);
+		e = LLVMOrcDisposeLLJIT(jm->lljit);
+		pthread_mutex_unlock(&llvm_lock);
+		if (e)
+			report("freeing the JIT", e);
+	}
+	for (uint32_t i = 0; i < jm->nfuncs; i++)
+		free(jm->funcs[i].leader);
+	free(jm->funcs);
+	free(jm);
+}
+
+int vgpu_jit_module_select(struct vgpu_module *mod, enum vgpu_tier t)
+{
+	if (!mod->jit)
+		return -1;
+	atomic_store(&mod->jit->enabled, t == VGPU_TIER_NATIVE);
+	return 0;
+}
+
+void vgpu_jit_module_stats(const struct vgpu_module *mod,
+			   struct vgpu_jit_stats *st)
+{
+	const struct jit_module *jm = mod->jit;
+
+	memset(st, 0, sizeof(*st));
+	if (!jm)
+		return;
+	for (uint32_t i = 0; i < jm->nfuncs; i++) {
+		const struct jit_func *jf = &jm->funcs[i];
+		int s = atomic_load(&jf->state);
+
+		if (s == JF_NATIVE) {
+			st->funcs_native++;
+			st->insns_inline += jf->insns_inline;
+			st->insns_helper += jf->insns_helper;
+		} else if (s == JF_INTERP) {
+			st->funcs_interp++;
+		}
+		st->compile_ms += jf->compile_ms;
+	}
+}
+
+int vgpu_jit_module_compile_all(struct vgpu_module *mod)
+{
+	int n = 0;
+
+	if (!mod->jit)
+		return -1;
+	for (uint32_t i = 0; i < mod->jit->nfuncs; i++)
+		n += get_func(mod->jit, i) != NULL;
+	return n;
+}
+
+/* ---- running a warp ----------------------------------------------------- */
+
+static bool is_leader(const struct jit_func *jf, const struct mfunc *f,
+		      uint32_t pc)
+{
+	return pc - f->code_start < f->code_count &&
+	       jf->leader[pc - f->code_start];
+}
+
+/*
+ * warp_run() for a module with a native tier: the same contract and, to
+ * the instruction, the same effects as warp_interp().
+ */
+int jit_warp_run(struct warp *w, uint32_t quantum)
+{
+	const struct vgpu_module *m = w->blk->g->mod;
+	struct jit_module *jm = m->jit;
+	uint32_t q = quantum;
+
+	if (!atomic_load_explicit(&jm->enabled, memory_order_relaxed))
+		return warp_interp(w, quantum);
+	for (;;) {
+		const struct jit_func *jf = get_func(jm, w->func);
+		const struct mfunc *f = &m->funcs[w->func];
+		const struct rentry *top = &w->rs[w->rs_n - 1];
+		int st;
+
+		if (!jf)
+			return warp_interp(w, q);
+		if (!is_leader(jf, f, top->pc)) {
+			/*
+			 * The interpreter stopped mid-block for the quantum:
+			 * step it to the next leader.  Only inline
+			 * instructions lie between leaders, and they never
+			 * yield early, so one step is one quantum unit.
+			 */
+			if (!q)
+				return RUN_YIELD;
+			st = warp_interp(w, 1);
+			q--;
+			if (st != RUN_YIELD)
+				return st;
+			continue;
+		}
+		/* a reconvergence point the translation does not know */
+		if (top->rpc != VISA_RECONV_EXIT && !is_leader(jf, f, top->rpc))
+			return warp_interp(w, q);
+		st = jf->entry(w, &q);
+		switch (st) {
+		case EXEC_FAULT:
+			return RUN_FAULT;
+		case EXEC_BARRIER:
+			return warp_settle(w) ? RUN_BARRIER : RUN_DONE;
+		case EXEC_YIELD:
+			return warp_settle(w) ? RUN_YIELD : RUN_DONE;
+		case EXEC_CONTROL:
+		case JIT_EXIT_SETTLE:
+			if (!warp_settle(w))
+				return RUN_DONE;
+			break;
+		default:	/* JIT_EXIT_INTERP */
+			return warp_interp(w, q);
+		}
+	}
+}

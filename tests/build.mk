@@ -8,7 +8,7 @@
 # Every test is built twice: plain and with ASan/UBSan (-san).
 
 CTEST_LIB_SRCS := tests/lib/visa_builder.c tests/lib/test_gpu.c
-CTEST_CFLAGS := -Itests/lib -Ifirmware_sim/core -Iumd
+CTEST_CFLAGS := -Itests/lib -Ifirmware_sim/core -Ifirmware_sim/jit -Iumd
 
 CTEST_LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CTEST_LIB_SRCS))
 CTEST_LIB_SAN_OBJS := $(patsubst %.c,$(OBJ)/san/%.o,$(CTEST_LIB_SRCS))

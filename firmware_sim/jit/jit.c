@@ -351,12 +351,17 @@ void vgpu_jit_module_stats(const struct vgpu_module *mod,
 	}
 }
 
-int vgpu_jit_module_compile_all(struct vgpu_module *mod)
+int vgpu_jit_module_compile(struct vgpu_module *mod, int kernel)
 {
+	const struct visa_kernel *k;
 	int n = 0;
 
 	if (!mod->jit)
 		return -1;
+	if (kernel >= 0) {
+		k = vgpu_core_module_kernel(mod, (unsigned int)kernel);
+		return k && get_func(mod->jit, k->func) ? 1 : 0;
+	}
 	for (uint32_t i = 0; i < mod->jit->nfuncs; i++)
 		n += get_func(mod->jit, i) != NULL;
 	return n;

@@ -58,10 +58,11 @@ void vgpu_jit_module_stats(const struct vgpu_module *mod,
 			   struct vgpu_jit_stats *st);
 
 /*
- * Translate every function of @mod now (normally done lazily at first
- * entry): the benchmark measures compile time with it.  Returns the
- * number of functions that run natively, or -1 without a native tier.
+ * Translate the function of kernel @kernel of @mod now, or every function
+ * when @kernel is negative (normally done lazily at first entry): the
+ * benchmark measures compile time with it.  Returns the number of those
+ * functions that run natively, or -1 without a native tier.
  */
-int vgpu_jit_module_compile_all(struct vgpu_module *mod);
+int vgpu_jit_module_compile(struct vgpu_module *mod, int kernel);
 
 #endif /* VGPU_JIT_H */

@@ -178,14 +178,19 @@ static LLVMValueRef src(struct tx *t, const struct dinsn *in, int slot,
 	return load(t, t->v64, row_ptr(t, r), 8);
 }
 
-/* Write @v to the lanes of @emv of row @r. */
+/*
+ * Write @v to the lanes of @emv of row @r: a blend with the row's value
+ * and a plain store.  (llvm.masked.store would save the load, but a
+ * masked store cannot forward to the next instruction's load of the row,
+ * in LLVM's optimiser or in the CPU: the blend is faster.)
+ */
 static void write_row(struct tx *t, uint16_t r, LLVMValueRef v,
 		      LLVMValueRef emv)
 {
-	LLVMTypeRef over[2] = { t->v64, t->ptr };
-	LLVMValueRef args[4] = { v, row_ptr(t, r), c32(t, 8), emv };
+	LLVMValueRef p = row_ptr(t, r);
 
-	intrinsic(t, "llvm.masked.store", over, 2, args, 4);
+	store(t, LLVMBuildSelect(t->b, emv, v, load(t, t->v64, p, 8), ""), p,
+	      8);
 }
 
 static LLVMValueRef pred_ptr(struct tx *t, uint16_t p)
@@ -602,6 +607,8 @@ static bool inline_ok(const struct dinsn *in)
 
 /* ---- loads and stores --------------------------------------------------- */
 
+static LLVMValueRef fn_const(struct tx *t, void *addr);
+
 static bool mem_fast_ok(const struct dinsn *in)
 {
 	uint32_t es = type_bits(in->type) / 8;
@@ -635,52 +642,43 @@ static void mem_slow(struct tx *t, const struct dinsn *in, uint32_t pc,
 	LLVMPositionBuilderAtEnd(t->b, ok);
 }
 
+/* Where a fast access goes: a host base and each lane's offset from it. */
+struct mem_check {
+	LLVMValueRef ok;	/* i1: the vector access may go ahead */
+	LLVMValueRef miss;	/* i1: global, and the TLB has no page */
+	LLVMValueRef base, off;
+};
+
 /*
- * fast_scalar() of exec_mem.c, inlined: every active lane aligned and
- * inside one page the SM's TLB holds with the permission needed (or
- * inside shared memory); then one vector access (lanes contiguous, all
- * active) or a gather/scatter.  Anything else: exec_mem().
+ * fast_scalar() of exec_mem.c: every active lane aligned and inside one
+ * page the SM's TLB holds with the permission needed (tlb_peek() of the
+ * first active lane's address), or inside shared memory.
  */
-static void gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
-		    LLVMValueRef em)
+static struct mem_check mem_check(struct tx *t, const struct dinsn *in,
+				  LLVMValueRef addr, LLVMValueRef em,
+				  LLVMValueRef emv, LLVMValueRef a0)
 {
 	bool st = in->op == VISA_OP_ST;
 	uint32_t es = type_bits(in->type) / 8;
-	unsigned int bits = es * 8;
-	LLVMTypeRef et = LLVMIntTypeInContext(t->cx, bits), vt = vec_of(t, bits);
-	LLVMBasicBlockRef slow, fast, done, contig, scatter;
-	LLVMValueRef emv, addr, first, a0, base, limit, off, bad, lim_es, ok;
-	LLVMValueRef blk, ptrs;
+	struct mem_check c;
+	LLVMValueRef blk, limit, lim_es, bad, ok;
 
-	if (!mem_fast_ok(in)) {
-		mem_slow(t, in, pc, em);
-		return;
-	}
-	slow = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memslow");
-	fast = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memfast");
-	done = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memdone");
-	emv = mask_vec(t, em);
-	addr = LLVMBuildAdd(t->b, src(t, in, 0, in->a), splat64(t, in->imm), "");
 	blk = load(t, t->ptr, at(t, t->w, offsetof(struct warp, blk)), 8);
 	if (in->type2 == VISA_SPACE_SHARED) {
-		base = load(t, t->ptr, at(t, blk, offsetof(struct block, shared)),
-			    8);
+		c.base = load(t, t->ptr, at(t, blk, offsetof(struct block,
+							     shared)), 8);
 		limit = LLVMBuildZExt(t->b, load(t, t->i32, at(t, blk,
 			offsetof(struct block, shared_size)), 4), t->i64, "");
-		off = addr;
-		ok = c32(t, 1);
+		c.off = addr;
+		ok = LLVMConstInt(t->i1, 1, false);
+		c.miss = LLVMConstInt(t->i1, 0, false);
 	} else {
-		/* tlb_peek() of the first active lane's address */
-		LLVMValueRef sm, tlb, e64, e4, hit64, hit4, e, va, size, perm;
-		LLVMValueRef ent[2];
 		uint32_t need = st ? VGPU_CORE_PERM_WRITE : VGPU_CORE_PERM_READ;
-		LLVMValueRef zu = LLVMConstInt(t->i1, 0, false);
-		LLVMValueRef targs[2] = { em, zu };
+		LLVMValueRef sm, tlb, ent[2], hit[2], e, va, perm;
 
-		first = intrinsic(t, "llvm.cttz", &t->i32, 1, targs, 2);
-		a0 = LLVMBuildExtractElement(t->b, addr, first, "");
 		sm = load(t, t->ptr, at(t, blk, offsetof(struct block, sm)), 8);
 		tlb = at(t, sm, offsetof(struct sm, tlb));
+		/* the 64 KiB slot, then the 4 KiB slot */
 		for (int i = 0; i < 2; i++) {
 			LLVMValueRef slot = LLVMBuildAnd(t->b,
 				LLVMBuildLShr(t->b, a0, c64(t, i ? 12 : 16), ""),
@@ -689,58 +687,123 @@ static void gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
 				c64(t, sizeof(struct tlb_entry)), "");
 
 			ent[i] = LLVMBuildGEP2(t->b, t->i8, tlb, &byte, 1, "");
+			hit[i] = LLVMBuildICmp(t->b, LLVMIntULT,
+				LLVMBuildSub(t->b, a0, load(t, t->i64, at(t, ent[i],
+					offsetof(struct tlb_entry, va)), 8), ""),
+				load(t, t->i64, at(t, ent[i],
+					offsetof(struct tlb_entry, size)), 8), "");
 		}
-		e64 = ent[0];
-		e4 = ent[1];
-		hit64 = LLVMBuildICmp(t->b, LLVMIntULT,
-			LLVMBuildSub(t->b, a0, load(t, t->i64, at(t, e64,
-				offsetof(struct tlb_entry, va)), 8), ""),
-			load(t, t->i64, at(t, e64, offsetof(struct tlb_entry,
-							     size)), 8), "");
-		hit4 = LLVMBuildICmp(t->b, LLVMIntULT,
-			LLVMBuildSub(t->b, a0, load(t, t->i64, at(t, e4,
-				offsetof(struct tlb_entry, va)), 8), ""),
-			load(t, t->i64, at(t, e4, offsetof(struct tlb_entry,
-							    size)), 8), "");
-		e = LLVMBuildSelect(t->b, hit64, e64, e4, "");
+		e = LLVMBuildSelect(t->b, hit[0], ent[0], ent[1], "");
 		va = load(t, t->i64, at(t, e, offsetof(struct tlb_entry, va)), 8);
-		size = load(t, t->i64, at(t, e, offsetof(struct tlb_entry, size)),
-			    8);
+		limit = load(t, t->i64, at(t, e, offsetof(struct tlb_entry,
+							  size)), 8);
 		perm = load(t, t->i32, at(t, e, offsetof(struct tlb_entry, perm)),
 			    4);
-		base = load(t, t->ptr, at(t, e, offsetof(struct tlb_entry, host)),
-			    8);
-		limit = size;
-		off = LLVMBuildSub(t->b, addr, splat(t, va), "");
-		ok = LLVMBuildAnd(t->b, LLVMBuildOr(t->b, hit64, hit4, ""),
+		c.base = load(t, t->ptr, at(t, e, offsetof(struct tlb_entry,
+							   host)), 8);
+		c.off = LLVMBuildSub(t->b, addr, splat(t, va), "");
+		c.miss = LLVMBuildNot(t->b, LLVMBuildOr(t->b, hit[0], hit[1], ""),
+				      "");
+		ok = LLVMBuildAnd(t->b, LLVMBuildNot(t->b, c.miss, ""),
 				  LLVMBuildICmp(t->b, LLVMIntNE,
 						LLVMBuildAnd(t->b, perm,
 							     c32(t, need), ""),
 						c32(t, 0), ""), "");
-		ok = LLVMBuildZExt(t->b, ok, t->i32, "");
 		if (in->type2 == VISA_SPACE_GENERIC) {
 			/* shared/local/param windows: the general path */
-			LLVMValueRef win = LLVMBuildICmp(t->b, LLVMIntUGE, addr,
-				splat64(t, VISA_GENERIC_SHARED_BASE), "");
+			LLVMValueRef win = vec_any(t, LLVMBuildAnd(t->b,
+				LLVMBuildICmp(t->b, LLVMIntUGE, addr,
+					splat64(t, VISA_GENERIC_SHARED_BASE), ""),
+				emv, ""));
 
-			ok = LLVMBuildAnd(t->b, ok, LLVMBuildZExt(t->b,
-				LLVMBuildNot(t->b, vec_any(t, LLVMBuildAnd(t->b,
-					win, emv, "")), ""), t->i32, ""), "");
+			ok = LLVMBuildAnd(t->b, ok, LLVMBuildNot(t->b, win, ""),
+					  "");
+			c.miss = LLVMBuildAnd(t->b, c.miss,
+					      LLVMBuildNot(t->b, win, ""), "");
 		}
 	}
 	/* limit >= es, then every active lane aligned and below limit - es */
-	ok = LLVMBuildAnd(t->b, ok, LLVMBuildZExt(t->b, LLVMBuildICmp(t->b,
-		LLVMIntUGE, limit, c64(t, es), ""), t->i32, ""), "");
+	ok = LLVMBuildAnd(t->b, ok, LLVMBuildICmp(t->b, LLVMIntUGE, limit,
+						  c64(t, es), ""), "");
 	lim_es = splat(t, LLVMBuildSub(t->b, limit, c64(t, es), ""));
 	bad = LLVMBuildOr(t->b,
-		LLVMBuildICmp(t->b, LLVMIntNE, LLVMBuildAnd(t->b, off,
+		LLVMBuildICmp(t->b, LLVMIntNE, LLVMBuildAnd(t->b, c.off,
 			splat64(t, es - 1), ""), splat64(t, 0), ""),
-		LLVMBuildICmp(t->b, LLVMIntUGT, off, lim_es, ""), "");
-	ok = LLVMBuildAnd(t->b, ok, LLVMBuildZExt(t->b, LLVMBuildNot(t->b,
-		vec_any(t, LLVMBuildAnd(t->b, bad, emv, "")), ""), t->i32, ""),
-		"");
-	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntNE, ok, c32(t, 0), ""),
-			fast, slow);
+		LLVMBuildICmp(t->b, LLVMIntUGT, c.off, lim_es, ""), "");
+	c.ok = LLVMBuildAnd(t->b, ok, LLVMBuildNot(t->b, vec_any(t,
+		LLVMBuildAnd(t->b, bad, emv, "")), ""), "");
+	(void)em;
+	return c;
+}
+
+/*
+ * A load or store: the fast path when mem_check() allows it, then one
+ * vector access (lanes contiguous, all active) or a gather/scatter.
+ * On a TLB miss the first active lane is resolved as the interpreter's
+ * lane loop would start (mem_resolve(), which fills the TLB or records
+ * the fault) and the check is made again.  Anything else: exec_mem().
+ */
+static void gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
+		    LLVMValueRef em)
+{
+	bool st = in->op == VISA_OP_ST;
+	uint32_t es = type_bits(in->type) / 8;
+	unsigned int bits = es * 8;
+	LLVMTypeRef vt = vec_of(t, bits);
+	LLVMBasicBlockRef slow, fast, done, contig, scatter, fill, again;
+	LLVMBasicBlockRef from1, from2, notok;
+	LLVMValueRef emv, addr, first, a0, ptrs, base, off;
+	struct mem_check c1, c2;
+
+	if (!mem_fast_ok(in)) {
+		mem_slow(t, in, pc, em);
+		return;
+	}
+	slow = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memslow");
+	fast = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memfast");
+	done = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memdone");
+	notok = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memnotok");
+	fill = LLVMAppendBasicBlockInContext(t->cx, t->fn, "tlbfill");
+	again = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memagain");
+	emv = mask_vec(t, em);
+	addr = LLVMBuildAdd(t->b, src(t, in, 0, in->a), splat64(t, in->imm), "");
+	{
+		LLVMValueRef targs[2] = { em, LLVMConstInt(t->i1, 0, false) };
+
+		first = intrinsic(t, "llvm.cttz", &t->i32, 1, targs, 2);
+	}
+	a0 = LLVMBuildExtractElement(t->b, addr, first, "");
+	c1 = mem_check(t, in, addr, em, emv, a0);
+	from1 = LLVMGetInsertBlock(t->b);
+	LLVMBuildCondBr(t->b, c1.ok, fast, notok);
+	LLVMPositionBuilderAtEnd(t->b, notok);
+	LLVMBuildCondBr(t->b, c1.miss, fill, slow);
+
+	/* the interpreter's first step on this path: resolve the first lane */
+	LLVMPositionBuilderAtEnd(t->b, fill);
+	{
+		LLVMTypeRef at_[7] = { t->ptr, t->i32, t->i32, t->i32, t->i64,
+				       t->i32, t->i32 };
+		LLVMValueRef args[7] = {
+			t->w, c32(t, pc), first, c32(t, in->type2), a0,
+			c32(t, es), c32(t, st ? ACC_WRITE : ACC_READ),
+		};
+		LLVMTypeRef ft = LLVMFunctionType(t->ptr, at_, 7, false);
+		LLVMValueRef p = LLVMBuildCall2(t->b, ft,
+			fn_const(t, (void *)mem_resolve), args, 7, "");
+		LLVMBasicBlockRef faulted = LLVMAppendBasicBlockInContext(
+			t->cx, t->fn, "tlbfault");
+
+		LLVMBuildCondBr(t->b, LLVMBuildIsNull(t->b, p, ""), faulted,
+				again);
+		LLVMPositionBuilderAtEnd(t->b, faulted);
+		set_top_pc(t, pc + 1);
+		LLVMBuildRet(t->b, c32(t, EXEC_FAULT));
+	}
+	LLVMPositionBuilderAtEnd(t->b, again);
+	c2 = mem_check(t, in, addr, em, emv, a0);
+	from2 = LLVMGetInsertBlock(t->b);
+	LLVMBuildCondBr(t->b, c2.ok, fast, slow);
 
 	LLVMPositionBuilderAtEnd(t->b, slow);
 	mem_slow(t, in, pc, em);
@@ -748,6 +811,17 @@ static void gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
 
 	/* fast: contiguous full warp, or gather/scatter */
 	LLVMPositionBuilderAtEnd(t->b, fast);
+	{
+		LLVMValueRef vals[2] = { c1.base, c2.base };
+		LLVMBasicBlockRef from[2] = { from1, from2 };
+
+		base = LLVMBuildPhi(t->b, t->ptr, "");
+		LLVMAddIncoming(base, vals, from, 2);
+		vals[0] = c1.off;
+		vals[1] = c2.off;
+		off = LLVMBuildPhi(t->b, t->v64, "");
+		LLVMAddIncoming(off, vals, from, 2);
+	}
 	contig = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memvec");
 	scatter = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memgather");
 	{
@@ -801,7 +875,6 @@ static void gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
 		write_row(t, in->d, widen(t, v, bits, in->type == VISA_T_S32),
 			  emv);
 	}
-	(void)et;
 	LLVMBuildBr(t->b, done);
 	LLVMPositionBuilderAtEnd(t->b, done);
 }

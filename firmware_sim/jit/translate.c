@@ -569,6 +569,56 @@ static void pred_logic(struct tx *t, const struct dinsn *in, LLVMValueRef em)
 	write_pred(t, in->d, em, r);
 }
 
+/* Special registers read inline: the per-lane and per-launch ones. */
+static bool sreg_ok(uint64_t id)
+{
+	return id <= VISA_SREG_NCTAID_Z || id == VISA_SREG_LANEID ||
+	       id == VISA_SREG_WARPID || id == VISA_SREG_NWARPID ||
+	       id == VISA_SREG_WARPSZ;
+}
+
+/* sreg_value() of warp.c for the registers sreg_ok() takes. */
+static LLVMValueRef gen_sreg(struct tx *t, uint64_t id)
+{
+	LLVMValueRef blk, g, l, lanes[WARP_SIZE], v;
+
+	if (id <= VISA_SREG_TID_Z) {
+		LLVMValueRef p = at(t, t->w, offsetof(struct warp, tid) +
+				    id * sizeof(uint32_t) * WARP_SIZE);
+
+		return LLVMBuildZExt(t->b, load(t, t->v32i, p, 4), t->v64, "");
+	}
+	if (id == VISA_SREG_LANEID) {
+		for (int i = 0; i < WARP_SIZE; i++)
+			lanes[i] = c64(t, (uint64_t)i);
+		return LLVMConstVector(lanes, WARP_SIZE);
+	}
+	if (id == VISA_SREG_WARPSZ)
+		return splat64(t, WARP_SIZE);
+	if (id == VISA_SREG_WARPID)
+		return splat(t, LLVMBuildZExt(t->b, load(t, t->i32, at(t, t->w,
+			offsetof(struct warp, warp_id)), 4), t->i64, ""));
+	blk = load(t, t->ptr, at(t, t->w, offsetof(struct warp, blk)), 8);
+	if (id == VISA_SREG_NWARPID) {
+		v = load(t, t->i32, at(t, blk, offsetof(struct block, nwarps)), 4);
+	} else if (id >= VISA_SREG_CTAID_X && id <= VISA_SREG_CTAID_Z) {
+		v = load(t, t->i32, at(t, blk, offsetof(struct block, idx) +
+				       (id - VISA_SREG_CTAID_X) * 4), 4);
+	} else {
+		g = load(t, t->ptr, at(t, blk, offsetof(struct block, g)), 8);
+		l = load(t, t->ptr, at(t, g, offsetof(struct grid, l)), 8);
+		if (id >= VISA_SREG_NTID_X && id <= VISA_SREG_NTID_Z)
+			v = load(t, t->i32, at(t, l, offsetof(
+				struct vgpu_core_launch, block) +
+				(id - VISA_SREG_NTID_X) * 4), 4);
+		else
+			v = load(t, t->i32, at(t, l, offsetof(
+				struct vgpu_core_launch, grid) +
+				(id - VISA_SREG_NCTAID_X) * 4), 4);
+	}
+	return splat(t, LLVMBuildZExt(t->b, v, t->i64, ""));
+}
+
 /*
  * Which instructions are compiled inline.  gen_inline() must emit each of
  * them; the same predicates decide both, so they cannot disagree.
@@ -583,7 +633,7 @@ static bool inline_ok(const struct dinsn *in)
 	case VISA_OP_SELP:
 		return in->type != VISA_T_PRED;
 	case VISA_OP_SREG:
-		return in->imm <= VISA_SREG_TID_Z;
+		return sreg_ok(in->imm);
 	case VISA_OP_SETP:
 		return setp_ok(in);
 	case VISA_OP_MULWIDE:
@@ -640,6 +690,54 @@ static void mem_slow(struct tx *t, const struct dinsn *in, uint32_t pc,
 	LLVMPositionBuilderAtEnd(t->b, bad);
 	LLVMBuildRet(t->b, r);
 	LLVMPositionBuilderAtEnd(t->b, ok);
+}
+
+/* ld.param of a kernel parameter: one address for all lanes. */
+static bool param_load_ok(const struct dinsn *in)
+{
+	uint32_t es = type_bits(in->type) / 8;
+
+	return in->op == VISA_OP_LD && in->type2 == VISA_SPACE_PARAM &&
+	       in->a == VISA_OPND_NONE && !(in->mod & VISA_MOD_VEC_MASK) &&
+	       !(in->imm & (es - 1)) && in->imm < (1ull << 32);
+}
+
+/*
+ * The interpreter's uniform load (ld_st(): resolve once, broadcast) from
+ * the grid's copy of the parameters, when the bytes lie inside the
+ * kernel's parameter buffer; exec_mem() otherwise (it faults).
+ */
+static void gen_param_load(struct tx *t, const struct dinsn *in, uint32_t pc,
+			   LLVMValueRef em)
+{
+	unsigned int bits = type_bits(in->type);
+	uint32_t es = bits / 8;
+	LLVMBasicBlockRef fast, slow, done;
+	LLVMValueRef blk, g, k, size, v;
+
+	fast = LLVMAppendBasicBlockInContext(t->cx, t->fn, "param");
+	slow = LLVMAppendBasicBlockInContext(t->cx, t->fn, "paramslow");
+	done = LLVMAppendBasicBlockInContext(t->cx, t->fn, "paramdone");
+	blk = load(t, t->ptr, at(t, t->w, offsetof(struct warp, blk)), 8);
+	g = load(t, t->ptr, at(t, blk, offsetof(struct block, g)), 8);
+	k = load(t, t->ptr, at(t, g, offsetof(struct grid, k)), 8);
+	size = LLVMBuildZExt(t->b, load(t, t->i32, at(t, k,
+		offsetof(struct visa_kernel, param_size)), 4), t->i64, "");
+	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntULE,
+					    c64(t, in->imm + es), size, ""),
+			fast, slow);
+	LLVMPositionBuilderAtEnd(t->b, slow);
+	mem_slow(t, in, pc, em);
+	LLVMBuildBr(t->b, done);
+	LLVMPositionBuilderAtEnd(t->b, fast);
+	v = load(t, LLVMIntTypeInContext(t->cx, bits),
+		 at(t, g, offsetof(struct grid, param_copy) + in->imm), es);
+	if (bits < 64)
+		v = type_signed(in->type) ? LLVMBuildSExt(t->b, v, t->i64, "") :
+					    LLVMBuildZExt(t->b, v, t->i64, "");
+	write_row(t, in->d, splat(t, v), mask_vec(t, em));
+	LLVMBuildBr(t->b, done);
+	LLVMPositionBuilderAtEnd(t->b, done);
 }
 
 /* Where a fast access goes: a host base and each lane's offset from it. */
@@ -755,6 +853,10 @@ static void gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
 	LLVMValueRef emv, addr, first, a0, ptrs, base, off;
 	struct mem_check c1, c2;
 
+	if (param_load_ok(in)) {
+		gen_param_load(t, in, pc, em);
+		return;
+	}
 	if (!mem_fast_ok(in)) {
 		mem_slow(t, in, pc, em);
 		return;
@@ -919,13 +1021,9 @@ static void gen_inline(struct tx *t, const struct dinsn *in, uint32_t pc)
 	}
 	emv = mask_vec(t, em);
 	switch (in->op) {
-	case VISA_OP_SREG: {
-		LLVMValueRef p = at(t, t->w, offsetof(struct warp, tid) +
-				    in->imm * sizeof(uint32_t) * WARP_SIZE);
-
-		r = LLVMBuildZExt(t->b, load(t, t->v32i, p, 4), t->v64, "");
+	case VISA_OP_SREG:
+		r = gen_sreg(t, in->imm);
 		break;
-	}
 	case VISA_OP_MOV:
 		r = extend_row(t, src(t, in, 0, in->a), in->type);
 		break;

@@ -8,7 +8,7 @@
 FW_BIN := $(BIN)/vgpu-fw
 FW_SRCS := $(wildcard firmware_sim/fw/*.c)
 FW_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(FW_SRCS))
-FW_CFLAGS := -Ifirmware_sim/core -pthread
+FW_CFLAGS := -Ifirmware_sim/core -Ifirmware_sim/jit -pthread
 FW_CORE_LIB := $(LIB)/libvgpu-core.a
 FW_LDLIBS := -lpthread -lm
 

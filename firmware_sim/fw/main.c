@@ -3,7 +3,7 @@
  * main.c - vgpu-fw: the firmware of the vGPU, i.e. the GPU itself.
  *
  *   vgpu-fw [--daemon] [--syslog] [--sms N] [--poll-us N] [--pidfile FILE]
- *           [DEVICE]...
+ *           [--tier interp|native] [DEVICE]...
  *
  * Attaches to every /dev/vgpuN (or the devices named), serves them until
  * SIGTERM or SIGINT, then detaches (the driver reports the device lost to
@@ -26,6 +26,7 @@
 
 #include "fw.h"
 #include "log.h"
+#include "vgpu_jit.h"
 
 #define FW_MAX_DEVICES		16
 #define FW_DEFAULT_PIDFILE	"/run/vgpu-fw.pid"
@@ -42,7 +43,11 @@ static void usage(FILE *f)
 		"                   (default: the number of CPUs)\n"
 		"  --poll-us N      poll idle doorbells this long before\n"
 		"                   sleeping (default 100)\n"
-		"  -h, --help       this text\n", FW_DEFAULT_PIDFILE);
+		"  --tier T         run kernels on the interpreter (interp)\n"
+		"                   or as LLVM-compiled host code (native)\n"
+		"                   (default: $VGPU_TIER, else %s)\n"
+		"  -h, --help       this text\n", FW_DEFAULT_PIDFILE,
+		vgpu_jit_tier_name(VGPU_TIER_DEFAULT));
 }
 
 /* A number option in [@min, @max]; 0, or -1 after saying what is wrong. */
@@ -194,6 +199,7 @@ int main(int argc, char **argv)
 		{ "sms", required_argument, NULL, 'n' },
 		{ "pidfile", required_argument, NULL, 'p' },
 		{ "poll-us", required_argument, NULL, 'u' },
+		{ "tier", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -224,6 +230,14 @@ int main(int argc, char **argv)
 				       &opt.poll_us))
 				return 2;
 			break;
+		case 't':
+			if (vgpu_jit_parse_tier(optarg) < 0) {
+				fprintf(stderr, "vgpu-fw: --tier wants interp or "
+					"native, not '%s'\n", optarg);
+				return 2;
+			}
+			vgpu_jit_set_tier(vgpu_jit_parse_tier(optarg));
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -237,6 +251,8 @@ int main(int argc, char **argv)
 		opt.num_sms = cpus > 0 ? (unsigned int)cpus : 1;
 	}
 	fw_log_init(use_syslog);
+	fw_log_info("kernels run on the %s tier",
+		    vgpu_jit_tier_name(vgpu_jit_get_tier()));
 	ndev = find_devices(argc - optind, argv + optind, paths);
 	if (!ndev) {
 		fw_log_err("no vgpu device found (is vgpu.ko loaded?)");

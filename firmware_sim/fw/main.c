@@ -251,6 +251,8 @@ int main(int argc, char **argv)
 		opt.num_sms = cpus > 0 ? (unsigned int)cpus : 1;
 	}
 	fw_log_init(use_syslog);
+	/* never stall a launch on the compiler: the driver's watchdog */
+	vgpu_jit_set_async(true);
 	fw_log_info("kernels run on the %s tier",
 		    vgpu_jit_tier_name(vgpu_jit_get_tier()));
 	ndev = find_devices(argc - optind, argv + optind, paths);

@@ -267,22 +267,137 @@ fail_mod:
 	return NULL;
 }
 
-/* The function's native code, translating it first if it is new. */
+/* Compile function @fi unless done; llvm_lock held. */
+static void compile_locked(struct jit_module *jm, uint32_t fi)
+{
+	struct jit_func *jf = &jm->funcs[fi];
+	int st = atomic_load_explicit(&jf->state, memory_order_relaxed);
+
+	if (st == JF_NEW || st == JF_QUEUED) {
+		jf->entry = compile(jm, fi, jf);
+		atomic_store_explicit(&jf->state,
+				      jf->entry ? JF_NATIVE : JF_INTERP,
+				      memory_order_release);
+	}
+}
+
+/*
+ * The background compiler (vgpu_jit_set_async): one thread for the
+ * process, a queue of functions.  Lock order: queue_lock, then llvm_lock;
+ * the thread takes llvm_lock before it lets go of the queue, so a module
+ * being freed (which purges the queue, then takes llvm_lock) never has
+ * its functions compiled after.
+ */
+struct job {
+	struct jit_module *jm;
+	uint32_t fi;
+	struct job *next;
+};
+
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t queue_cv = PTHREAD_COND_INITIALIZER;
+static struct job *queue_head, **queue_tail = &queue_head;
+static pthread_once_t worker_once = PTHREAD_ONCE_INIT;
+static bool worker_ok;
+static bool async_default;
+
+static void *compile_worker(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		struct job *j;
+
+		pthread_mutex_lock(&queue_lock);
+		while (!queue_head)
+			pthread_cond_wait(&queue_cv, &queue_lock);
+		j = queue_head;
+		queue_head = j->next;
+		if (!queue_head)
+			queue_tail = &queue_head;
+		pthread_mutex_lock(&llvm_lock);
+		pthread_mutex_unlock(&queue_lock);
+		compile_locked(j->jm, j->fi);
+		pthread_mutex_unlock(&llvm_lock);
+		free(j);
+	}
+	return NULL;
+}
+
+static void start_worker(void)
+{
+	pthread_t t;
+
+	worker_ok = !pthread_create(&t, NULL, compile_worker, NULL) &&
+		    !pthread_detach(t);
+}
+
+void vgpu_jit_set_async(bool async)
+{
+	async_default = async;
+}
+
+/* Queue @fi for the compile thread; false if that cannot be done. */
+static bool enqueue(struct jit_module *jm, uint32_t fi)
+{
+	struct job *j;
+	int expected = JF_NEW;
+
+	pthread_once(&worker_once, start_worker);
+	if (!worker_ok)
+		return false;
+	j = malloc(sizeof(*j));
+	if (!j)
+		return false;
+	*j = (struct job){ .jm = jm, .fi = fi };
+	pthread_mutex_lock(&queue_lock);
+	if (atomic_compare_exchange_strong(&jm->funcs[fi].state, &expected,
+					   JF_QUEUED)) {
+		*queue_tail = j;
+		queue_tail = &j->next;
+		pthread_cond_signal(&queue_cv);
+		j = NULL;
+	}
+	pthread_mutex_unlock(&queue_lock);
+	free(j);
+	return true;
+}
+
+/* Forget the queued functions of @jm; queue_lock held. */
+static void purge_queue(struct jit_module *jm)
+{
+	struct job **p = &queue_head;
+
+	while (*p) {
+		struct job *j = *p;
+
+		if (j->jm == jm) {
+			*p = j->next;
+			free(j);
+		} else {
+			p = &j->next;
+		}
+	}
+	queue_tail = &queue_head;
+	while (*queue_tail)
+		queue_tail = &(*queue_tail)->next;
+}
+
+/*
+ * The function's native code, or NULL: it runs on the interpreter (for
+ * good, or until the compile thread is done with it).
+ */
 static const struct jit_func *get_func(struct jit_module *jm, uint32_t fi)
 {
 	struct jit_func *jf = &jm->funcs[fi];
 	int st = atomic_load_explicit(&jf->state, memory_order_acquire);
 
+	if (st == JF_NEW && jm->async && enqueue(jm, fi))
+		return NULL;
 	if (st == JF_NEW) {
 		pthread_mutex_lock(&llvm_lock);
-		st = atomic_load_explicit(&jf->state, memory_order_relaxed);
-		if (st == JF_NEW) {
-			jf->entry = compile(jm, fi, jf);
-			st = jf->entry ? JF_NATIVE : JF_INTERP;
-			atomic_store_explicit(&jf->state, st,
-					      memory_order_release);
-		}
+		compile_locked(jm, fi);
 		pthread_mutex_unlock(&llvm_lock);
+		st = atomic_load_explicit(&jf->state, memory_order_acquire);
 	}
 	return st == JF_NATIVE ? jf : NULL;
 }
@@ -312,6 +427,7 @@ struct jit_module *jit_module_create(const struct vgpu_module *m)
 	jm->m = m;
 	jm->nfuncs = m->nfuncs;
 	jm->enabled = 1;
+	jm->async = async_default;
 	return jm;
 }
 
@@ -321,13 +437,17 @@ void jit_module_free(struct jit_module *jm)
 
 	if (!jm)
 		return;
+	/* no compilation of ours is queued or running after this */
+	pthread_mutex_lock(&queue_lock);
+	purge_queue(jm);
+	pthread_mutex_lock(&llvm_lock);
+	pthread_mutex_unlock(&queue_lock);
 	if (jm->lljit) {
-		pthread_mutex_lock(&llvm_lock);
 		e = LLVMOrcDisposeLLJIT(jm->lljit);
-		pthread_mutex_unlock(&llvm_lock);
 		if (e)
 			report("freeing the JIT", e);
 	}
+	pthread_mutex_unlock(&llvm_lock);
 	for (uint32_t i = 0; i < jm->nfuncs; i++)
 		free(jm->funcs[i].leader);
 	free(jm->funcs);
@@ -350,6 +470,7 @@ void vgpu_jit_module_stats(const struct vgpu_module *mod,
 	memset(st, 0, sizeof(*st));
 	if (!jm)
 		return;
+	pthread_mutex_lock(&llvm_lock);	/* the compile thread writes them */
 	for (uint32_t i = 0; i < jm->nfuncs; i++) {
 		const struct jit_func *jf = &jm->funcs[i];
 		int s = atomic_load(&jf->state);
@@ -363,6 +484,7 @@ void vgpu_jit_module_stats(const struct vgpu_module *mod,
 		}
 		st->compile_ms += jf->compile_ms;
 	}
+	pthread_mutex_unlock(&llvm_lock);
 }
 
 int vgpu_jit_module_compile(struct vgpu_module *mod, int kernel)
@@ -372,12 +494,19 @@ int vgpu_jit_module_compile(struct vgpu_module *mod, int kernel)
 
 	if (!mod->jit)
 		return -1;
+	pthread_mutex_lock(&llvm_lock);
 	if (kernel >= 0) {
 		k = vgpu_core_module_kernel(mod, (unsigned int)kernel);
-		return k && get_func(mod->jit, k->func) ? 1 : 0;
+		if (k)
+			compile_locked(mod->jit, k->func);
+		n = k && mod->jit->funcs[k->func].state == JF_NATIVE;
+	} else {
+		for (uint32_t i = 0; i < mod->jit->nfuncs; i++) {
+			compile_locked(mod->jit, i);
+			n += mod->jit->funcs[i].state == JF_NATIVE;
+		}
 	}
-	for (uint32_t i = 0; i < mod->jit->nfuncs; i++)
-		n += get_func(mod->jit, i) != NULL;
+	pthread_mutex_unlock(&llvm_lock);
 	return n;
 }
 

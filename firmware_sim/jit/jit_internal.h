@@ -32,10 +32,11 @@ typedef int (*jit_entry_fn)(struct warp *w, uint32_t *quantum);
 enum { JIT_EXIT_SETTLE = 16, JIT_EXIT_INTERP = 17 };
 
 /* Per-function state. */
-enum { JF_NEW = 0, JF_NATIVE, JF_INTERP };
+enum { JF_NEW = 0, JF_NATIVE, JF_INTERP, JF_QUEUED };
 
 struct jit_func {
-	_Atomic int state;	/* JF_*: JF_NEW until first entered */
+	_Atomic int state;	/* JF_*: JF_NEW until first entered,
+				 * JF_QUEUED while the compile thread has it */
 	jit_entry_fn entry;
 	/*
 	 * leader[pc - code_start]: native code can start at pc.  Leaders
@@ -57,6 +58,7 @@ struct jit_module {
 	void *lljit;			/* LLVMOrcLLJITRef, made at first use */
 	struct jit_func *funcs;		/* one per vISA function */
 	uint32_t nfuncs;
+	bool async;			/* compile in the background */
 };
 
 /* Where translate.c writes its result. */

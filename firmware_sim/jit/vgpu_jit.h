@@ -37,6 +37,18 @@ void vgpu_jit_set_tier(enum vgpu_tier tier);
 enum vgpu_tier vgpu_jit_get_tier(void);
 
 /*
+ * Where functions are compiled, for modules loaded from now on.  false
+ * (the default): by the SM thread that first enters the function, which
+ * waits for it, so the function's first launch runs natively (the tests
+ * and the benchmark rely on that).  true: by a background thread, while
+ * warps go on in the interpreter until the code is ready; a launch never
+ * stalls on the compiler (the firmware: the driver's watchdog stops a
+ * context that makes no progress for watchdog_ms, and under TCG a
+ * compilation can take seconds).  Both give the same results.
+ */
+void vgpu_jit_set_async(bool async);
+
+/*
  * Switch a loaded module between the tiers (between launches only).
  * Returns -1 when the module has no native tier (loaded under "interp"
  * or the JIT could not start).  Used by the tests that run every launch

@@ -70,6 +70,9 @@ $(eval $(call ctest,test_corpus,$(LIB)/libvgpu-ptx.a))
 $(TST)/core/test_corpus $(TST)/core/test_corpus-san: | $(CORPUS_PTX)
 ALL_TARGETS += $(CORPUS_PTX)
 
+# The native tier itself: quantum boundaries, masks, background compiles.
+$(eval $(call ctest,test_jit,))
+
 # Bounded fuzz test of the validator (meaningful mostly in the -san twin).
 $(eval $(call ctest,test_validator_fuzz,))
 

@@ -16,9 +16,10 @@
  * its x86 back end selects AVX-512/AVX2 per host CPU (detected at run
  * time, so no -march=native in a shipped binary).  POCL makes the same
  * choice for the same job (work-items of a work-group vectorised with
- * LLVM).  The price is a large library (libLLVM-15.so, 112 MiB) and a
- * few tens of milliseconds per compiled kernel: see the benchmark's
- * "jit" lines (tests/bench/core_bench.c) and Documentation/native-tier.rst.
+ * LLVM).  The price is a large library (libLLVM-15.so, 112 MiB) and
+ * tens to hundreds of milliseconds per compiled kernel: see the
+ * benchmark's "jit compile" column (tests/bench/core_bench.c) and
+ * Documentation/native-tier.rst.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -209,8 +210,9 @@ static jit_entry_fn compile(struct jit_module *jm, uint32_t fi,
 			  &tr, why, sizeof(why))) {
 		LLVMOrcDisposeThreadSafeContext(tsc);
 		if (jit_debug())
-			fprintf(stderr, "vgpu-jit: function %u: interpreter "
-				"(%s)\n", fi, why);
+			fprintf(stderr, "vgpu-jit: function %u (%s): interpreter "
+				"(%s)\n", fi, vgpu_core_module_string(jm->m,
+					jm->m->funcs[fi].name), why);
 		return NULL;
 	}
 	if (LLVMVerifyModule(tr.mod, LLVMReturnStatusAction, &msg)) {
@@ -251,14 +253,16 @@ static jit_entry_fn compile(struct jit_module *jm, uint32_t fi,
 	}
 	jf->leader = tr.leader;
 	jf->insns_inline = tr.insns_inline;
+	jf->insns_branch = tr.insns_branch;
 	jf->insns_helper = tr.insns_helper;
 	jf->compile_ms = now_ms() - t0;
 	if (jit_debug())
 		fprintf(stderr, "vgpu-jit: function %u (%s): native, %u "
-			"instructions inline, %u via the interpreter, %.1f ms\n",
-			fi, vgpu_core_module_string(jm->m,
-						    jm->m->funcs[fi].name),
-			tr.insns_inline, tr.insns_helper, jf->compile_ms);
+			"instructions inline, %u branches, %u via the "
+			"interpreter, %.1f ms\n", fi,
+			vgpu_core_module_string(jm->m, jm->m->funcs[fi].name),
+			tr.insns_inline, tr.insns_branch, tr.insns_helper,
+			jf->compile_ms);
 	return (jit_entry_fn)(uintptr_t)addr;
 fail_mod:
 	LLVMDisposeModule(tr.mod);
@@ -478,6 +482,7 @@ void vgpu_jit_module_stats(const struct vgpu_module *mod,
 		if (s == JF_NATIVE) {
 			st->funcs_native++;
 			st->insns_inline += jf->insns_inline;
+			st->insns_branch += jf->insns_branch;
 			st->insns_helper += jf->insns_helper;
 		} else if (s == JF_INTERP) {
 			st->funcs_interp++;

@@ -47,7 +47,7 @@ struct jit_func {
 	 * quantum (jit_warp_run steps the interpreter to a leader).
 	 */
 	uint8_t *leader;
-	uint32_t insns_inline, insns_helper;
+	uint32_t insns_inline, insns_branch, insns_helper;
 	double compile_ms;
 };
 
@@ -66,8 +66,15 @@ struct jit_translation {
 	LLVMModuleRef mod;		/* owns the function */
 	char name[32];			/* its symbol */
 	uint8_t *leader;		/* malloc'd, see struct jit_func */
-	uint32_t insns_inline, insns_helper;
+	uint32_t insns_inline, insns_branch, insns_helper;
 };
+
+/*
+ * Functions longer than this stay on the interpreter: LLVM's time grows
+ * faster than the code (one block per leader in one function), and the
+ * firmware must not spend seconds on one kernel.
+ */
+#define JIT_MAX_INSNS	20000
 
 /*
  * Translate function @fi of @m into a new LLVM module in @ctx.

@@ -61,9 +61,11 @@ struct vgpu_jit_stats {
 	uint32_t funcs_native;		/* functions running as host code */
 	uint32_t funcs_interp;		/* functions left to the interpreter */
 	uint64_t insns_inline;		/* their instructions compiled inline */
+	uint64_t insns_branch;		/* ... branches (inline unless the
+					 * warp diverges) */
 	uint64_t insns_helper;		/* ... that call the interpreter's
-					 * implementation (control flow,
-					 * barriers, warp ops, rare ones) */
+					 * implementation (calls, barriers,
+					 * warp ops, rare ones) */
 	double compile_ms;		/* translation + LLVM time, total */
 };
 void vgpu_jit_module_stats(const struct vgpu_module *mod,

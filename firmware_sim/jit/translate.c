@@ -138,6 +138,20 @@ static void gen_helper(struct tx *t, const struct dinsn *in, uint32_t pc)
 	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ, em, c32(t, 0), ""),
 			skip, run);
 	LLVMPositionBuilderAtEnd(t->b, run);
+	if (in->op == VISA_OP_SHFL) {
+		/* the whole warp takes part: nothing to wait for, inline */
+		LLVMBasicBlockRef whole, some;
+
+		whole = LLVMAppendBasicBlockInContext(t->cx, t->fn, "shfl");
+		some = LLVMAppendBasicBlockInContext(t->cx, t->fn, "shflsome");
+		LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ, em,
+						    c32(t, FULL_MASK), ""),
+				whole, some);
+		LLVMPositionBuilderAtEnd(t->b, whole);
+		jit_gen_shfl_warp(t, in);
+		LLVMBuildBr(t->b, skip);
+		LLVMPositionBuilderAtEnd(t->b, some);
+	}
 	set_top_pc(t, pc + 1);
 	args[0] = t->w;
 	args[1] = in_ptr(t, in);

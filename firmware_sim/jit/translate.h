@@ -285,6 +285,7 @@ static inline LLVMValueRef fn_const(struct tx *t, void *addr)
 /* translate_alu.c */
 bool jit_inline_ok(const struct dinsn *in);
 void jit_gen_inline(struct tx *t, const struct dinsn *in, uint32_t pc);
+void jit_gen_shfl_warp(struct tx *t, const struct dinsn *in);
 
 /* translate_mem.c */
 void jit_gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,

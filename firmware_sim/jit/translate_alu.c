@@ -435,3 +435,75 @@ void jit_gen_inline(struct tx *t, const struct dinsn *in, uint32_t pc)
 	write_row(t, in->d, r, emv);
 }
 
+
+/*
+ * shfl when all 32 lanes execute it: exec_warp_op() then has no lane to
+ * wait for (gather() only clears the entry's sync_wait), and shfl() of
+ * exec_warp.c is a permutation of the source row.  Every source is read
+ * before the destination is written (d may be a).
+ */
+void jit_gen_shfl_warp(struct tx *t, const struct dinsn *in)
+{
+	LLVMValueRef lane[WARP_SIZE], l, b, c, clamp, seg, max_lane, min_lane;
+	LLVMValueRef j, ok, val, all = splat64(t, FULL_MASK);
+	LLVMValueRef m31 = splat64(t, 31);
+
+	for (int i = 0; i < WARP_SIZE; i++)
+		lane[i] = c64(t, (uint64_t)i);
+	l = LLVMConstVector(lane, WARP_SIZE);
+	/* b: signed 32 bits; c: clamp in bits 0-4, segment mask in 8-12 */
+	b = LLVMBuildSExt(t->b, narrow(t, src(t, in, 1, in->b), 32), t->v64, "");
+	c = LLVMBuildZExt(t->b, narrow(t, src(t, in, 2, in->c), 32), t->v64, "");
+	clamp = LLVMBuildAnd(t->b, c, m31, "");
+	seg = LLVMBuildAnd(t->b, LLVMBuildLShr(t->b, c, splat64(t, 8), ""), m31,
+			   "");
+	max_lane = LLVMBuildOr(t->b, LLVMBuildAnd(t->b, l, seg, ""),
+			       LLVMBuildAnd(t->b, clamp, LLVMBuildXor(t->b, seg,
+								     all, ""),
+					    ""), "");
+	min_lane = LLVMBuildAnd(t->b, l, seg, "");
+	switch (VISA_MOD_SUB(in->mod)) {
+	case VISA_SHFL_UP:
+		j = LLVMBuildSub(t->b, l, b, "");
+		ok = LLVMBuildICmp(t->b, LLVMIntSGE, j, max_lane, "");
+		break;
+	case VISA_SHFL_DOWN:
+		j = LLVMBuildAdd(t->b, l, b, "");
+		ok = LLVMBuildICmp(t->b, LLVMIntSLE, j, max_lane, "");
+		break;
+	case VISA_SHFL_BFLY:
+		j = LLVMBuildXor(t->b, l, LLVMBuildAnd(t->b, b, m31, ""), "");
+		ok = LLVMBuildICmp(t->b, LLVMIntSLE, j, max_lane, "");
+		break;
+	default:
+		j = LLVMBuildOr(t->b, min_lane, LLVMBuildAnd(t->b,
+			LLVMBuildAnd(t->b, b, m31, ""),
+			LLVMBuildXor(t->b, seg, all, ""), ""), "");
+		ok = LLVMBuildICmp(t->b, LLVMIntSLE, j, max_lane, "");
+		break;
+	}
+	/* out of range or not ok: the lane's own value */
+	j = LLVMBuildSelect(t->b, LLVMBuildAnd(t->b, ok, LLVMBuildICmp(t->b,
+		LLVMIntULT, j, splat64(t, WARP_SIZE), ""), ""), j, l, "");
+	if (in->lit[0]) {
+		val = splat64(t, (uint32_t)in->lit[0][0]);
+	} else {
+		LLVMTypeRef over[2] = { t->v64,
+					LLVMVectorType(t->ptr, WARP_SIZE) };
+		LLVMValueRef off = LLVMBuildShl(t->b, j, splat64(t, 3), "");
+		LLVMValueRef args[4] = {
+			LLVMBuildGEP2(t->b, t->i8, row_ptr(t, in->a), &off, 1, ""),
+			c32(t, 8), mask_vec(t, c32(t, FULL_MASK)),
+			LLVMGetUndef(t->v64),
+		};
+
+		val = intrinsic(t, "llvm.masked.gather", over, 2, args, 4);
+		val = LLVMBuildZExt(t->b, narrow(t, val, 32), t->v64, "");
+	}
+	store(t, val, row_ptr(t, in->d), 8);
+	if (in->pd != VISA_OPND_NONE)
+		store(t, LLVMBuildBitCast(t->b, ok, t->i32, ""),
+		      pred_ptr(t, in->pd), 4);
+	store(t, LLVMConstInt(LLVMInt16TypeInContext(t->cx), 0, false),
+	      at(t, t->top, offsetof(struct rentry, sync_wait)), 2);
+}

@@ -305,6 +305,69 @@ static LLVMValueRef gen_sreg(struct tx *t, uint64_t id)
 }
 
 /*
+ * Conversions of cvt() in exec_float.c compiled inline: integer to
+ * integer without .sat; integer to f32/f64 rounded to nearest; f32 to an
+ * integer of at most 32 bits with an integral rounding, without .ftz
+ * (NaN gives 0 there, out-of-range values saturate).
+ */
+static bool cvt_ok(const struct dinsn *in)
+{
+	unsigned int rnd = in->mod & VISA_MOD_RND_MASK;
+
+	if (in->mod & VISA_MOD_SAT)
+		return false;
+	if (int_type(in->type) && int_type(in->type2))
+		return true;
+	if (int_type(in->type2))
+		return (in->type == VISA_T_F32 || in->type == VISA_T_F64) &&
+		       (rnd == VISA_RND_NONE || rnd == VISA_RND_RN);
+	return in->type2 == VISA_T_F32 && int_type(in->type) &&
+	       type_bits(in->type) <= 32 && !(in->mod & VISA_MOD_FTZ) &&
+	       (rnd == VISA_RND_NONE || rnd == VISA_RND_RZI ||
+		rnd == VISA_RND_RNI || rnd == VISA_RND_RMI ||
+		rnd == VISA_RND_RPI);
+}
+
+static LLVMValueRef gen_cvt(struct tx *t, const struct dinsn *in)
+{
+	LLVMValueRef a = src(t, in, 0, in->a), r;
+	unsigned int bits = type_bits(in->type);
+	bool sgn = type_signed(in->type);
+	const char *round, *sat;
+
+	if (int_type(in->type) && int_type(in->type2))	/* int_to_int() */
+		return extend_row(t, extend_row(t, a, in->type2), in->type);
+	if (int_type(in->type2)) {
+		/* one rounding from the 64-bit value, as (float)(int64_t)v */
+		LLVMTypeRef ft = in->type == VISA_T_F32 ? t->vf32 : t->vf64;
+
+		a = extend_row(t, a, in->type2);
+		r = type_signed(in->type2) ? LLVMBuildSIToFP(t->b, a, ft, "") :
+					     LLVMBuildUIToFP(t->b, a, ft, "");
+		if (in->type == VISA_T_F64)
+			return LLVMBuildBitCast(t->b, r, t->v64, "");
+		return LLVMBuildZExt(t->b, LLVMBuildBitCast(t->b, r, t->v32i, ""),
+				     t->v64, "");
+	}
+	/* float_to_int(): round as asked, then saturate (NaN: 0) */
+	switch (in->mod & VISA_MOD_RND_MASK) {
+	case VISA_RND_RNI: round = "llvm.roundeven"; break;
+	case VISA_RND_RMI: round = "llvm.floor"; break;
+	case VISA_RND_RPI: round = "llvm.ceil"; break;
+	default: round = "llvm.trunc"; break;
+	}
+	r = as_f32(t, a);
+	r = intrinsic(t, round, &t->vf32, 1, &r, 1);
+	{
+		LLVMTypeRef over[2] = { vec_of(t, bits), t->vf32 };
+
+		sat = sgn ? "llvm.fptosi.sat" : "llvm.fptoui.sat";
+		r = intrinsic(t, sat, over, 2, &r, 1);
+	}
+	return widen(t, r, bits, sgn);
+}
+
+/*
  * Which instructions are compiled inline.  jit_gen_inline() must emit each of
  * them; the same predicates decide both, so they cannot disagree.
  */
@@ -325,8 +388,7 @@ bool jit_inline_ok(const struct dinsn *in)
 		return in->type == VISA_T_U32 || in->type == VISA_T_S32 ||
 		       in->type == VISA_T_U16 || in->type == VISA_T_S16;
 	case VISA_OP_CVT:
-		return int_type(in->type) && int_type(in->type2) &&
-		       !(in->mod & VISA_MOD_SAT);
+		return cvt_ok(in);
 	case VISA_OP_CVTA:
 		return in->type2 == VISA_SPACE_GLOBAL;
 	case VISA_OP_LD:
@@ -395,9 +457,7 @@ void jit_gen_inline(struct tx *t, const struct dinsn *in, uint32_t pc)
 		break;
 	}
 	case VISA_OP_CVT:
-		/* int_to_int() without .sat */
-		r = extend_row(t, extend_row(t, src(t, in, 0, in->a), in->type2),
-			       in->type);
+		r = gen_cvt(t, in);
 		break;
 	case VISA_OP_CVTA: {
 		bool nar = in->type == VISA_T_U32 || in->type == VISA_T_B32 ||

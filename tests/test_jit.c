@@ -3,8 +3,8 @@
  * test_jit.c - the native tier (firmware_sim/jit/) itself: the tier
  * setting, quantum boundaries that must fall on the same instruction as
  * in the interpreter, partial masks and guards in straight-line code,
- * the background compiler of the firmware and unloading a module whose
- * functions are still queued for it.
+ * the background compiler of the firmware, unloading a module whose
+ * functions are still queued for it, and the size limit.
  *
  * Every launch also runs on both tiers and is compared to the byte by
  * test_gpu.c; the checks here are against C.
@@ -259,9 +259,52 @@ static void test_async(void)
 	tap_ok(&t, all_ok, "modules unloaded while queued for the compiler");
 }
 
+/* A function too long to compile runs on the interpreter, and right. */
+static void test_too_long(void)
+{
+	struct vb *b = vb_new();
+	struct vgpu_jit_stats st;
+	struct vgpu_core_fault f;
+	struct tg_module m;
+	uint64_t out = tg_alloc(&gpu, 32 * 8);
+	uint64_t *o = tg_host(&gpu, out);
+	struct visa_insn *i;
+	bool ok = true;
+	int r;
+
+	vb_func(b, "long", VISA_FUNC_KERNEL);
+	vb_ld_param(b, VISA_T_U64, 0, 0);
+	vb_sreg(b, 1, VISA_SREG_TID_X);
+	op3(b, VISA_OP_MOV, VISA_T_U64, 2, vb_lit(b, 0), NONE);
+	for (int k = 0; k < VGPU_JIT_MAX_INSNS; k++)
+		op3(b, VISA_OP_ADD, VISA_T_U64, 2, 2, 1);
+	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 3, 1, vb_lit(b, 8));
+	op3(b, VISA_OP_ADD, VISA_T_U64, 3, 0, 3);
+	i = vb_op(b, VISA_OP_ST, VISA_T_U64);
+	i->type2 = VISA_SPACE_GLOBAL;
+	i->a = 3;
+	i->b = 2;
+	vb_exit(b);
+	vb_end_func(b, 4, 0, 0);
+	vb_kernel(b, "long", 0, 8, 0);
+	if (!o || load(b, &m)) {
+		tap_ok(&t, 0, "a function too long for the native tier");
+		return;
+	}
+	r = tg_launch(&gpu, &m, "long", (uint32_t[3]){ 1, 1, 1 },
+		      (uint32_t[3]){ 32, 1, 1 }, 0, &out, 8, &f);
+	for (uint64_t l = 0; l < 32; l++)
+		ok &= o[l] == l * VGPU_JIT_MAX_INSNS;
+	vgpu_jit_module_stats(m.mod, &st);
+	tap_ok(&t, r == 0 && ok && st.funcs_interp == 1 && !st.funcs_native,
+	       "a function of more than %d instructions runs on the "
+	       "interpreter", VGPU_JIT_MAX_INSNS);
+	tg_unload(&m);
+}
+
 int main(void)
 {
-	tap_plan(5);
+	tap_plan(6);
 	if (tg_init(&gpu, 2)) {
 		printf("Bail out! core\n");
 		return 1;
@@ -270,6 +313,7 @@ int main(void)
 	test_quantum();
 	test_masks();
 	test_async();
+	test_too_long();
 	tg_fini(&gpu);
 	return tap_done(&t);
 }

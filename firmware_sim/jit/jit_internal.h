@@ -69,12 +69,6 @@ struct jit_translation {
 	uint32_t insns_inline, insns_branch, insns_helper;
 };
 
-/*
- * Functions longer than this stay on the interpreter: LLVM's time grows
- * faster than the code (one block per leader in one function), and the
- * firmware must not spend seconds on one kernel.
- */
-#define JIT_MAX_INSNS	20000
 
 /*
  * Translate function @fi of @m into a new LLVM module in @ctx.

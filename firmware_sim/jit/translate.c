@@ -319,9 +319,9 @@ int jit_translate(LLVMContextRef ctx, const struct vgpu_module *m,
 	t.end = t.start + n;
 	memset(out, 0, sizeof(*out));
 	snprintf(out->name, sizeof(out->name), "vgpu_f%u", fi);
-	if (n > JIT_MAX_INSNS) {
+	if (n > VGPU_JIT_MAX_INSNS) {
 		snprintf(why, whylen, "%u instructions, more than %u", n,
-			 JIT_MAX_INSNS);
+			 VGPU_JIT_MAX_INSNS);
 		return -1;
 	}
 	t.leader = calloc(n, 1);

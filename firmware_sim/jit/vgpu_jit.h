@@ -25,6 +25,13 @@ enum vgpu_tier {
 				 * for what they leave to it */
 };
 
+/*
+ * Functions longer than this stay on the interpreter: LLVM's time grows
+ * faster than the code (one block per leader in one function), and the
+ * firmware must not spend seconds on one kernel.
+ */
+#define VGPU_JIT_MAX_INSNS	20000
+
 /* The default when neither VGPU_TIER nor vgpu_jit_set_tier() says. */
 #define VGPU_TIER_DEFAULT	VGPU_TIER_INTERP
 

@@ -253,6 +253,8 @@ int main(int argc, char **argv)
 	fw_log_init(use_syslog);
 	/* never stall a launch on the compiler: the driver's watchdog */
 	vgpu_jit_set_async(true);
+	if (vgpu_jit_get_tier() == VGPU_TIER_NATIVE && vgpu_jit_init())
+		vgpu_jit_set_tier(VGPU_TIER_INTERP);
 	fw_log_info("kernels run on the %s tier",
 		    vgpu_jit_tier_name(vgpu_jit_get_tier()));
 	ndev = find_devices(argc - optind, argv + optind, paths);

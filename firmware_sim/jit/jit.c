@@ -22,9 +22,12 @@
  * Documentation/native-tier.rst.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Analysis.h>
@@ -185,6 +188,8 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static bool translation_done(struct jit_module *jm);
+
 /* Translate, optimise and load function @fi: its entry, or NULL. */
 static jit_entry_fn compile(struct jit_module *jm, uint32_t fi,
 			    struct jit_func *jf)
@@ -196,25 +201,32 @@ static jit_entry_fn compile(struct jit_module *jm, uint32_t fi,
 	LLVMOrcExecutorAddress addr = 0;
 	LLVMOrcLLJITRef j;
 	LLVMErrorRef e;
-	char why[128] = "", *msg = NULL;
+	char why[128] = "", *msg = NULL, name[64];
 	double t0 = now_ms();
 	const char *dump = getenv("VGPU_JIT_DUMP");
 
+	/* jm->m may be freed once the translation is done (async) */
+	snprintf(name, sizeof(name), "%s",
+		 vgpu_core_module_string(jm->m, jm->m->funcs[fi].name));
 	if (!jm->lljit)
 		jm->lljit = make_lljit();
 	j = jm->lljit;
-	if (!j)
+	if (!j) {
+		translation_done(jm);
 		return NULL;
+	}
 	tsc = LLVMOrcCreateNewThreadSafeContext();
 	if (jit_translate(LLVMOrcThreadSafeContextGetContext(tsc), jm->m, fi,
 			  &tr, why, sizeof(why))) {
+		translation_done(jm);
 		LLVMOrcDisposeThreadSafeContext(tsc);
 		if (jit_debug())
 			fprintf(stderr, "vgpu-jit: function %u (%s): interpreter "
-				"(%s)\n", fi, vgpu_core_module_string(jm->m,
-					jm->m->funcs[fi].name), why);
+				"(%s)\n", fi, name, why);
 		return NULL;
 	}
+	if (translation_done(jm))
+		goto fail_mod;		/* the module is gone */
 	if (LLVMVerifyModule(tr.mod, LLVMReturnStatusAction, &msg)) {
 		fprintf(stderr, "vgpu: native tier: function %u: invalid IR: "
 			"%s\n", fi, msg);
@@ -259,9 +271,7 @@ static jit_entry_fn compile(struct jit_module *jm, uint32_t fi,
 	if (jit_debug())
 		fprintf(stderr, "vgpu-jit: function %u (%s): native, %u "
 			"instructions inline, %u branches, %u via the "
-			"interpreter, %.1f ms\n", fi,
-			vgpu_core_module_string(jm->m, jm->m->funcs[fi].name),
-			tr.insns_inline, tr.insns_branch, tr.insns_helper,
+			"interpreter, %.1f ms\n", fi, name, tr.insns_inline, tr.insns_branch, tr.insns_helper,
 			jf->compile_ms);
 	return (jit_entry_fn)(uintptr_t)addr;
 fail_mod:
@@ -300,14 +310,69 @@ struct job {
 
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t queue_cv = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t translated_cv = PTHREAD_COND_INITIALIZER;
 static struct job *queue_head, **queue_tail = &queue_head;
 static pthread_once_t worker_once = PTHREAD_ONCE_INIT;
 static bool worker_ok;
 static bool async_default;
 
+static void jm_destroy(struct jit_module *jm)
+{
+	LLVMErrorRef e;
+
+	if (jm->lljit) {
+		e = LLVMOrcDisposeLLJIT(jm->lljit);
+		if (e)
+			report("freeing the JIT", e);
+	}
+	for (uint32_t i = 0; i < jm->nfuncs; i++)
+		free(jm->funcs[i].leader);
+	free(jm->funcs);
+	free(jm);
+}
+
+/* Drop a reference (the module's, or a queued job's). */
+static void jm_put(struct jit_module *jm)
+{
+	bool last;
+
+	pthread_mutex_lock(&queue_lock);
+	last = --jm->refs == 0;
+	pthread_mutex_unlock(&queue_lock);
+	if (last)
+		jm_destroy(jm);
+}
+
+/*
+ * The translation no longer needs the vgpu_module (what takes time,
+ * LLVM's passes and code generation, comes after): a module waiting to
+ * be freed may go.  Returns true when it is gone (or going): the rest of
+ * the compilation is pointless.
+ */
+static bool translation_done(struct jit_module *jm)
+{
+	bool dead;
+
+	pthread_mutex_lock(&queue_lock);
+	jm->translating = false;
+	dead = jm->dead;
+	pthread_cond_broadcast(&translated_cv);
+	pthread_mutex_unlock(&queue_lock);
+	return dead;
+}
+
 static void *compile_worker(void *arg)
 {
+	struct sched_param idle = { .sched_priority = 0 };
+
 	(void)arg;
+	/*
+	 * Compile only with CPU time nobody else wants: the SM threads and
+	 * the engines must keep making progress (the driver's watchdog), and
+	 * the interpreter runs the function meanwhile anyway.
+	 */
+	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle))
+		(void)setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
 	for (;;) {
 		struct job *j;
 
@@ -318,10 +383,12 @@ static void *compile_worker(void *arg)
 		queue_head = j->next;
 		if (!queue_head)
 			queue_tail = &queue_head;
-		pthread_mutex_lock(&llvm_lock);
+		j->jm->translating = true;	/* the module stays until done */
 		pthread_mutex_unlock(&queue_lock);
+		pthread_mutex_lock(&llvm_lock);
 		compile_locked(j->jm, j->fi);
 		pthread_mutex_unlock(&llvm_lock);
+		jm_put(j->jm);
 		free(j);
 	}
 	return NULL;
@@ -356,6 +423,7 @@ static bool enqueue(struct jit_module *jm, uint32_t fi)
 	pthread_mutex_lock(&queue_lock);
 	if (atomic_compare_exchange_strong(&jm->funcs[fi].state, &expected,
 					   JF_QUEUED)) {
+		jm->refs++;		/* the job's */
 		*queue_tail = j;
 		queue_tail = &j->next;
 		pthread_cond_signal(&queue_cv);
@@ -376,6 +444,7 @@ static void purge_queue(struct jit_module *jm)
 
 		if (j->jm == jm) {
 			*p = j->next;
+			jm->refs--;	/* never the last: the module's */
 			free(j);
 		} else {
 			p = &j->next;
@@ -408,6 +477,12 @@ static const struct jit_func *get_func(struct jit_module *jm, uint32_t fi)
 
 /* ---- per module --------------------------------------------------------- */
 
+int vgpu_jit_init(void)
+{
+	pthread_once(&llvm_once, llvm_init);
+	return llvm_ok ? 0 : -1;
+}
+
 struct jit_module *jit_module_create(const struct vgpu_module *m)
 {
 	struct jit_module *jm;
@@ -431,31 +506,27 @@ struct jit_module *jit_module_create(const struct vgpu_module *m)
 	jm->m = m;
 	jm->nfuncs = m->nfuncs;
 	jm->enabled = 1;
+	jm->refs = 1;		/* the module's */
 	jm->async = async_default;
 	return jm;
 }
 
 void jit_module_free(struct jit_module *jm)
 {
-	LLVMErrorRef e;
-
 	if (!jm)
 		return;
-	/* no compilation of ours is queued or running after this */
+	/*
+	 * Nothing of ours is queued after this, and a translation in
+	 * progress (it reads the module) is waited for; a compilation
+	 * past that point keeps the jit_module alive itself and drops it.
+	 */
 	pthread_mutex_lock(&queue_lock);
 	purge_queue(jm);
-	pthread_mutex_lock(&llvm_lock);
+	jm->dead = true;
+	while (jm->translating)
+		pthread_cond_wait(&translated_cv, &queue_lock);
 	pthread_mutex_unlock(&queue_lock);
-	if (jm->lljit) {
-		e = LLVMOrcDisposeLLJIT(jm->lljit);
-		if (e)
-			report("freeing the JIT", e);
-	}
-	pthread_mutex_unlock(&llvm_lock);
-	for (uint32_t i = 0; i < jm->nfuncs; i++)
-		free(jm->funcs[i].leader);
-	free(jm->funcs);
-	free(jm);
+	jm_put(jm);
 }
 
 int vgpu_jit_module_select(struct vgpu_module *mod, enum vgpu_tier t)

@@ -59,6 +59,10 @@ struct jit_module {
 	struct jit_func *funcs;		/* one per vISA function */
 	uint32_t nfuncs;
 	bool async;			/* compile in the background */
+	/* protected by jit.c's queue_lock: */
+	unsigned int refs;		/* the module's + queued jobs' */
+	bool translating;		/* the compile thread reads ->m */
+	bool dead;			/* the module is being freed */
 };
 
 /* Where translate.c writes its result. */

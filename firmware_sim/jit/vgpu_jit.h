@@ -44,12 +44,20 @@ void vgpu_jit_set_tier(enum vgpu_tier tier);
 enum vgpu_tier vgpu_jit_get_tier(void);
 
 /*
+ * Start LLVM now rather than at the first module load (the firmware, so
+ * that loading a module never waits for it).  0, or -1 when LLVM cannot
+ * start (modules then get the interpreter).
+ */
+int vgpu_jit_init(void);
+
+/*
  * Where functions are compiled, for modules loaded from now on.  false
  * (the default): by the SM thread that first enters the function, which
  * waits for it, so the function's first launch runs natively (the tests
  * and the benchmark rely on that).  true: by a background thread, while
- * warps go on in the interpreter until the code is ready; a launch never
- * stalls on the compiler (the firmware: the driver's watchdog stops a
+ * warps go on in the interpreter until the code is ready, and the thread
+ * runs at the idle priority (SCHED_IDLE); a launch never stalls on the
+ * compiler (the firmware: the driver's watchdog stops a
  * context that makes no progress for watchdog_ms, and under TCG a
  * compilation can take seconds).  Both give the same results.
  */

@@ -281,13 +281,34 @@ fail_mod:
 	return NULL;
 }
 
+static long budget = -1;	/* functions left to compile; llvm_lock */
+
+void vgpu_jit_set_compile_budget(long n)
+{
+	pthread_mutex_lock(&llvm_lock);
+	budget = n;
+	pthread_mutex_unlock(&llvm_lock);
+}
+
 /* Compile function @fi unless done; llvm_lock held. */
 static void compile_locked(struct jit_module *jm, uint32_t fi)
 {
 	struct jit_func *jf = &jm->funcs[fi];
 	int st = atomic_load_explicit(&jf->state, memory_order_relaxed);
 
+	if ((st == JF_NEW || st == JF_QUEUED) && !budget) {
+		if (st == JF_QUEUED)
+			translation_done(jm);	/* not started after all */
+		if (jit_debug())
+			fprintf(stderr, "vgpu-jit: function %u: interpreter "
+				"(compile budget spent)\n", fi);
+		atomic_store_explicit(&jf->state, JF_INTERP,
+				      memory_order_release);
+		return;
+	}
 	if (st == JF_NEW || st == JF_QUEUED) {
+		if (budget > 0)
+			budget--;
 		jf->entry = compile(jm, fi, jf);
 		atomic_store_explicit(&jf->state,
 				      jf->entry ? JF_NATIVE : JF_INTERP,

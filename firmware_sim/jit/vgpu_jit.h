@@ -64,6 +64,13 @@ int vgpu_jit_init(void);
 void vgpu_jit_set_async(bool async);
 
 /*
+ * At most @n more functions are compiled by this process; later ones run
+ * on the interpreter (negative: no limit, the default).  For test
+ * programs, where compiling hundreds of functions costs minutes.
+ */
+void vgpu_jit_set_compile_budget(long n);
+
+/*
  * Switch a loaded module between the tiers (between launches only).
  * Returns -1 when the module has no native tier (loaded under "interp"
  * or the JIT could not start).  Used by the tests that run every launch

@@ -80,8 +80,11 @@ int tg_init(struct test_gpu *g, unsigned int num_sms)
 
 	memset(g, 0, sizeof(*g));
 	g->next_va = 0x100000000ull;
-	if (!getenv("VGPU_TIER"))
+	if (!getenv("VGPU_TIER")) {
 		vgpu_jit_set_tier(VGPU_TIER_NATIVE);
+		/* compiling costs: TG_NATIVE_FUNCS functions compared */
+		vgpu_jit_set_compile_budget(TG_NATIVE_FUNCS);
+	}
 	g->both_tiers = true;
 	g->core = vgpu_core_create(&cfg);
 	if (!g->core)

@@ -14,6 +14,12 @@
 #include "vgpu_core.h"
 
 #define TG_MAX_MAPS	1024
+/*
+ * Functions a test process compiles with the native tier (the rest run
+ * on the interpreter in both runs: compiling costs minutes for hundreds);
+ * VGPU_TIER=native lifts the limit.
+ */
+#define TG_NATIVE_FUNCS		200
 
 struct tg_map {
 	uint64_t va;
@@ -49,7 +55,8 @@ struct tg_module {
 
 /*
  * Unless VGPU_TIER says otherwise, modules loaded after tg_init() get the
- * native tier and launches run on both tiers (see both_tiers).
+ * native tier and launches run on both tiers (see both_tiers), the first
+ * TG_NATIVE_FUNCS functions compiled.
  */
 int tg_init(struct test_gpu *g, unsigned int num_sms);
 void tg_fini(struct test_gpu *g);

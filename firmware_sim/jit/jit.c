@@ -334,7 +334,7 @@ static pthread_cond_t queue_cv = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t translated_cv = PTHREAD_COND_INITIALIZER;
 static struct job *queue_head, **queue_tail = &queue_head;
 static pthread_once_t worker_once = PTHREAD_ONCE_INIT;
-static bool worker_ok;
+static bool worker_ok, worker_quit;
 static bool async_default;
 
 static void jm_destroy(struct jit_module *jm)
@@ -398,8 +398,12 @@ static void *compile_worker(void *arg)
 		struct job *j;
 
 		pthread_mutex_lock(&queue_lock);
-		while (!queue_head)
+		while (!queue_head && !worker_quit)
 			pthread_cond_wait(&queue_cv, &queue_lock);
+		if (worker_quit) {
+			pthread_mutex_unlock(&queue_lock);
+			return NULL;
+		}
 		j = queue_head;
 		queue_head = j->next;
 		if (!queue_head)
@@ -415,11 +419,35 @@ static void *compile_worker(void *arg)
 	return NULL;
 }
 
+/*
+ * At exit: no compilation may be running when libLLVM's own destructors
+ * run (they come after this handler, registered later than they were).
+ * Forget the queue, wait for the compilation in progress, and keep LLVM
+ * to ourselves from then on.
+ */
+static void quiesce(void)
+{
+	pthread_mutex_lock(&queue_lock);
+	worker_quit = true;
+	while (queue_head) {
+		struct job *j = queue_head;
+
+		queue_head = j->next;
+		j->jm->refs--;
+		free(j);
+	}
+	queue_tail = &queue_head;
+	pthread_cond_broadcast(&queue_cv);
+	pthread_mutex_unlock(&queue_lock);
+	pthread_mutex_lock(&llvm_lock);
+}
+
 static void start_worker(void)
 {
 	pthread_t t;
 
-	worker_ok = !pthread_create(&t, NULL, compile_worker, NULL) &&
+	worker_ok = !atexit(quiesce) &&
+		    !pthread_create(&t, NULL, compile_worker, NULL) &&
 		    !pthread_detach(t);
 }
 

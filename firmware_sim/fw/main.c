@@ -265,5 +265,14 @@ int main(int argc, char **argv)
 	ret = serve(paths, ndev, &opt, daemon ? pidfile : NULL);
 	for (int i = 0; i < ndev; i++)
 		free(paths[i]);
+	/*
+	 * Everything is detached.  With the native tier, leave without
+	 * libLLVM's global destructors: the background compile thread may
+	 * still be inside LLVM (seen as a SIGSEGV after SIGTERM).
+	 */
+	if (vgpu_jit_get_tier() == VGPU_TIER_NATIVE) {
+		fflush(NULL);
+		_exit(ret);
+	}
 	return ret;
 }

@@ -412,8 +412,10 @@ static void *compile_worker(void *arg)
 		pthread_mutex_unlock(&queue_lock);
 		pthread_mutex_lock(&llvm_lock);
 		compile_locked(j->jm, j->fi);
-		pthread_mutex_unlock(&llvm_lock);
+		/* under llvm_lock: the last reference disposes of an LLJIT,
+		 * which must not race with quiesce() and exit */
 		jm_put(j->jm);
+		pthread_mutex_unlock(&llvm_lock);
 		free(j);
 	}
 	return NULL;

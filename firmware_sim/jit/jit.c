@@ -318,10 +318,11 @@ static void compile_locked(struct jit_module *jm, uint32_t fi)
 
 /*
  * The background compiler (vgpu_jit_set_async): one thread for the
- * process, a queue of functions.  Lock order: queue_lock, then llvm_lock;
- * the thread takes llvm_lock before it lets go of the queue, so a module
- * being freed (which purges the queue, then takes llvm_lock) never has
- * its functions compiled after.
+ * process, a queue of functions.  Lock order: llvm_lock, then queue_lock
+ * (nothing waits for llvm_lock while holding queue_lock).  A job holds a
+ * reference to its jit_module; a module being freed purges its jobs and
+ * waits only while the thread translates one of its functions (reading
+ * the vgpu_module), see translation_done().
  */
 struct job {
 	struct jit_module *jm;

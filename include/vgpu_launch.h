@@ -54,6 +54,17 @@
  *    0 means the kernel's own visa_kernel.local_size (at least 1 KiB).
  *    Local memory belongs to the SM, not to the context's address space.
  *
+ * 7. Scheduling.  priority is the CUDA stream's priority, from
+ *    VGPU_LAUNCH_PRIO_HIGHEST (-5) to VGPU_LAUNCH_PRIO_LOWEST (0, the
+ *    default): a lower number is a higher priority.  When an SM has room
+ *    for a block, it takes the next block of the highest-priority grid
+ *    that is active in the running context, the oldest first among
+ *    equals.  Blocks already running are not preempted for priority.
+ *    Launches of different queues of one context run concurrently;
+ *    launches of one queue run in queue order, each after the previous
+ *    one completed.  Contexts share GR in time slices (vgpu-fw
+ *    --timeslice-us); see Documentation/scheduler.rst.
+ *
  * Every field is checked when the packet is fetched; a violation faults
  * the context with VGPU_FAULT_BAD_PACKET (wrong sizes, unknown flags,
  * non-zero reserved bytes) or VGPU_FAULT_ILLEGAL_INSTRUCTION (an image
@@ -75,6 +86,10 @@
 /* The largest parameter buffer a launch may carry (CUDA 12.1+ limit). */
 #define VGPU_LAUNCH_MAX_PARAMS		32764
 
+/* struct vgpu_launch_v1.priority: lower numbers run first. */
+#define VGPU_LAUNCH_PRIO_HIGHEST	(-5)
+#define VGPU_LAUNCH_PRIO_LOWEST		0
+
 /* The largest image the firmware accepts. */
 #define VGPU_LAUNCH_MAX_IMAGE		(64U << 20)
 
@@ -91,6 +106,9 @@
  * @printf_fifo_size: bytes of the FIFO including its header, or 0.
  * @param_size: bytes of the parameter buffer (<= VGPU_LAUNCH_MAX_PARAMS).
  * @local_bytes: local memory per thread in bytes; 0: the kernel's.
+ * @priority: stream priority, VGPU_LAUNCH_PRIO_HIGHEST (-5, highest) to
+ *	VGPU_LAUNCH_PRIO_LOWEST (0); other values are a bad packet.  See
+ *	"Scheduling".
  * @reserved: zero.
  */
 struct vgpu_launch_v1 {
@@ -104,7 +122,8 @@ struct vgpu_launch_v1 {
 	__u64 printf_fifo_size;
 	__u32 param_size;
 	__u32 local_bytes;
-	__u64 reserved[2];
+	__s32 priority;
+	__u32 reserved[3];
 };
 
 #endif /* _VGPU_LAUNCH_H */

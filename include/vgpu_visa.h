@@ -422,115 +422,52 @@ enum visa_sreg {
 };
 
 /*
- * Opcodes.  Operand use per opcode ("-" = must be VISA_OPND_NONE):
+ * Opcodes.  include/vgpu_visa_ops.h is the table of them: one line per
+ * opcode with its name, the operands it reads and writes, what type2
+ * means for it, the validator's rules, the interpreter's handler and a
+ * one-line description.  The enum below and every other per-opcode table
+ * of the stack are generated from it.
  *
- * Data movement
- *  MOV      d = a                                     (any type; PRED: d,a preds)
- *  SREG     d = special register imm (enum visa_sreg)  type U32 or U64
- *  MOVA     d = address of byte imm in space type2 (GLOBAL: global VA of
- *           the global segment + imm; CONST: const-space offset; SHARED:
- *           shared offset; LOCAL: frame base + imm; PARAM: param offset)
- *  CVT      d = a converted from type2 to type (rnd, sat, ftz)
- *  CVTA     d = a converted between space type2 and generic
- *           (VISA_MOD_TO_GENERIC: to generic, else from generic)
- *  PACK     d = a | b << bits(type)  (type B16 or B32: mov.b32 {h,h},
- *           mov.b64 {r,r})
- *  SELP     d = pa ? a : b
- *  SLCT     d = (c as type2 >= 0) ? a : b
- *
- * Integer and floating-point arithmetic (d = f(a, b, c); type selects):
- *  ADD SUB MUL MIN MAX ABS NEG         (floats: rnd, ftz, sat; NaN flag)
- *  MULHI MULWIDE (d is 2x wide)  MAD MADHI MADWIDE (d = a*b + c)
- *  ADDC SUBC  d = a +/- b (+/- carry pa if CC_IN), carry to pd if CC_OUT
- *  FMA DIV REM SAD (d = |a-b| + c)
- *  RCP SQRT RSQRT SIN COS LG2 EX2 TANH  (rnd or APPROX, ftz)
- *  COPYSIGN (d = |b| with sign of a)   TESTP (pd = class sub of a)
- *  DP4A DP2A (d = dot(a, b) + c; SIGNED_A/B; HI for dp2a.hi)
- *
- * Bits
- *  AND OR XOR NOT CNOT SHL SHR (SHR on signed types is arithmetic)
- *  BFE (d = bits a[b +: c]) BFI (d = insert a into b at c, len e)
- *  BREV POPC CLZ BFIND (sub 1 = .shiftamt) FNS (d = fns(a, b, c))
- *  PRMT (d = permute a,b by c; sub = mode 0 = default)
- *  SHF (d = funnel shift {b:a} by c; sub = visa_shf_mode)
- *  LOP3 (d = lut imm of a, b, c)
- *
- * Comparison
- *  SETP     pd = cmp(a, b) [bool pa]  sub = visa_cmp, bool = visa_boolop
- *  SET      d = cmp(a, b) [bool pa] ? all-ones (1.0f for F32 dest type)
- *           : 0; type = dest type, type2 = compared type
- *
- * Memory (address = a + (int64_t)imm in space type2; a = NONE: see
- * enum visa_space for the frame-relative LOCAL form)
- *  LD       d[, b, c, e] = [address]     VEC: 1, 2 or 4 elements of type
- *  ST       [address] = b[, c, d, e]
- *  ATOM     d = old value; [address] op= b (CAS: compare b, new c);
- *           sub = visa_atom_op; type2 GLOBAL, SHARED or GENERIC
- *  RED      as ATOM with d = NONE
- *  MEMBAR   memory fence, sub = visa_scope
- *
- * Block synchronisation (barrier id a, thread count b or NONE = all)
- *  BAR      bar.sync / barrier.sync
- *  BAR_ARRIVE
- *  BAR_RED  d/pd = reduction sub (POPC: d; AND/OR: pd) over pa
- *
- * Warp (membermask e: lanes that take part; must include the lane)
- *  SHFL     d = value a from lane (b, c) by sub mode; pd = source valid
- *  VOTE     ALL/ANY/UNI: pd = vote over pa; BALLOT: d = mask of pa
- *  MATCH    ANY: d = mask of lanes with equal a; ALL: d = mask or 0,
- *           pd = all equal
- *  REDUX    d = reduction sub (ADD/MIN/MAX/AND/OR/XOR) of a over mask
- *  ACTIVEMASK d = mask of active lanes
- *  WARPSYNC wait for the lanes in e (bar.warp.sync)
- *
- * Control (see "Reconvergence" below)
- *  BRA      jump to imm[31:0]; reconvergence point imm[63:32]
- *  CALL     call function imm (or INDIRECT: function pointer in a)
- *  RET      return from the current function
- *  EXIT     end the thread
- *  TRAP     fault VISA_FAULT_TRAP
- *  BRKPT    fault VISA_FAULT_BREAKPOINT
- *  NANOSLEEP sleep about a nanoseconds (may yield the SM thread)
- *
- * System calls the compiler recognises
- *  VPRINTF  d = vprintf(format a, argument buffer b) (generic addresses)
- *  ASSERTFAIL __assertfail(message a, file b, line c, function e):
- *           records VISA_FAULT_ASSERT with the strings
+ * The numbers are ABI (vISA images in the compute cache, the H100 golden
+ * tests): they are the order of the table's lines, so new opcodes go at
+ * its end.  tests/test_visa_optable.c pins every one.
  */
+#include "vgpu_visa_ops.h"	/* first without VISA_OP: its vocabulary */
+
 enum visa_op {
-	VISA_OP_NOP = 0,
-	/* data movement */
-	VISA_OP_MOV, VISA_OP_SREG, VISA_OP_MOVA, VISA_OP_CVT, VISA_OP_CVTA,
-	VISA_OP_PACK, VISA_OP_SELP, VISA_OP_SLCT,
-	/* arithmetic */
-	VISA_OP_ADD, VISA_OP_SUB, VISA_OP_MUL, VISA_OP_MULHI, VISA_OP_MULWIDE,
-	VISA_OP_MAD, VISA_OP_MADHI, VISA_OP_MADWIDE, VISA_OP_ADDC,
-	VISA_OP_SUBC, VISA_OP_FMA, VISA_OP_DIV, VISA_OP_REM, VISA_OP_ABS,
-	VISA_OP_NEG, VISA_OP_MIN, VISA_OP_MAX, VISA_OP_SAD,
-	VISA_OP_RCP, VISA_OP_SQRT, VISA_OP_RSQRT, VISA_OP_SIN, VISA_OP_COS,
-	VISA_OP_LG2, VISA_OP_EX2, VISA_OP_TANH, VISA_OP_COPYSIGN,
-	VISA_OP_TESTP, VISA_OP_DP4A, VISA_OP_DP2A,
-	/* bits */
-	VISA_OP_AND, VISA_OP_OR, VISA_OP_XOR, VISA_OP_NOT, VISA_OP_CNOT,
-	VISA_OP_SHL, VISA_OP_SHR, VISA_OP_BFE, VISA_OP_BFI, VISA_OP_BREV,
-	VISA_OP_POPC, VISA_OP_CLZ, VISA_OP_BFIND, VISA_OP_FNS, VISA_OP_PRMT,
-	VISA_OP_SHF, VISA_OP_LOP3,
-	/* comparison */
-	VISA_OP_SETP, VISA_OP_SET,
-	/* memory */
-	VISA_OP_LD, VISA_OP_ST, VISA_OP_ATOM, VISA_OP_RED, VISA_OP_MEMBAR,
-	/* block synchronisation */
-	VISA_OP_BAR, VISA_OP_BAR_ARRIVE, VISA_OP_BAR_RED,
-	/* warp */
-	VISA_OP_SHFL, VISA_OP_VOTE, VISA_OP_MATCH, VISA_OP_REDUX,
-	VISA_OP_ACTIVEMASK, VISA_OP_WARPSYNC,
-	/* control */
-	VISA_OP_BRA, VISA_OP_CALL, VISA_OP_RET, VISA_OP_EXIT, VISA_OP_TRAP,
-	VISA_OP_BRKPT, VISA_OP_NANOSLEEP,
-	/* system calls */
-	VISA_OP_VPRINTF, VISA_OP_ASSERTFAIL,
+#define VISA_OP(op, ...) VISA_OP_##op,
+#include "vgpu_visa_ops.h"
+#undef VISA_OP
 	VISA_OP_COUNT
 };
+
+/*
+ * What the table says about one opcode, as data: visa_op_info(op), or
+ * NULL for an opcode this version does not know.  The validator, the
+ * disassembler and the PTX compiler's register allocator read it.
+ */
+struct visa_op_info {
+	const char *name;	/* the disassembler's text */
+	uint32_t slots;		/* VISA_SLOTS(): VISA_SLOT_USE(slots, slot) */
+	uint8_t type2;		/* enum visa_op_type2 */
+	uint8_t pred;		/* enum visa_op_pred */
+	uint8_t check;		/* enum visa_op_check */
+	uint8_t max_sub;	/* largest VISA_MOD_SUB() accepted */
+};
+
+static inline const struct visa_op_info *visa_op_info(unsigned int op)
+{
+	static const struct visa_op_info info[VISA_OP_COUNT] = {
+#define VISA_OP(op, name, cls, d, a, b, c, e, pd, pa, type2, pred, check, \
+		max_sub, description)					\
+	{ name, VISA_SLOTS(d, a, b, c, e, pd, pa), VISA_TYPE2_##type2,	\
+	  VISA_PRED_##pred, VISA_CHECK_##check, max_sub },
+#include "vgpu_visa_ops.h"
+#undef VISA_OP
+	};
+
+	return op < VISA_OP_COUNT ? &info[op] : (const struct visa_op_info *)0;
+}
 
 /*
  * One instruction: 32 bytes, naturally aligned fields, no implicit padding.
@@ -548,6 +485,17 @@ struct visa_insn {
 	uint16_t a, b, c, e;	/* source GPRs or literals */
 	uint64_t imm;		/* immediate field (meaning per opcode) */
 };
+
+/*
+ * Predicate logic: type PRED on an opcode whose table line says so (MOV,
+ * AND, OR, XOR, NOT); then d, a, b, c name predicates, not GPRs.
+ */
+static inline int visa_insn_pred_logic(const struct visa_insn *in)
+{
+	const struct visa_op_info *oi = visa_op_info(in->op);
+
+	return in->type == VISA_T_PRED && oi && oi->pred == VISA_PRED_L;
+}
 
 /* BRA's immediate: target and reconvergence point. */
 #define VISA_BRA_IMM(target, reconv) \
@@ -632,6 +580,7 @@ enum visa_fault_kind {
 	VISA_FAULT_STOPPED,		/* external stop request (watchdog) */
 	VISA_FAULT_INVALID_IMAGE,	/* image failed validation */
 	VISA_FAULT_OUT_OF_RESOURCES,	/* launch does not fit the SM */
+	VISA_FAULT_TIMEOUT,		/* scheduled past its exec_limit_us */
 	VISA_FAULT_COUNT
 };
 

@@ -4,9 +4,11 @@
  *
  * A context is a GPU address space plus the queues that run in it.  It has
  * a handle in its open file and a device-wide id under which the firmware
- * knows it.  Errors are sticky per context, as in CUDA: once a fault, a
- * watchdog timeout or the loss of the device stopped it, every queue of the
- * context reports the error and waits fail; other contexts carry on.
+ * knows it.  Errors are sticky per context, as in CUDA: once a fault, the
+ * execution limit, a hung engine or the loss of the device stopped it,
+ * every queue of the context reports the error and waits fail; other
+ * contexts carry on.  A context needs a firmware: without one, creation
+ * fails with -ENODEV.
  */
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -81,9 +83,13 @@ static struct vgpu_ctx *vgpu_ctx_new(struct vgpu_dev *dev)
  */
 static int vgpu_ctx_publish(struct vgpu_dev *dev, struct vgpu_ctx *ctx)
 {
-	int ret = xa_alloc(&dev->ctxs, &ctx->id, NULL, xa_limit_31b,
-			   GFP_KERNEL_ACCOUNT);
+	int ret;
 
+	/* Under dev->lock: a firmware detaching now kills us as lost. */
+	if (!dev->fw_file)
+		return -ENODEV;
+	ret = xa_alloc(&dev->ctxs, &ctx->id, NULL, xa_limit_31b,
+		       GFP_KERNEL_ACCOUNT);
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	ctx->create_ev.ev.ctx_id = ctx->id;
@@ -115,6 +121,12 @@ int vgpu_ioctl_ctx_create(struct vgpu_file *vf, void *data)
 
 	if (args->flags || args->pad)
 		return -EINVAL;
+	/*
+	 * No firmware, no GPU: say so now rather than fail the first piece
+	 * of work later.  Checked again where it counts, in publish.
+	 */
+	if (!READ_ONCE(dev->fw_file))
+		return -ENODEV;
 	ctx = vgpu_ctx_new(dev);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -246,7 +258,7 @@ struct vgpu_ctx *vgpu_ctx_lookup(struct vgpu_file *vf, u32 handle)
  * @ctx: the context.
  *
  * Return: 0, -ENODEV if the device was lost under it, or -ECANCELED if a
- * fault or the watchdog stopped it.
+ * fault, the execution limit or a hung engine stopped it.
  */
 int vgpu_ctx_usable(struct vgpu_ctx *ctx)
 {

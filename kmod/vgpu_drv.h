@@ -42,8 +42,14 @@ struct page;
 #define VGPU_HANDLE_LIMIT	XA_LIMIT(1, (1U << 22) - 1)
 
 /* Module parameters (vgpu_main.c). */
-extern unsigned int vgpu_watchdog_ms;
+extern unsigned int vgpu_kernel_exec_timeout_ms;
+extern unsigned int vgpu_hang_timeout_ms;
 extern unsigned int vgpu_max_queues;
+
+/* Engines of every device: GR, then two copy engines (struct vgpu_info). */
+#define VGPU_NUM_COMPUTE_ENGINES	1
+#define VGPU_NUM_COPY_ENGINES		2
+#define VGPU_NUM_ENGINES	(VGPU_NUM_COMPUTE_ENGINES + VGPU_NUM_COPY_ENGINES)
 
 /**
  * struct vgpu_event - a pending record for the firmware's read()
@@ -135,6 +141,24 @@ struct vgpu_user {
 };
 
 /**
+ * struct vgpu_engine_watch - the hang detector's view of one engine
+ * @progress: the engine's progress counter in the last heartbeat.
+ * @since: jiffies when @progress last changed, or the engine last had no
+ *	runnable work: the start of the current stall.
+ * @ctx_id: the context the firmware last reported running on it.
+ * @runnable: the last heartbeat said it had runnable work.
+ * @blamed: @ctx_id was stopped for this stall (a second stall is the
+ *	firmware's fault).
+ */
+struct vgpu_engine_watch {
+	u64 progress;
+	unsigned long since;
+	u32 ctx_id;
+	bool runnable;
+	bool blamed;
+};
+
+/**
  * struct vgpu_dev - one device
  * @misc: the misc device /dev/vgpuN.
  * @index: N.
@@ -149,7 +173,14 @@ struct vgpu_user {
  * @fw_file: the attached firmware's file, or NULL.
  * @fw_mapping: its address space, to zap the firmware's view of VRAM and
  *	GART pages before they are freed (under vram.lock and gart.lock).
+ * @fw_map_file: the file whose VRAM and GART mappings faults may fill:
+ *	the attached firmware's (under vram.lock and gart.lock); a firmware
+ *	detached as hung keeps its file but loses its mappings.
  * @fw_lost: a firmware detached and none attached since.
+ * @fw_flags: VGPU_FW_ATTACH_* of the attached firmware.
+ * @fw_heartbeat: jiffies of its last heartbeat (or of its attach).
+ * @engines: hang detection state of each engine, from the heartbeats.
+ * @config_ev: CONFIG record (the firmware's share of the parameters).
  * @events: records waiting for the firmware's read().
  * @post_seq: sequence number of the last record posted.
  * @deferred: struct vgpu_deferred waiting for the firmware's ack, in @seq
@@ -162,7 +193,7 @@ struct vgpu_user {
  * @nr_ctxs: live contexts.
  * @users_lock: protects @users and every user's refs.
  * @users: struct vgpu_user by uid.
- * @watchdog: periodic check of queue progress.
+ * @watchdog: periodic hang check (heartbeat and engine progress).
  * @debugfs: this device's debugfs directory.
  */
 struct vgpu_dev {
@@ -178,7 +209,12 @@ struct vgpu_dev {
 	struct xarray queues;
 	struct file *fw_file;
 	struct address_space *fw_mapping;
+	struct file *fw_map_file;
 	bool fw_lost;
+	u32 fw_flags;
+	unsigned long fw_heartbeat;
+	struct vgpu_engine_watch engines[VGPU_NUM_ENGINES];
+	struct vgpu_event config_ev;
 	struct list_head events;
 	u64 post_seq;
 	struct list_head deferred;
@@ -356,9 +392,6 @@ struct vgpu_ctx {
  * @error: VGPU_QUEUE_ERROR_* once stopped (under vgpu_dev.state_lock).
  * @wq: waiters on the fence.
  * @eventfd: notified on each interrupt (under vgpu_dev.lock).
- * @wd_rptr: watchdog: rptr seen at the last check.
- * @wd_progress: watchdog: jiffies of the last progress.
- * @wd_busy: watchdog: work was pending at the last check.
  * @create_ev: QUEUE_CREATE record.
  * @kick_ev: QUEUE_KICK record (kicks coalesce while it is pending).
  * @destroy_ev: QUEUE_DESTROY record, allocated up front.
@@ -381,9 +414,6 @@ struct vgpu_queue {
 	u32 error;
 	wait_queue_head_t wq;
 	struct eventfd_ctx *eventfd;
-	u64 wd_rptr;
-	unsigned long wd_progress;
-	bool wd_busy;
 	struct vgpu_event create_ev;
 	struct vgpu_event kick_ev;
 	struct vgpu_event *destroy_ev;
@@ -463,7 +493,11 @@ void vgpu_queue_destroy(struct vgpu_file *vf, struct vgpu_queue *q);
 void vgpu_queue_set_error(struct vgpu_queue *q, u32 error);
 void vgpu_queue_interrupt(struct vgpu_queue *q);
 int vgpu_queue_signal(struct vgpu_queue *q, u64 fence);
+
+/* vgpu_watchdog.c */
+int vgpu_ioctl_fw_heartbeat(struct vgpu_file *vf, void *data);
 void vgpu_watchdog_work(struct work_struct *work);
+void vgpu_watchdog_reset(struct vgpu_dev *dev);
 
 /* vgpu_fw.c */
 int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data);
@@ -472,6 +506,9 @@ int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data);
 void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d, u64 seq);
 void vgpu_fw_detach(struct vgpu_file *vf);
+void vgpu_fw_lose(struct vgpu_dev *dev);
+bool vgpu_fw_is_current(struct vgpu_file *vf);
+void vgpu_fw_post_config(struct vgpu_dev *dev);
 u64 vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e);
 void vgpu_fw_cancel(struct vgpu_dev *dev, struct vgpu_event *e);
 ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,

@@ -15,7 +15,13 @@
  * Closing the file (or dying) detaches it: every context that exists is
  * marked lost, waiters fail with -ENODEV, and a firmware that attaches
  * later is told about all surviving contexts and queues, so the device
- * serves new work again.
+ * serves new work again.  A firmware that stops sending heartbeats is
+ * detached the same way by the hang detector (vgpu_watchdog.c), without
+ * waiting for it to close its file: its mappings are revoked, and
+ * whatever it does later with the file fails with -ENODEV.
+ *
+ * Without a firmware the device cannot run anything, so no context can be
+ * created (-ENODEV): a program learns at once that the GPU is unusable.
  *
  * Taking memory away from the device is a two-step affair, as on real GPUs
  * where the driver waits for a TLB invalidation to complete: UNMAP and
@@ -103,6 +109,19 @@ static void vgpu_fw_release_deferred(struct vgpu_dev *dev, u64 seq)
 	}
 }
 
+/**
+ * vgpu_fw_is_current() - is this file the attached firmware?
+ * @vf: a file with is_fw set.
+ *
+ * Return: false once it was detached as hung (it stays a firmware file,
+ * so that client ioctls keep failing, but serves nothing).  Stable under
+ * vgpu_dev.lock.
+ */
+bool vgpu_fw_is_current(struct vgpu_file *vf)
+{
+	return READ_ONCE(vf->dev->fw_file) == vf->filp;
+}
+
 int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data)
 {
 	struct vgpu_fw_ack *args = data;
@@ -114,7 +133,9 @@ int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data)
 	if (args->flags || args->pad)
 		return -EINVAL;
 	mutex_lock(&dev->lock);
-	if (args->seq > dev->post_seq)
+	if (!vgpu_fw_is_current(vf))
+		ret = -ENODEV;
+	else if (args->seq > dev->post_seq)
 		ret = -EINVAL;
 	else
 		vgpu_fw_release_deferred(dev, args->seq);
@@ -161,15 +182,47 @@ static void vgpu_fw_replay(struct vgpu_dev *dev)
 	}
 }
 
-/* Set the address space the firmware maps VRAM and GART pages through. */
-static void vgpu_fw_set_mapping(struct vgpu_dev *dev,
-				struct address_space *mapping)
+/*
+ * Set the firmware file whose VRAM and GART mappings may be filled, and the
+ * address space they live in (NULL: none).
+ */
+static void vgpu_fw_set_mapping(struct vgpu_dev *dev, struct file *file)
 {
 	mutex_lock(&dev->vram.lock);
 	mutex_lock(&dev->gart.lock);
-	dev->fw_mapping = mapping;
+	dev->fw_map_file = file;
+	dev->fw_mapping = file ? file->f_mapping : NULL;
 	mutex_unlock(&dev->gart.lock);
 	mutex_unlock(&dev->vram.lock);
+}
+
+/*
+ * Remove every firmware mapping (VRAM, GART, rings, doorbells) of the
+ * device's files: they are kinds VGPU_MMAP_FW_VRAM..FW_DOORBELL of the
+ * offset space.  Client mappings are other kinds and stay.
+ */
+static void vgpu_fw_zap_mappings(struct address_space *mapping)
+{
+	loff_t first = vgpu_mmap_offset(VGPU_MMAP_FW_VRAM, 0);
+	loff_t end = vgpu_mmap_offset(VGPU_MMAP_FW_DOORBELL + 1, 0);
+
+	unmap_mapping_range(mapping, first, end - first, 1);
+}
+
+/**
+ * vgpu_fw_post_config() - tell the firmware the parameters it enforces
+ * @dev: the device; dev->lock held.
+ *
+ * Only a firmware that said it reads CONFIG records gets them; a pending
+ * record is updated in place, so the firmware always reads the newest
+ * value.
+ */
+void vgpu_fw_post_config(struct vgpu_dev *dev)
+{
+	lockdep_assert_held(&dev->lock);
+	dev->config_ev.ev.arg0 = READ_ONCE(vgpu_kernel_exec_timeout_ms);
+	if (dev->fw_file && (dev->fw_flags & VGPU_FW_ATTACH_CONFIG))
+		vgpu_fw_post(dev, &dev->config_ev);
 }
 
 int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data)
@@ -180,7 +233,7 @@ int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data)
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	if (args->flags || args->pad)
+	if ((args->flags & ~VGPU_FW_ATTACH_FLAGS) || args->pad)
 		return -EINVAL;
 
 	mutex_lock(&vf->lock);
@@ -192,10 +245,14 @@ int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data)
 	if (dev->fw_file) {
 		ret = -EBUSY;
 	} else {
-		dev->fw_file = vf->filp;
+		WRITE_ONCE(dev->fw_file, vf->filp);
 		dev->fw_lost = false;
-		vgpu_fw_set_mapping(dev, vf->filp->f_mapping);
+		dev->fw_flags = args->flags;
+		vgpu_fw_set_mapping(dev, vf->filp);
 		WRITE_ONCE(vf->is_fw, true);
+		vgpu_watchdog_reset(dev);
+		/* The parameters first: they apply to everything after. */
+		vgpu_fw_post_config(dev);
 		vgpu_fw_replay(dev);
 	}
 	mutex_unlock(&dev->lock);
@@ -207,35 +264,64 @@ out:
 	args->vram_offset = vgpu_mmap_offset(VGPU_MMAP_FW_VRAM, 0);
 	args->gart_entries = dev->gart.nentries;
 	args->gart_offset = vgpu_mmap_offset(VGPU_MMAP_FW_GART, 0);
-	dev_info(dev->misc.this_device, "firmware attached (pid %d)\n",
-		 task_tgid_nr(current));
+	dev_info(dev->misc.this_device, "firmware attached (pid %d%s)\n",
+		 task_tgid_nr(current),
+		 args->flags & VGPU_FW_ATTACH_HEARTBEAT ? ", heartbeat" : "");
 	return 0;
 }
 
 /**
- * vgpu_fw_detach() - the firmware's file is being released
- * @vf: the firmware's file.
+ * vgpu_fw_lose() - the device has lost its firmware
+ * @dev: the device, with a firmware attached; dev->lock held.
  *
- * Its mappings are gone (they hold the file); mark the device lost for
- * every existing context.
+ * Every existing context is marked lost.  The firmware's mappings are
+ * revoked before the memory it never acknowledged is released: a firmware
+ * declared hung may still be running, and must not reach memory that is
+ * given to someone else.
+ */
+void vgpu_fw_lose(struct vgpu_dev *dev)
+{
+	struct address_space *mapping = dev->fw_mapping;
+	struct vgpu_ctx *ctx;
+	unsigned long id;
+
+	lockdep_assert_held(&dev->lock);
+	WRITE_ONCE(dev->fw_file, NULL);
+	dev->fw_lost = true;
+	dev->fw_flags = 0;
+	/* Faults fail from now on; then remove what was mapped before. */
+	vgpu_fw_set_mapping(dev, NULL);
+	if (mapping)
+		vgpu_fw_zap_mappings(mapping);
+	vgpu_fw_flush_events(dev);
+	vgpu_fw_release_deferred(dev, U64_MAX);
+	xa_for_each(&dev->ctxs, id, ctx)
+		vgpu_ctx_kill(ctx, NULL, VGPU_CTX_STATE_LOST);
+	/* A firmware blocked in read() learns that it was detached. */
+	wake_up_interruptible_all(&dev->fw_wq);
+}
+
+/**
+ * vgpu_fw_detach() - the firmware's file is being released
+ * @vf: a firmware's file.
+ *
+ * If it still serves the device (it was not detached as hung), the device
+ * loses its firmware.
  */
 void vgpu_fw_detach(struct vgpu_file *vf)
 {
 	struct vgpu_dev *dev = vf->dev;
-	struct vgpu_ctx *ctx;
-	unsigned long id;
+	bool lost = false;
 
 	mutex_lock(&dev->lock);
-	dev->fw_file = NULL;
-	dev->fw_lost = true;
-	vgpu_fw_set_mapping(dev, NULL);
-	vgpu_fw_flush_events(dev);
-	/* Its mappings are gone: nothing can use what it never acknowledged. */
-	vgpu_fw_release_deferred(dev, U64_MAX);
-	xa_for_each(&dev->ctxs, id, ctx)
-		vgpu_ctx_kill(ctx, NULL, VGPU_CTX_STATE_LOST);
+	if (vgpu_fw_is_current(vf)) {
+		vgpu_fw_lose(dev);
+		lost = true;
+	}
 	mutex_unlock(&dev->lock);
-	dev_info(dev->misc.this_device, "firmware detached: device lost\n");
+	if (lost)
+		dev_info(dev->misc.this_device,
+			 "firmware detached: device lost\n");
 }
 
 int vgpu_ioctl_fw_signal(struct vgpu_file *vf, void *data)
@@ -251,7 +337,10 @@ int vgpu_ioctl_fw_signal(struct vgpu_file *vf, void *data)
 		return -EINVAL;
 	mutex_lock(&dev->lock);
 	q = xa_load(&dev->queues, args->queue_id);
-	ret = q ? vgpu_queue_signal(q, args->fence) : -ENOENT;
+	if (!vgpu_fw_is_current(vf))
+		ret = -ENODEV;
+	else
+		ret = q ? vgpu_queue_signal(q, args->fence) : -ENOENT;
 	mutex_unlock(&dev->lock);
 	return ret;
 }
@@ -268,7 +357,8 @@ int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data)
 		return -EPERM;
 	if (args->flags || args->pad)
 		return -EINVAL;
-	if (fault->kind == VGPU_FAULT_NONE || fault->kind == VGPU_FAULT_WATCHDOG ||
+	/* WATCHDOG too: the firmware enforces the per-kernel limit. */
+	if (fault->kind == VGPU_FAULT_NONE ||
 	    fault->kind > VGPU_FAULT_KIND_MAX || fault->engine > VGPU_ENGINE_MAX)
 		return -EINVAL;
 	fault->kernel_name[sizeof(fault->kernel_name) - 1] = '\0';
@@ -276,7 +366,9 @@ int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data)
 
 	mutex_lock(&dev->lock);
 	q = xa_load(&dev->queues, fault->queue_id);
-	if (q)
+	if (!vgpu_fw_is_current(vf))
+		ret = -ENODEV;
+	else if (q)
 		vgpu_ctx_kill(q->ctx, fault, VGPU_CTX_STATE_FAULTED);
 	else
 		ret = -ENOENT;
@@ -312,7 +404,8 @@ static size_t vgpu_fw_pop(struct vgpu_dev *dev, struct vgpu_fw_event *out,
  * @len: its size; at least one record.
  * @nonblock: O_NONBLOCK: -EAGAIN instead of sleeping.
  *
- * Return: bytes of whole records read, or a negative errno.
+ * Return: bytes of whole records read, or a negative errno (-ENODEV once
+ * the firmware was detached as hung).
  */
 ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
 		     bool nonblock)
@@ -326,6 +419,10 @@ ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
 		return -EINVAL;
 	for (;;) {
 		mutex_lock(&dev->lock);
+		if (!vgpu_fw_is_current(vf)) {
+			mutex_unlock(&dev->lock);
+			return -ENODEV;
+		}
 		n = vgpu_fw_pop(dev, batch, min_t(size_t, len / sizeof(batch[0]),
 						  VGPU_FW_READ_BATCH));
 		mutex_unlock(&dev->lock);
@@ -334,7 +431,8 @@ ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
 		if (nonblock)
 			return -EAGAIN;
 		ret = wait_event_interruptible(dev->fw_wq,
-					       !list_empty(&dev->events));
+					       !list_empty(&dev->events) ||
+					       !vgpu_fw_is_current(vf));
 		if (ret)
 			return ret;
 	}

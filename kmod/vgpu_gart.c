@@ -107,8 +107,9 @@ void vgpu_gart_unbind(struct vgpu_dev *dev, unsigned long base,
  * @index: GART entry.
  *
  * Return: VM_FAULT_NOPAGE with the entry's page mapped, or VM_FAULT_SIGBUS
- * for an empty entry.  On x86 the PTE takes the page's cache attribute
- * (write-combined pages stay write-combined).
+ * for an empty entry or a firmware that was detached as hung.  On x86 the
+ * PTE takes the page's cache attribute (write-combined pages stay
+ * write-combined).
  */
 vm_fault_t vgpu_gart_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
 			   unsigned long index)
@@ -117,7 +118,8 @@ vm_fault_t vgpu_gart_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 
 	mutex_lock(&gart->lock);
-	if (index < gart->nentries && gart->entries[index])
+	if (vmf->vma->vm_file == dev->fw_map_file &&
+	    index < gart->nentries && gart->entries[index])
 		ret = vmf_insert_pfn(vmf->vma, vmf->address,
 				     page_to_pfn(gart->entries[index]));
 	mutex_unlock(&gart->lock);

@@ -39,31 +39,88 @@ MODULE_PARM_DESC(gart_mb,
 
 static struct vgpu_dev *vgpu_devs[VGPU_MAX_DEVICES];
 
-unsigned int vgpu_watchdog_ms = 5000;
-
 /*
- * A new timeout applies at once: look at the queues again now.  Called
- * under kernel_param_lock(THIS_MODULE), which also guards vgpu_devs[].
+ * The per-kernel execution limit: none by default, as on a compute GPU
+ * with no display attached.  The firmware enforces it per grid; a new
+ * value reaches it at once in a CONFIG record.  Called under
+ * kernel_param_lock(THIS_MODULE), which also guards vgpu_devs[].
  */
-static int vgpu_watchdog_ms_set(const char *val, const struct kernel_param *kp)
+unsigned int vgpu_kernel_exec_timeout_ms;
+
+static int vgpu_exec_timeout_set(const char *val,
+				 const struct kernel_param *kp)
 {
 	int ret = param_set_uint(val, kp);
 	unsigned int i;
 
-	for (i = 0; !ret && i < VGPU_MAX_DEVICES; i++)
-		if (vgpu_devs[i])
-			mod_delayed_work(system_wq, &vgpu_devs[i]->watchdog, 0);
+	for (i = 0; !ret && i < VGPU_MAX_DEVICES; i++) {
+		struct vgpu_dev *dev = vgpu_devs[i];
+
+		if (!dev)
+			continue;
+		mutex_lock(&dev->lock);
+		vgpu_fw_post_config(dev);
+		mutex_unlock(&dev->lock);
+	}
 	return ret;
 }
 
-static const struct kernel_param_ops vgpu_watchdog_ms_ops = {
-	.set = vgpu_watchdog_ms_set,
+static const struct kernel_param_ops vgpu_exec_timeout_ops = {
+	.set = vgpu_exec_timeout_set,
 	.get = param_get_uint,
 };
 
-module_param_cb(watchdog_ms, &vgpu_watchdog_ms_ops, &vgpu_watchdog_ms, 0644);
-MODULE_PARM_DESC(watchdog_ms,
-		 "A queue making no progress for this long stops its context (ms, 0 = off, default 5000; writable)");
+module_param_cb(kernel_exec_timeout_ms, &vgpu_exec_timeout_ops,
+		&vgpu_kernel_exec_timeout_ms, 0644);
+MODULE_PARM_DESC(kernel_exec_timeout_ms,
+		 "Per-kernel execution limit, counting only the time a grid is scheduled (ms, 0 = none, the default; writable)");
+
+/*
+ * Hang detection (vgpu_watchdog.c).  10 s, as amdgpu's lockup_timeout:
+ * forty heartbeats of vgpu-fw (one per 250 ms) may go missing before the
+ * firmware is declared hung, which a firmware starved by a loaded host
+ * (2 CPUs, a TCG guest, a build beside it) does not reach, while a real
+ * hang is still reported well before a user gives up waiting.  Values
+ * below four heartbeats would declare a healthy firmware hung: 1-999 are
+ * refused.
+ */
+#define VGPU_HANG_TIMEOUT_MIN_MS	1000
+unsigned int vgpu_hang_timeout_ms = 10000;
+
+/* A new timeout applies at once: look at the devices again now. */
+static int vgpu_hang_timeout_set(const char *val,
+				 const struct kernel_param *kp)
+{
+	unsigned int ms, i;
+	int ret = kstrtouint(val, 0, &ms);
+
+	if (ret)
+		return ret;
+	if (ms && ms < VGPU_HANG_TIMEOUT_MIN_MS)
+		return -EINVAL;
+	if (strstr(kp->name, "watchdog_ms"))
+		pr_warn_once("vgpu: %s is deprecated, use hang_timeout_ms\n",
+			     kp->name);
+	WRITE_ONCE(vgpu_hang_timeout_ms, ms);
+	for (i = 0; i < VGPU_MAX_DEVICES; i++)
+		if (vgpu_devs[i])
+			mod_delayed_work(system_wq, &vgpu_devs[i]->watchdog, 0);
+	return 0;
+}
+
+static const struct kernel_param_ops vgpu_hang_timeout_ops = {
+	.set = vgpu_hang_timeout_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(hang_timeout_ms, &vgpu_hang_timeout_ops,
+		&vgpu_hang_timeout_ms, 0644);
+MODULE_PARM_DESC(hang_timeout_ms,
+		 "A firmware with no heartbeat, or an engine with work but no progress, for this long is hung (ms, 0 = off, else at least 1000, default 10000; writable)");
+/* Until uAPI 1.2 the rptr watchdog; now the same hang detection. */
+module_param_cb(watchdog_ms, &vgpu_hang_timeout_ops, &vgpu_hang_timeout_ms,
+		0644);
+MODULE_PARM_DESC(watchdog_ms, "Deprecated alias of hang_timeout_ms");
 
 unsigned int vgpu_max_queues = 64;
 module_param_named(max_queues, vgpu_max_queues, uint, 0444);
@@ -81,17 +138,23 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *data)
 	info->version_major = VGPU_UAPI_VERSION_MAJOR;
 	info->version_minor = VGPU_UAPI_VERSION_MINOR;
 	info->device_index = dev->index;
-	info->flags = READ_ONCE(dev->fw_file) ? VGPU_INFO_FW_ATTACHED : 0;
+	mutex_lock(&dev->lock);
+	if (dev->fw_file)
+		info->flags |= VGPU_INFO_FW_ATTACHED;
+	if (dev->fw_file && (dev->fw_flags & VGPU_FW_ATTACH_EXEC_LIMIT))
+		info->flags |= VGPU_INFO_EXEC_LIMIT;
+	mutex_unlock(&dev->lock);
 	info->vram_size = (u64)dev->vram.npages << PAGE_SHIFT;
 	info->vram_page_size = VGPU_BIG_PAGE_SIZE;
 	info->host_page_size = VGPU_SMALL_PAGE_SIZE;
 	info->gart_entries = dev->gart.nentries;
 	info->va_bits = VGPU_VA_BITS;
 	info->max_queues = vgpu_max_queues;
-	info->watchdog_ms = READ_ONCE(vgpu_watchdog_ms);
-	info->num_compute_engines = 1;
-	info->num_copy_engines = 2;
+	info->kernel_exec_timeout_ms = READ_ONCE(vgpu_kernel_exec_timeout_ms);
+	info->num_compute_engines = VGPU_NUM_COMPUTE_ENGINES;
+	info->num_copy_engines = VGPU_NUM_COPY_ENGINES;
 	info->hw_version = VGPU_HW_VERSION;
+	info->hang_timeout_ms = READ_ONCE(vgpu_hang_timeout_ms);
 	return 0;
 }
 
@@ -117,13 +180,17 @@ struct vgpu_ioctl_desc {
 	{ .cmd = VGPU_IOCTL_##_cmd, .fn = _fn, .client = _client, \
 	  .min_size = _min_size }
 
+/* uAPI 1.2 appended hang_timeout_ms to struct vgpu_info. */
+#define VGPU_INFO_SIZE_1_0 offsetof(struct vgpu_info, hang_timeout_ms)
+
 /* uAPI 1.1 appended struct vgpu_fault.message (to two structs). */
 #define VGPU_CTX_STATUS_SIZE_1_0 \
 	offsetof(struct vgpu_ctx_status, fault.message)
 #define VGPU_FW_FAULT_SIZE_1_0 offsetof(struct vgpu_fw_fault, fault.message)
 
 static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
-	VGPU_IOCTL(GET_INFO, vgpu_ioctl_get_info, false),
+	VGPU_IOCTL_GREW(GET_INFO, vgpu_ioctl_get_info, false,
+			VGPU_INFO_SIZE_1_0),
 	VGPU_IOCTL(CTX_CREATE, vgpu_ioctl_ctx_create, true),
 	VGPU_IOCTL(CTX_DESTROY, vgpu_ioctl_ctx_destroy, true),
 	VGPU_IOCTL_GREW(CTX_STATUS, vgpu_ioctl_ctx_status, true,
@@ -146,6 +213,7 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL_GREW(FW_FAULT, vgpu_ioctl_fw_fault, false,
 			VGPU_FW_FAULT_SIZE_1_0),
 	VGPU_IOCTL(FW_ACK, vgpu_ioctl_fw_ack, false),
+	VGPU_IOCTL(FW_HEARTBEAT, vgpu_ioctl_fw_heartbeat, false),
 };
 
 /* Large enough for every argument struct. */
@@ -168,6 +236,7 @@ union vgpu_ioctl_args {
 	struct vgpu_fw_signal fw_signal;
 	struct vgpu_fw_fault fw_fault;
 	struct vgpu_fw_ack fw_ack;
+	struct vgpu_fw_heartbeat fw_heartbeat;
 };
 
 static const struct vgpu_ioctl_desc *vgpu_ioctl_find(unsigned int cmd)
@@ -336,7 +405,9 @@ static __poll_t vgpu_poll(struct file *filp, struct poll_table_struct *wait)
 	if (READ_ONCE(vf->is_fw)) {
 		poll_wait(filp, &dev->fw_wq, wait);
 		mutex_lock(&dev->lock);
-		if (!list_empty(&dev->events))
+		if (!vgpu_fw_is_current(vf))
+			mask = EPOLLERR;	/* detached as hung */
+		else if (!list_empty(&dev->events))
 			mask = EPOLLIN | EPOLLRDNORM;
 		mutex_unlock(&dev->lock);
 		return mask;
@@ -395,6 +466,8 @@ static struct vgpu_dev *vgpu_dev_create(unsigned int index)
 	mutex_init(&dev->users_lock);
 	xa_init(&dev->users);
 	INIT_DELAYED_WORK(&dev->watchdog, vgpu_watchdog_work);
+	INIT_LIST_HEAD(&dev->config_ev.node);
+	dev->config_ev.ev.type = VGPU_FW_EV_CONFIG;
 
 	ret = vgpu_vram_init(&dev->vram, (u64)vram_mb << 20);
 	if (!ret)

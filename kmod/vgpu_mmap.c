@@ -161,10 +161,16 @@ static vm_fault_t vgpu_fw_queue_fault(struct vm_fault *vmf)
 	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
 	unsigned long index = ((off & VGPU_MMAP_OFF_MASK) >> PAGE_SHIFT) +
 			      ((vmf->address - vma->vm_start) >> PAGE_SHIFT);
-	struct page *page = vgpu_queue_page(vma->vm_private_data,
-					    off >> VGPU_MMAP_KIND_SHIFT, index);
+	struct vgpu_queue *q = vma->vm_private_data;
+	struct page *page = vgpu_queue_page(q, off >> VGPU_MMAP_KIND_SHIFT,
+					    index);
 
-	if (!page)
+	/*
+	 * Not for a firmware detached as hung.  A fault racing with that
+	 * detach may still map the page: it stays the queue's (the VMA holds
+	 * the queue), and the queue's context is lost.
+	 */
+	if (!page || vma->vm_file != READ_ONCE(q->dev->fw_file))
 		return VM_FAULT_SIGBUS;
 	return vmf_insert_pfn(vma, vmf->address, page_to_pfn(page));
 }
@@ -338,6 +344,8 @@ int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 	case VGPU_MMAP_FW_GART:
 		if (!is_fw)
 			return -EACCES;
+		if (!vgpu_fw_is_current(vf))
+			return -ENODEV;
 		if (id)
 			return -EINVAL;
 		return vgpu_mmap_aperture(dev, vma, kind, first);
@@ -346,7 +354,7 @@ int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 		if (!is_fw)
 			return -EACCES;
 		mutex_lock(&dev->lock);
-		q = xa_load(&dev->queues, id);
+		q = vgpu_fw_is_current(vf) ? xa_load(&dev->queues, id) : NULL;
 		if (q)
 			vgpu_queue_get(q);
 		mutex_unlock(&dev->lock);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_queue.c - user-mode queues, fences, waits and the watchdog
+ * vgpu_queue.c - user-mode queues, fences and waits
  *
  * A queue is three things shared with user space (vgpu_hw.h): a ring of
  * packets, a doorbell page (the application's write pointer; the
@@ -15,14 +15,15 @@
  * fence page and wakes the queue's waiters, its eventfd and poll() on the
  * owning file.
  *
- * The watchdog bounds every wait: a queue whose read pointer does not move
- * for watchdog_ms while work is pending stops its context (guilty), and the
- * firmware is told to drop the context's work.
+ * A queue may wait as long as its work takes: a kernel that runs for hours,
+ * or a queue waiting behind another process's kernel, is not a hang.  What
+ * really hangs - a firmware that stops answering, an engine that stops
+ * making progress - is caught by the hang detector (vgpu_watchdog.c), and a
+ * per-kernel execution limit exists only when the administrator sets one.
  */
 #include <linux/eventfd.h>
 #include <linux/file.h>
 #include <linux/gfp.h>
-#include <linux/jiffies.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -85,11 +86,6 @@ void vgpu_queue_put(struct vgpu_queue *q)
 static struct vgpu_fence_page *vgpu_fence_page(struct vgpu_queue *q)
 {
 	return page_address(q->fence);
-}
-
-static struct vgpu_doorbell *vgpu_doorbell(struct vgpu_queue *q)
-{
-	return page_address(q->doorbell);
 }
 
 /* Queue pages are charged to the memory cgroup of the process asking. */
@@ -206,7 +202,6 @@ static int vgpu_queue_publish(struct vgpu_file *vf, struct vgpu_queue *q)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	vgpu_queue_set_id(q, id);
 	q->file = vf;
-	q->wd_progress = jiffies;
 	list_add_tail(&q->node, &q->ctx->queues);
 	/* Storing into a reserved slot allocates nothing: it cannot fail. */
 	xa_store(&dev->queues, id, q, GFP_KERNEL);
@@ -500,58 +495,4 @@ int vgpu_queue_signal(struct vgpu_queue *q, u64 fence)
 	spin_unlock(&q->dev->state_lock);
 	vgpu_queue_interrupt(q);
 	return 0;
-}
-
-/* One watchdog look at @q; dev->lock held. */
-static void vgpu_watchdog_check(struct vgpu_queue *q, unsigned int ms)
-{
-	unsigned long timeout = msecs_to_jiffies(ms);
-	struct vgpu_doorbell *db = vgpu_doorbell(q);
-	u64 wptr = READ_ONCE(db->wptr), rptr = READ_ONCE(db->rptr);
-	struct vgpu_fault fault = {
-		.kind = VGPU_FAULT_WATCHDOG,
-		.engine = q->engine,
-		.queue_id = q->id,
-	};
-
-	if (READ_ONCE(q->error))
-		return;
-	if (wptr == rptr || rptr != q->wd_rptr || !q->wd_busy) {
-		/*
-		 * Idle, progress since the last look, or work seen for the
-		 * first time: the clock starts now.  Starting it at an earlier
-		 * idle look would count time before the work was submitted.
-		 */
-		q->wd_rptr = rptr;
-		q->wd_busy = wptr != rptr;
-		q->wd_progress = jiffies;
-		return;
-	}
-	if (time_after(jiffies, q->wd_progress + timeout)) {
-		dev_warn(q->dev->misc.this_device,
-			 "queue %u of context %u stuck for %u ms: context stopped\n",
-			 q->id, q->ctx->id, ms);
-		vgpu_ctx_kill(q->ctx, &fault, VGPU_CTX_STATE_GUILTY);
-	}
-}
-
-void vgpu_watchdog_work(struct work_struct *work)
-{
-	struct vgpu_dev *dev = container_of(to_delayed_work(work),
-					    struct vgpu_dev, watchdog);
-	/* The parameter is writable: read it once per round. */
-	unsigned int ms = READ_ONCE(vgpu_watchdog_ms);
-	struct vgpu_queue *q;
-	unsigned long id;
-
-	if (ms) {
-		mutex_lock(&dev->lock);
-		xa_for_each(&dev->queues, id, q)
-			vgpu_watchdog_check(q, ms);
-		mutex_unlock(&dev->lock);
-	}
-	/* Look four times per timeout; once a second while disabled. */
-	schedule_delayed_work(&dev->watchdog,
-			      msecs_to_jiffies(ms ? clamp(ms / 4, 10U, 1000U) :
-						    1000));
 }

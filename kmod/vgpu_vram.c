@@ -209,7 +209,8 @@ u64 vgpu_vram_read64(struct vgpu_dev *dev, u64 offset)
  *
  * Return: VM_FAULT_NOPAGE with the page mapped (allocated now if it was
  * never touched), VM_FAULT_SIGBUS for VRAM that is not allocated (the
- * firmware touched memory nobody owns), or VM_FAULT_OOM.
+ * firmware touched memory nobody owns, or the mapping belongs to a
+ * firmware that was detached as hung), or VM_FAULT_OOM.
  */
 vm_fault_t vgpu_vram_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
 			   unsigned long index)
@@ -219,7 +220,9 @@ vm_fault_t vgpu_vram_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 
 	mutex_lock(&vram->lock);
-	if (vgpu_vram_allocated(vram, index)) {
+	/* A firmware detached as hung has no business here any more. */
+	if (vmf->vma->vm_file == dev->fw_map_file &&
+	    vgpu_vram_allocated(vram, index)) {
 		page = vgpu_vram_backing(vram, index);
 		ret = page ? vmf_insert_pfn(vmf->vma, vmf->address,
 					    page_to_pfn(page)) : VM_FAULT_OOM;

@@ -18,10 +18,12 @@
 #define AT(type, field, off) \
 	_Static_assert(offsetof(type, field) == (off), #type "." #field)
 
-LAYOUT(struct vgpu_info, 64);
+LAYOUT(struct vgpu_info, 72);		/* 64 until 1.1 */
 AT(struct vgpu_info, vram_size, 16);
 AT(struct vgpu_info, gart_entries, 32);
+AT(struct vgpu_info, kernel_exec_timeout_ms, 48);	/* 1.1: watchdog_ms */
 AT(struct vgpu_info, hw_version, 56);
+AT(struct vgpu_info, hang_timeout_ms, 64);	/* 1.2 */
 LAYOUT(struct vgpu_ctx_create, 16);
 LAYOUT(struct vgpu_handle_arg, 8);
 LAYOUT(struct vgpu_fault, 384);
@@ -50,6 +52,9 @@ LAYOUT(struct vgpu_fw_fault, 392);	/* 136 in 1.0 */
 LAYOUT(struct vgpu_fw_event, 48);
 AT(struct vgpu_fw_event, seq, 40);
 LAYOUT(struct vgpu_fw_ack, 16);
+LAYOUT(struct vgpu_fw_engine_status, 16);
+LAYOUT(struct vgpu_fw_heartbeat, 16);
+AT(struct vgpu_fw_heartbeat, engines, 8);
 
 LAYOUT(struct vgpu_doorbell, 128);
 AT(struct vgpu_doorbell, rptr, 64);
@@ -69,17 +74,19 @@ int main(void)
 	unsigned int cmds[] = {
 		VGPU_IOCTL_GET_INFO, VGPU_IOCTL_CTX_CREATE, VGPU_IOCTL_WAIT,
 		VGPU_IOCTL_FW_FAULT, VGPU_IOCTL_CTX_STATUS,
+		VGPU_IOCTL_FW_HEARTBEAT,
 	};
 	int ok = 1;
 
 	printf("TAP version 13\n1..2\n");
 	printf("ok 1 struct layouts (checked at compile time)\n");
 	/* The ioctl numbers encode the sizes: they are ABI as well. */
-	ok &= cmds[0] == 0x8040b700u;
+	ok &= cmds[0] == 0x8048b700u;	/* 0x8040b700 until 1.1 */
 	ok &= cmds[1] == 0xc010b701u;
 	ok &= cmds[2] == 0x4018b70du;
 	ok &= cmds[3] == 0x4188b742u;	/* 0x4088b742 in 1.0 */
 	ok &= cmds[4] == 0xc190b703u;	/* 0xc090b703 in 1.0 */
+	ok &= cmds[5] == 0x4010b744u;
 	printf("%s 2 ioctl numbers\n", ok ? "ok" : "not ok");
 	return ok ? 0 : 1;
 }

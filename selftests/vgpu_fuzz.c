@@ -10,7 +10,9 @@
  * offsets, munmap, read and poll.  The threads race on the same handles,
  * which is the point.  Afterwards every file is closed, and the device's
  * accounting must be back to zero.  The guest runner fails the run if the
- * kernel log shows an oops or a WARN.
+ * kernel log shows an oops or a WARN.  The selftests' test firmware serves
+ * the device meanwhile (contexts need one), and runs whatever the fuzzer
+ * writes into rings.
  *
  *   VGPU_FUZZ_SEED     seed (default 1); printed.  With one thread
  *                      (VGPU_FUZZ_THREADS=1) a run replays exactly.
@@ -222,6 +224,7 @@ int main(void)
 	pthread_t tids[MAX_THREADS];
 	unsigned long calls = 0, ok = 0, errs[256] = { 0 };
 	int i, t, fails = 0;
+	pid_t fw;
 
 	if (nthreads < 1 || nthreads > MAX_THREADS)
 		nthreads = 3;
@@ -232,9 +235,10 @@ int main(void)
 	setrlimit(RLIMIT_MEMLOCK, &rl);
 	scratch = mmap(NULL, SCRATCH, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	fw = vgpu_test_fw_start();
 	for (i = 0; i < NFILES; i++)
 		shared_fds[i] = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (scratch == MAP_FAILED || shared_fds[0] < 0) {
+	if (scratch == MAP_FAILED || shared_fds[0] < 0 || fw < 0) {
 		printf("not ok 1 fuzz setup\nnot ok 2 accounting\n");
 		return 1;
 	}
@@ -265,6 +269,7 @@ int main(void)
 	/* Descriptors of exported objects hold memory too. */
 	for (i = 3; i < 1024; i++)
 		close(i);
+	vgpu_test_fw_kill(fw);
 	if (vgpu_accounting_idle()) {
 		printf("ok 2 accounting_idle_after_fuzz\n");
 	} else {

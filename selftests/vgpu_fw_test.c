@@ -5,10 +5,15 @@
  * Groups:
  *  - fw_*:  the test itself is the firmware: attach rules, the event
  *           stream, VRAM/GART apertures and page-table format, signals,
- *           faults, detach (device lost) and re-attach, the watchdog;
+ *           faults, detach (device lost) and re-attach, waiting is not
+ *           hanging;
+ *  - hb_*:  the test is a firmware with heartbeats: CONFIG records, the
+ *           heartbeat's rules, a silent firmware detached as hung, a
+ *           stalled engine stopping only its running context;
  *  - e2e_*: a test firmware process (vgpu_test_fw.c) executes packets:
  *           doorbell -> firmware -> FW_SIGNAL -> wait/poll/eventfd, data
- *           through VRAM and GART, MMU faults, watchdog, firmware death.
+ *           through VRAM and GART, MMU faults, a job waiting on memory,
+ *           firmware death, a frozen firmware.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -73,9 +78,25 @@ static bool events_empty(int fw)
 	return read(fw, &ev, sizeof(ev)) < 0 && errno == EAGAIN;
 }
 
-static int restore_watchdog(void)
+/*
+ * The hang timeout of the hang-detection tests: 30 heartbeats of 100 ms,
+ * so that a guest starved for a moment on a loaded host is not declared
+ * hung.  Every check of it is a lower bound (nothing is declared hung
+ * sooner) or a deadline far beyond it.
+ */
+#define HANG_MS		3000
+#define HANG_MS_STR	"3000"
+#define HANG_NS		(HANG_MS * 1000000ull)
+/* Detection is at least HANG_MS after the last heartbeat, sent <= 100 ms
+ * before the test's clock starts. */
+#define HANG_MIN_NS	(HANG_NS - 100000000ull)
+#define HANG_DEADLINE_NS	(10 * HANG_NS)
+
+/* The defaults of the parameters the tests change. */
+static void restore_watchdog(void)
 {
-	return vgpu_param_write("watchdog_ms", "5000");
+	vgpu_param_write("hang_timeout_ms", "10000");
+	vgpu_param_write("kernel_exec_timeout_ms", "0");
 }
 
 /* ---- the test process is the firmware ------------------------------------ */
@@ -113,9 +134,9 @@ TEST(fw_attach_rules)
 
 	ASSERT_LE(0, fd);
 	/* A file that already has client objects cannot become firmware. */
-	ASSERT_EQ(0, vgpu_ctx_create(fd, &ctx));
+	ASSERT_EQ(0, vgpu_vram_alloc(fd, BIG, &ctx));
 	EXPECT_EQ(-EBUSY, vgpu_ioctl(fd, VGPU_IOCTL_FW_ATTACH, &a));
-	a.flags = 1;
+	a.flags = VGPU_FW_ATTACH_EXEC_LIMIT << 1;
 	EXPECT_EQ(-EINVAL, vgpu_ioctl(fd2, VGPU_IOCTL_FW_ATTACH, &a));
 	a.flags = 0;
 	a.pad = 1;
@@ -173,8 +194,9 @@ TEST_F(fw, firmware_file_rules)
 	EXPECT_EQ(-ENOENT, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
 	f.fault.kind = VGPU_FAULT_NONE;
 	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
-	f.fault.kind = VGPU_FAULT_WATCHDOG;	/* the driver's own */
-	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
+	/* Since 1.2 the firmware reports the exec limit: a known kind. */
+	f.fault.kind = VGPU_FAULT_WATCHDOG;
+	EXPECT_EQ(-ENOENT, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
 	f.fault.kind = 99;
 	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_FAULT, &f));
 	f.fault.kind = VGPU_FAULT_TRAP;
@@ -692,46 +714,34 @@ TEST_F(fw, fault_kinds_and_message)
 		vgpu_tq_unmap(&q[i]);
 }
 
-TEST_F(fw, watchdog_stops_a_stuck_queue)
+/*
+ * A queue whose work the firmware does not complete for a long time is
+ * waiting, not hung: a kernel may run for hours.  Nothing stops it (the
+ * driver before 1.2 stopped it after watchdog_ms).
+ */
+TEST_F(fw, a_long_wait_is_not_a_hang)
 {
 	struct vgpu_ctx_status st = { 0 };
 	struct vgpu_fw_signal s = { .fence = 1 };
-	struct vgpu_fw_event ev;
-	struct vgpu_tq stuck, idle;
-	uint32_t ctx, ctx2;
-	uint64_t t0;
+	struct vgpu_tq q;
+	uint32_t ctx;
 
-	ASSERT_EQ(0, vgpu_param_write("watchdog_ms", "200"));
+	ASSERT_EQ(0, vgpu_param_write("hang_timeout_ms", "1000"));
 	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
-	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx2));
-	ASSERT_EQ(0, vgpu_tq_create(&stuck, self->fd, ctx, VGPU_ENGINE_COPY,
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, ctx, VGPU_ENGINE_COPY,
 				    4096));
-	ASSERT_EQ(0, vgpu_tq_create(&idle, self->fd, ctx2, VGPU_ENGINE_COPY,
-				    4096));
-	/* Work is pending and the firmware (us) never completes it. */
-	vgpu_tq_fence(&stuck);
-	stuck.db->wptr = stuck.wptr;
-	t0 = vgpu_now_ns();
-	EXPECT_EQ(-ECANCELED, vgpu_tq_wait(&stuck, 1, 5000));
-	EXPECT_LT(150000000ull, vgpu_now_ns() - t0);
-	EXPECT_GT(4000000000ull, vgpu_now_ns() - t0);	/* not 5 s */
+	/* Work is pending and the firmware (us) takes 2.5 s over it. */
+	vgpu_tq_fence(&q);
+	q.db->wptr = q.wptr;
+	EXPECT_EQ(-ETIME, vgpu_tq_wait(&q, 1, 2500));
 	st.handle = ctx;
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
-	EXPECT_EQ(VGPU_CTX_STATE_GUILTY, st.state);
-	EXPECT_EQ(VGPU_FAULT_WATCHDOG, st.fault.kind);
-	EXPECT_EQ(stuck.id, st.fault.queue_id);
-	EXPECT_EQ(VGPU_ENGINE_COPY, st.fault.engine);
-	EXPECT_EQ(0, wait_event_type(self->fw, VGPU_FW_EV_CTX_STOP, &ev));
-	EXPECT_EQ(st.fault.queue_id, stuck.id);
-	/* The idle queue of the other context was not touched. */
-	s.queue_id = idle.id;
-	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
-	EXPECT_EQ(0, vgpu_tq_wait(&idle, 1, 1000));
-	st.handle = ctx2;
-	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
 	EXPECT_EQ(0, st.state);
-	vgpu_tq_unmap(&stuck);
-	vgpu_tq_unmap(&idle);
+	EXPECT_EQ(0, st.fault_count);
+	s.queue_id = q.id;
+	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
+	EXPECT_EQ(0, vgpu_tq_wait(&q, 1, 1000));
+	vgpu_tq_unmap(&q);
 }
 
 TEST_F(fw, detach_loses_device_and_reattach_recovers)
@@ -789,6 +799,396 @@ TEST_F(fw, detach_loses_device_and_reattach_recovers)
 	EXPECT_EQ(0, vgpu_tq_wait(&q2, 1, 1000));
 	vgpu_tq_unmap(&q);
 	vgpu_tq_unmap(&q2);
+}
+
+/* ---- a firmware with heartbeats: hang detection -------------------------- */
+
+TEST(ctx_create_needs_a_firmware)
+{
+	struct vgpu_fw_attach a = { 0 };
+	int fd = vgpu_open(), fw;
+	uint64_t t0, dt;
+	uint32_t ctx;
+	char state[32];
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	ASSERT_STRNE("attached", state);
+	/* Refused at once, and nothing is left behind. */
+	t0 = vgpu_now_ns();
+	EXPECT_EQ(-ENODEV, vgpu_ctx_create(fd, &ctx));
+	dt = vgpu_now_ns() - t0;
+	TH_LOG("CTX_CREATE without a firmware: -ENODEV in %llu us",
+	       (unsigned long long)dt / 1000);
+	EXPECT_EQ(0, vgpu_sysfs_num("contexts"));
+	EXPECT_EQ(0, vgpu_sysfs_num("vram_used_bytes"));
+	/* A firmware attaches: contexts work, without reloading anything. */
+	fw = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, fw);
+	ASSERT_EQ(0, vgpu_ioctl(fw, VGPU_IOCTL_FW_ATTACH, &a));
+	EXPECT_EQ(0, vgpu_ctx_create(fd, &ctx));
+	EXPECT_EQ(1, vgpu_sysfs_num("contexts"));
+	/* It goes: the old context is lost, new ones are refused again. */
+	close(fw);
+	EXPECT_EQ(-ENODEV, vgpu_ctx_create(fd, &ctx));
+	EXPECT_EQ(1, vgpu_sysfs_num("contexts"));
+	close(fd);
+	EXPECT_TRUE(vgpu_accounting_idle());
+}
+
+TEST(info_reports_the_limits)
+{
+	int fd = vgpu_open();
+	struct vgpu_info info;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, vgpu_ioctl(fd, VGPU_IOCTL_GET_INFO, &info));
+	EXPECT_EQ(2, info.version_minor);
+	/* Defaults: no kernel execution limit, 10 s hang detection. */
+	EXPECT_EQ(0, info.kernel_exec_timeout_ms);
+	EXPECT_EQ(10000, info.hang_timeout_ms);
+	EXPECT_EQ(0, info.pad1);
+	ASSERT_EQ(0, vgpu_param_write("kernel_exec_timeout_ms", "2500"));
+	ASSERT_EQ(0, vgpu_param_write("hang_timeout_ms", "3000"));
+	ASSERT_EQ(0, vgpu_ioctl(fd, VGPU_IOCTL_GET_INFO, &info));
+	EXPECT_EQ(2500, info.kernel_exec_timeout_ms);
+	EXPECT_EQ(3000, info.hang_timeout_ms);
+	/* The old name is an alias of the hang timeout. */
+	ASSERT_EQ(0, vgpu_param_write("watchdog_ms", "4000"));
+	ASSERT_EQ(0, vgpu_ioctl(fd, VGPU_IOCTL_GET_INFO, &info));
+	EXPECT_EQ(4000, info.hang_timeout_ms);
+	/* Shorter than four heartbeats would call a live firmware hung. */
+	EXPECT_EQ(-EINVAL, vgpu_param_write("hang_timeout_ms", "500"));
+	EXPECT_EQ(0, vgpu_param_write("hang_timeout_ms", "0"));
+	/* A 1.1 program passes the 64-byte struct and gets its fields. */
+	{
+		struct vgpu_info old;
+		unsigned long cmd = _IOC(_IOC_READ, VGPU_IOCTL_BASE, 0x00, 64);
+
+		memset(&old, 0xa5, sizeof(old));
+		EXPECT_EQ(0, vgpu_ioctl(fd, cmd, &old));
+		EXPECT_EQ(2500, old.kernel_exec_timeout_ms);
+		EXPECT_EQ(0xa5a5a5a5u, old.hang_timeout_ms);	/* untouched */
+	}
+	restore_watchdog();
+	close(fd);
+}
+
+FIXTURE(hb) {
+	int fd;
+	int fw;
+	struct vgpu_fw_attach a;
+	struct vgpu_ctx_create c[2];
+	struct vgpu_fw_engine_status st[3];
+};
+
+FIXTURE_SETUP(hb)
+{
+	self->fd = vgpu_open();
+	self->fw = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	ASSERT_LE(0, self->fw);
+	self->a.flags = VGPU_FW_ATTACH_HEARTBEAT | VGPU_FW_ATTACH_CONFIG;
+	ASSERT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_ATTACH, &self->a));
+	for (int i = 0; i < 2; i++)
+		ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_CREATE,
+					&self->c[i]));
+	memset(self->st, 0, sizeof(self->st));
+}
+
+FIXTURE_TEARDOWN(hb)
+{
+	restore_watchdog();
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->fw >= 0)
+		close(self->fw);
+	EXPECT_TRUE(vgpu_accounting_idle());
+}
+
+static int send_heartbeat(int fw, struct vgpu_fw_engine_status *st)
+{
+	struct vgpu_fw_heartbeat hb = { .num_engines = 3,
+					.engines = (uintptr_t)st };
+
+	return vgpu_ioctl(fw, VGPU_IOCTL_FW_HEARTBEAT, &hb);
+}
+
+/* Send heartbeats of @st every 100 ms for @ms, or until one fails. */
+static int heartbeats_for(int fw, struct vgpu_fw_engine_status *st,
+			  unsigned int ms, bool progress)
+{
+	uint64_t end = vgpu_now_ns() + ms * 1000000ull;
+	int ret;
+
+	do {
+		if (progress)
+			st[0].progress += 1000;
+		ret = send_heartbeat(fw, st);
+		usleep(100 * 1000);
+	} while (!ret && vgpu_now_ns() < end);
+	return ret;
+}
+
+/*
+ * The short hang timeout, applied at once: a heartbeat first, or the
+ * setup's silence would already count.
+ */
+static int hang_timeout_short(int fw, struct vgpu_fw_engine_status *st)
+{
+	int ret = send_heartbeat(fw, st);
+
+	return ret ? ret : vgpu_param_write("hang_timeout_ms", HANG_MS_STR);
+}
+
+static void ctx_state(int fd, uint32_t handle, struct vgpu_ctx_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->handle = handle;
+	vgpu_ioctl(fd, VGPU_IOCTL_CTX_STATUS, st);
+}
+
+TEST_F(hb, config_records_carry_the_exec_limit)
+{
+	struct vgpu_info info;
+	struct vgpu_fw_event ev;
+	int fw2, fd2;
+
+	/* The value at attach comes first, before any other record. */
+	ASSERT_EQ(0, next_event(self->fw, &ev, 1000));
+	EXPECT_EQ(VGPU_FW_EV_CONFIG, ev.type);
+	EXPECT_EQ(0, ev.arg0);
+	ASSERT_EQ(0, vgpu_param_write("kernel_exec_timeout_ms", "2000"));
+	ASSERT_EQ(0, wait_event_type(self->fw, VGPU_FW_EV_CONFIG, &ev));
+	EXPECT_EQ(2000, ev.arg0);
+	EXPECT_EQ(0, ev.ctx_id);
+	/* Unread records coalesce: the firmware reads the newest value. */
+	ASSERT_EQ(0, vgpu_param_write("kernel_exec_timeout_ms", "3000"));
+	ASSERT_EQ(0, vgpu_param_write("kernel_exec_timeout_ms", "4000"));
+	ASSERT_EQ(0, wait_event_type(self->fw, VGPU_FW_EV_CONFIG, &ev));
+	EXPECT_EQ(4000, ev.arg0);
+	EXPECT_TRUE(events_empty(self->fw));
+	/* This firmware does not enforce it: user space can tell. */
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_GET_INFO, &info));
+	EXPECT_EQ(VGPU_INFO_FW_ATTACHED, info.flags);
+
+	/* One that enforces it says so; one without CONFIG hears nothing. */
+	close(self->fw);
+	fw2 = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, fw2);
+	self->a.flags = VGPU_FW_ATTACH_CONFIG | VGPU_FW_ATTACH_EXEC_LIMIT;
+	ASSERT_EQ(0, vgpu_ioctl(fw2, VGPU_IOCTL_FW_ATTACH, &self->a));
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_GET_INFO, &info));
+	EXPECT_EQ(VGPU_INFO_FW_ATTACHED | VGPU_INFO_EXEC_LIMIT, info.flags);
+	ASSERT_EQ(0, wait_event_type(fw2, VGPU_FW_EV_CONFIG, &ev));
+	EXPECT_EQ(4000, ev.arg0);
+	close(fw2);
+	fd2 = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	self->fw = fd2;
+	self->a.flags = 0;
+	ASSERT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_ATTACH, &self->a));
+	ASSERT_EQ(0, vgpu_param_write("kernel_exec_timeout_ms", "0"));
+	while (!next_event(self->fw, &ev, 200))
+		EXPECT_NE(VGPU_FW_EV_CONFIG, ev.type);
+}
+
+TEST_F(hb, heartbeat_rules)
+{
+	struct vgpu_fw_heartbeat hb = { .num_engines = 3,
+					.engines = (uintptr_t)self->st };
+
+	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_HEARTBEAT, &hb));
+	/* Only the firmware's file. */
+	EXPECT_EQ(-EPERM, vgpu_ioctl(self->fd, VGPU_IOCTL_FW_HEARTBEAT, &hb));
+	hb.flags = 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_HEARTBEAT, &hb));
+	hb.flags = 0;
+	/* GR, CE0 and CE1: no more, no fewer. */
+	hb.num_engines = 2;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_HEARTBEAT, &hb));
+	hb.num_engines = 4;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_HEARTBEAT, &hb));
+	hb.num_engines = 3;
+	self->st[1].flags = VGPU_FW_ENGINE_RUNNABLE << 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_HEARTBEAT, &hb));
+	self->st[1].flags = 0;
+	self->st[2].pad = 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_HEARTBEAT, &hb));
+	self->st[2].pad = 0;
+	hb.engines = 16;
+	EXPECT_EQ(-EFAULT, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_HEARTBEAT, &hb));
+	hb.engines = (uintptr_t)self->st;
+	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_HEARTBEAT, &hb));
+}
+
+TEST_F_TIMEOUT(hb, silent_firmware_is_detached_as_hung, 120)
+{
+	struct vgpu_ctx_status st;
+	struct vgpu_fw_event ev;
+	struct pollfd pfd = { .fd = self->fw, .events = POLLIN };
+	struct vgpu_tq q;
+	uint64_t *vram, t0, dt, pd3;
+	char state[32];
+	uint32_t ctx;
+	int fw2;
+
+	vram = mmap(NULL, self->a.vram_size, PROT_READ | PROT_WRITE,
+		    MAP_SHARED, self->fw, self->a.vram_offset);
+	ASSERT_NE(MAP_FAILED, vram);
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->c[0].handle,
+				    VGPU_ENGINE_COMPUTE, 4096));
+	ASSERT_EQ(0, wait_event_type(self->fw, VGPU_FW_EV_CTX_CREATE, &ev));
+	pd3 = ev.arg0;
+	EXPECT_FALSE(read_faults(vram + pd3 / 8));	/* a page table */
+	ASSERT_EQ(0, hang_timeout_short(self->fw, self->st));
+	/* Beating, idle, for twice the timeout: nothing happens. */
+	EXPECT_EQ(0, heartbeats_for(self->fw, self->st, 2 * HANG_MS, false));
+	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	EXPECT_STREQ("attached", state);
+	/* Silence. */
+	t0 = vgpu_now_ns();
+	EXPECT_EQ(-ENODEV, vgpu_tq_wait(&q, 1, 10 * HANG_MS));
+	dt = vgpu_now_ns() - t0;
+	/* The last heartbeat went 100 ms before t0. */
+	TH_LOG("detached %llu ms after the heartbeats stopped",
+	       (unsigned long long)dt / 1000000 + 100);
+	EXPECT_LE(HANG_MIN_NS, dt);
+	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	EXPECT_STREQ("lost", state);
+	ctx_state(self->fd, self->c[1].handle, &st);
+	EXPECT_EQ(VGPU_CTX_STATE_LOST, st.state);
+	EXPECT_EQ(-ENODEV, vgpu_ctx_create(self->fd, &ctx));
+	/* The hung firmware lost its file's powers and its mappings. */
+	EXPECT_EQ(-ENODEV, send_heartbeat(self->fw, self->st));
+	EXPECT_EQ(-1, read(self->fw, &ev, sizeof(ev)));
+	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & POLLERR);
+	EXPECT_TRUE(read_faults(vram + pd3 / 8));
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 4096, PROT_READ, MAP_SHARED,
+				   self->fw, self->a.vram_offset));
+	{
+		struct vgpu_fw_ack ack = { .seq = 1 };
+
+		EXPECT_EQ(-ENODEV, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_ACK,
+					      &ack));
+	}
+	/* A new firmware serves at once; the old file's close is harmless. */
+	fw2 = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, fw2);
+	self->a.flags = 0;
+	ASSERT_EQ(0, vgpu_ioctl(fw2, VGPU_IOCTL_FW_ATTACH, &self->a));
+	munmap(vram, self->a.vram_size);
+	close(self->fw);
+	self->fw = fw2;
+	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	EXPECT_STREQ("attached", state);
+	EXPECT_EQ(0, vgpu_ctx_create(self->fd, &ctx));
+	vgpu_tq_unmap(&q);
+}
+
+TEST_F_TIMEOUT(hb, busy_and_waiting_engines_are_not_hung, 120)
+{
+	struct vgpu_ctx_status st;
+	char state[32];
+
+	ASSERT_EQ(0, hang_timeout_short(self->fw, self->st));
+	/* GR runs context 0's grid for 3 s, retiring instructions. */
+	self->st[0].ctx_id = self->c[0].ctx_id;
+	self->st[0].flags = VGPU_FW_ENGINE_RUNNABLE;
+	EXPECT_EQ(0, heartbeats_for(self->fw, self->st, 2 * HANG_MS, true));
+	/* Then nothing runnable (waiting on memory), no progress, 3 s. */
+	self->st[0].flags = 0;
+	EXPECT_EQ(0, heartbeats_for(self->fw, self->st, 2 * HANG_MS, false));
+	ctx_state(self->fd, self->c[0].handle, &st);
+	EXPECT_EQ(0, st.state);
+	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	EXPECT_STREQ("attached", state);
+}
+
+TEST_F_TIMEOUT(hb, stalled_engine_stops_only_its_running_context, 120)
+{
+	struct vgpu_fw_signal s = { .fence = 1 };
+	struct vgpu_ctx_status st;
+	struct vgpu_fw_event ev;
+	struct vgpu_tq other;
+	uint64_t t0, dt;
+	char state[32];
+	bool seen_stop = false;
+
+	ASSERT_EQ(0, vgpu_tq_create(&other, self->fd, self->c[1].handle,
+				    VGPU_ENGINE_COPY, 4096));
+	ASSERT_EQ(0, hang_timeout_short(self->fw, self->st));
+	/* GR says context 0 runs, and retires nothing. */
+	self->st[0].ctx_id = self->c[0].ctx_id;
+	self->st[0].flags = VGPU_FW_ENGINE_RUNNABLE;
+	self->st[0].progress = 42;
+	t0 = vgpu_now_ns();
+	do {
+		ASSERT_EQ(0, send_heartbeat(self->fw, self->st));
+		usleep(100 * 1000);
+		ctx_state(self->fd, self->c[0].handle, &st);
+	} while (!st.state && vgpu_now_ns() - t0 < HANG_DEADLINE_NS);
+	dt = vgpu_now_ns() - t0;
+	TH_LOG("context stopped after %llu ms of stall",
+	       (unsigned long long)dt / 1000000);
+	EXPECT_LE(HANG_MIN_NS, dt);
+	EXPECT_EQ(VGPU_CTX_STATE_GUILTY, st.state);
+	EXPECT_EQ(VGPU_FAULT_WATCHDOG, st.fault.kind);
+	EXPECT_EQ(VGPU_ENGINE_COMPUTE, st.fault.engine);
+	EXPECT_EQ(0, st.fault.queue_id);
+	EXPECT_NE(0, st.fault.message[0]);
+	TH_LOG("fault message: %s", st.fault.message);
+	/* The firmware obeys the stop: GR is idle. */
+	self->st[0].flags = 0;
+	ASSERT_EQ(0, send_heartbeat(self->fw, self->st));
+	while (!next_event(self->fw, &ev, 200))
+		seen_stop |= ev.type == VGPU_FW_EV_CTX_STOP &&
+			     ev.ctx_id == self->c[0].ctx_id;
+	EXPECT_TRUE(seen_stop);
+	/* The other context was never blamed, and works. */
+	ctx_state(self->fd, self->c[1].handle, &st);
+	EXPECT_EQ(0, st.state);
+	s.queue_id = other.id;
+	EXPECT_EQ(0, vgpu_ioctl(self->fw, VGPU_IOCTL_FW_SIGNAL, &s));
+	EXPECT_EQ(0, vgpu_tq_wait(&other, 1, 1000));
+
+	/*
+	 * GR stalls again on the context it was told to stop: there is no one
+	 * left to blame but the firmware.
+	 */
+	self->st[0].flags = VGPU_FW_ENGINE_RUNNABLE;
+	t0 = vgpu_now_ns();
+	while (!send_heartbeat(self->fw, self->st) &&
+	       vgpu_now_ns() - t0 < HANG_DEADLINE_NS)
+		usleep(100 * 1000);
+	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	EXPECT_STREQ("lost", state);
+	ctx_state(self->fd, self->c[1].handle, &st);
+	EXPECT_EQ(VGPU_CTX_STATE_LOST, st.state);
+	vgpu_tq_unmap(&other);
+}
+
+TEST_F_TIMEOUT(hb, stall_with_no_context_to_blame_is_a_firmware_hang, 120)
+{
+	struct vgpu_ctx_status st;
+	char state[32];
+	uint64_t t0 = vgpu_now_ns();
+
+	ASSERT_EQ(0, hang_timeout_short(self->fw, self->st));
+	/* CE0 says it is inside a packet, and never leaves it. */
+	self->st[1].flags = VGPU_FW_ENGINE_RUNNABLE;
+	while (!send_heartbeat(self->fw, self->st) &&
+	       vgpu_now_ns() - t0 < HANG_DEADLINE_NS)
+		usleep(100 * 1000);
+	EXPECT_LE(HANG_MIN_NS, vgpu_now_ns() - t0);
+	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	EXPECT_STREQ("lost", state);
+	for (int i = 0; i < 2; i++) {
+		ctx_state(self->fd, self->c[i].handle, &st);
+		EXPECT_EQ(VGPU_CTX_STATE_LOST, st.state);
+		EXPECT_EQ(0, st.fault_count);
+	}
 }
 
 /* ---- end to end, with the test firmware ---------------------------------- */
@@ -1082,7 +1482,12 @@ TEST_F(e2e, poll_and_eventfd_see_completion)
 	vgpu_tq_unmap(&q);
 }
 
-TEST_F(e2e, watchdog_kills_a_hung_job)
+/*
+ * A job waiting on memory for longer than the hang timeout is legal
+ * waiting: the test firmware keeps sending heartbeats, reports nothing
+ * runnable, and the job completes when the host writes the flag.
+ */
+TEST_F_TIMEOUT(e2e, a_job_waiting_on_memory_is_not_a_hang, 120)
 {
 	uint64_t *flag = (uint64_t *)host_buffer(self->fd, self->ctx, 4096, 0);
 	struct vgpu_pkt_wait_mem w = {
@@ -1090,37 +1495,92 @@ TEST_F(e2e, watchdog_kills_a_hung_job)
 		.value = 1,
 	};
 	struct vgpu_ctx_status st = { .handle = self->ctx };
-	struct vgpu_tq q, other;
-	uint32_t ctx2;
+	struct vgpu_tq q;
+	char state[32];
 	uint64_t f;
 
 	ASSERT_NE(NULL, flag);
-	ASSERT_EQ(0, vgpu_param_write("watchdog_ms", "300"));
+	ASSERT_EQ(0, vgpu_param_write("hang_timeout_ms", HANG_MS_STR));
 	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx,
 				    VGPU_ENGINE_COMPUTE, 4096));
-	/* The job waits for memory nobody will ever write. */
 	w.va = (uintptr_t)flag;
 	vgpu_tq_emit(&q, &w, sizeof(w));
 	f = vgpu_tq_fence(&q);
 	ASSERT_EQ(0, vgpu_tq_submit(&q));
-	EXPECT_EQ(-ECANCELED, vgpu_tq_wait(&q, f, 10000));
+	/* Three hang timeouts: neither the job nor the firmware is hung. */
+	EXPECT_EQ(-ETIME, vgpu_tq_wait(&q, f, 3 * HANG_MS));
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
-	EXPECT_EQ(VGPU_CTX_STATE_GUILTY, st.state);
-	EXPECT_EQ(VGPU_FAULT_WATCHDOG, st.fault.kind);
-	/* The firmware was told to drop it: releasing it now changes nothing. */
+	EXPECT_EQ(0, st.state);
+	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	EXPECT_STREQ("attached", state);
 	*flag = 1;
-	usleep(100 * 1000);
-	EXPECT_EQ(0, q.fence->completed);
-	/* Others carry on. */
-	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx2));
-	ASSERT_EQ(0, vgpu_tq_create(&other, self->fd, ctx2, VGPU_ENGINE_COPY,
-				    4096));
-	f = vgpu_tq_fence(&other);
-	ASSERT_EQ(0, vgpu_tq_submit(&other));
-	EXPECT_EQ(0, vgpu_tq_wait(&other, f, 5000));
+	EXPECT_EQ(0, vgpu_tq_wait(&q, f, 5000));
 	vgpu_tq_unmap(&q);
-	vgpu_tq_unmap(&other);
 	munmap(flag, 4096);
+}
+
+/*
+ * A firmware that freezes (SIGSTOP) sends no heartbeat: after
+ * hang_timeout_ms the device is lost.  Thawed, it learns that it was
+ * detached and exits; a new firmware serves again.
+ */
+TEST_F_TIMEOUT(e2e, frozen_firmware_is_detached_and_replaced, 120)
+{
+	struct vgpu_ctx_status st = { .handle = self->ctx };
+	struct vgpu_tq q, q2;
+	uint64_t t0, f;
+	char state[32];
+	uint32_t ctx2;
+	bool gone;
+	int status;
+
+	ASSERT_EQ(0, vgpu_param_write("hang_timeout_ms", HANG_MS_STR));
+	ASSERT_EQ(0, vgpu_tq_create(&q, self->fd, self->ctx,
+				    VGPU_ENGINE_COMPUTE, 4096));
+	f = vgpu_tq_fence(&q);
+	ASSERT_EQ(0, vgpu_tq_submit(&q));
+	ASSERT_EQ(0, vgpu_tq_wait(&q, f, 5000));
+	/* Alive and idle for longer than the timeout: nothing happens. */
+	usleep((HANG_MS + 1000) * 1000);
+	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	EXPECT_STREQ("attached", state);
+
+	ASSERT_EQ(0, kill(self->fw, SIGSTOP));
+	t0 = vgpu_now_ns();
+	f = vgpu_tq_fence(&q);
+	ASSERT_EQ(0, vgpu_tq_submit(&q));
+	EXPECT_EQ(-ENODEV, vgpu_tq_wait(&q, f, 10 * HANG_MS));
+	TH_LOG("device lost %llu ms after the firmware froze",
+	       (unsigned long long)(vgpu_now_ns() - t0) / 1000000);
+	EXPECT_LE(HANG_MIN_NS, vgpu_now_ns() - t0);
+	EXPECT_EQ(0, vgpu_sysfs_str("firmware", state, sizeof(state)));
+	EXPECT_STREQ("lost", state);
+	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
+	EXPECT_EQ(VGPU_CTX_STATE_LOST, st.state);
+	EXPECT_EQ(-ENODEV, vgpu_ctx_create(self->fd, &ctx2));
+
+	/* Thawed, it finds itself detached and goes (exit, or SIGBUS). */
+	ASSERT_EQ(0, kill(self->fw, SIGCONT));
+	t0 = vgpu_now_ns();
+	while (!(gone = waitpid(self->fw, &status, WNOHANG) == self->fw) &&
+	       vgpu_now_ns() - t0 < 10000000000ull)
+		usleep(10000);
+	EXPECT_TRUE(gone);
+	if (gone)
+		self->fw = 0;
+	else
+		vgpu_test_fw_kill(self->fw);
+
+	self->fw = vgpu_test_fw_start();
+	ASSERT_LT(0, self->fw);
+	ASSERT_EQ(0, vgpu_ctx_create(self->fd, &ctx2));
+	ASSERT_EQ(0, vgpu_tq_create(&q2, self->fd, ctx2, VGPU_ENGINE_COPY,
+				    4096));
+	f = vgpu_tq_fence(&q2);
+	ASSERT_EQ(0, vgpu_tq_submit(&q2));
+	EXPECT_EQ(0, vgpu_tq_wait(&q2, f, 5000));
+	vgpu_tq_unmap(&q);
+	vgpu_tq_unmap(&q2);
 }
 
 TEST_F(e2e, firmware_death_and_restart)

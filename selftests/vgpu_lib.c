@@ -70,6 +70,16 @@ int vgpu_param_write(const char *param, const char *value)
 	return ret;
 }
 
+long long vgpu_sysfs_settle(const char *attr, long long want)
+{
+	uint64_t end = vgpu_now_ns() + 5000000000ull;
+	long long v;
+
+	while ((v = vgpu_sysfs_num(attr)) != want && vgpu_now_ns() < end)
+		usleep(5000);
+	return v;
+}
+
 bool vgpu_accounting_idle(void)
 {
 	static const char *const attrs[] = {
@@ -80,7 +90,7 @@ bool vgpu_accounting_idle(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
-		long long v = vgpu_sysfs_num(attrs[i]);
+		long long v = vgpu_sysfs_settle(attrs[i], 0);
 
 		if (v != 0) {
 			fprintf(stderr, "# %s = %lld, expected 0\n", attrs[i], v);

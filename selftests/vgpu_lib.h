@@ -28,7 +28,16 @@ long long vgpu_sysfs_num(const char *attr);
 int vgpu_sysfs_str(const char *attr, char *buf, size_t len);
 /* Write a module parameter; returns 0 or -errno. */
 int vgpu_param_write(const char *param, const char *value);
-/* All per-device accounting (memory, GART, pins, contexts, queues) is 0. */
+/*
+ * The attribute once it equals @want, or its value after 5 s.  With a
+ * firmware attached, memory taken from the device is freed only when the
+ * firmware acknowledged the record (VGPU_IOCTL_FW_ACK): a moment later.
+ */
+long long vgpu_sysfs_settle(const char *attr, long long want);
+/*
+ * All per-device accounting (memory, GART, pins, contexts, queues) is 0,
+ * or becomes 0 within 5 s.
+ */
 bool vgpu_accounting_idle(void);
 
 uint64_t vgpu_now_ns(void);
@@ -67,9 +76,10 @@ int vgpu_tq_wait(struct vgpu_tq *tq, uint64_t fence, unsigned int ms);
  * The test firmware, in the spirit of ublk's selftest server: a child
  * process that attaches to /dev/vgpu0, follows the event stream, polls
  * doorbells, executes NOP, FENCE, WRITE_MEM, WAIT_MEM, COPY and TIMESTAMP
- * packets through the context's page tables, and reports MMU faults.
- * Returns the child's pid (the firmware is attached on return), or
- * -errno.
+ * packets through the context's page tables, reports MMU faults, and
+ * sends a heartbeat every 100 ms.  Returns the child's pid (the firmware
+ * is attached on return), or -errno.  A device needs a firmware for
+ * contexts to be created: tests of the client uAPI start one too.
  */
 pid_t vgpu_test_fw_start(void);
 /* Kill it (SIGKILL, as a crash would) and reap it. */

@@ -42,6 +42,7 @@
 
 FIXTURE(limits) {
 	long long vram_limit, gart_limit, queue_limit;
+	pid_t fw;	/* contexts need a firmware */
 };
 
 static void set_param(const char *name, const char *value)
@@ -52,6 +53,8 @@ static void set_param(const char *name, const char *value)
 
 FIXTURE_SETUP(limits)
 {
+	self->fw = vgpu_test_fw_start();
+	ASSERT_LT(0, self->fw) TH_LOG("test firmware: %s", strerror(-self->fw));
 	ASSERT_EQ(0, vgpu_param_write("user_vram_pct", "5"));
 	ASSERT_EQ(0, vgpu_param_write("user_gart_pct", "1"));
 	ASSERT_EQ(0, vgpu_param_write("user_queue_mb", "4"));
@@ -65,6 +68,7 @@ FIXTURE_TEARDOWN(limits)
 	set_param("user_vram_pct", "50");
 	set_param("user_gart_pct", "50");
 	set_param("user_queue_mb", "64");
+	vgpu_test_fw_kill(self->fw);
 	EXPECT_TRUE(vgpu_accounting_idle());
 }
 
@@ -188,6 +192,20 @@ static int wait_child(pid_t pid)
 })
 
 /*
+ * RUN_CHILD until it reports CHILD_OK, for up to 5 s: what a process gave
+ * back when it exited returns to its user once the firmware has let go of
+ * it too (its mappings of the rings, its acknowledgment of the destroys).
+ */
+#define RUN_CHILD_SETTLED(expr) ({					\
+	uint64_t end_ = vgpu_now_ns() + 5000000000ull;			\
+	int ret_;							\
+	while ((ret_ = RUN_CHILD(expr)) != CHILD_OK &&			\
+	       vgpu_now_ns() < end_)					\
+		usleep(10000);						\
+	ret_;								\
+})
+
+/*
  * The whole scenario for one resource: user A exhausts its share and
  * holds it; another process of A is refused at once; user B gets its
  * first context; root is not limited; A's exit gives everything back.
@@ -238,7 +256,7 @@ static void scenario(struct __test_metadata *_metadata, enum what what,
 	close(go[0]);
 	close(go[1]);
 	/* A's share came back: A can allocate again. */
-	EXPECT_EQ(CHILD_OK, RUN_CHILD(first_context_works(USER_A)));
+	EXPECT_EQ(CHILD_OK, RUN_CHILD_SETTLED(first_context_works(USER_A)));
 }
 
 TEST_F(limits, limits_follow_the_parameters)

@@ -220,8 +220,10 @@ TEST(create_free_map_race)
 	struct race race = { .end_ns = vgpu_now_ns() + SECONDS * 1000000000ull };
 	struct racer racers[NTHREADS];
 	pthread_t threads[NTHREADS];
+	pid_t fw = vgpu_test_fw_start();	/* contexts need one */
 	int i;
 
+	ASSERT_LT(0, fw) TH_LOG("test firmware: %s", strerror(-fw));
 	race.fd = vgpu_open();
 	ASSERT_LE(0, race.fd);
 	for (i = 0; i < NTHREADS; i++) {
@@ -238,6 +240,7 @@ TEST(create_free_map_race)
 	EXPECT_LT(200, atomic_load(&race.calls));
 	EXPECT_EQ(0, atomic_load(&race.unexpected));
 	close(race.fd);
+	vgpu_test_fw_kill(fw);
 	EXPECT_TRUE(vgpu_accounting_idle());
 }
 

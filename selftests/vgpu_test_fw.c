@@ -11,7 +11,10 @@
  *   - poll every doorbell, execute packets in order, advance rptr;
  *   - translate GPU VAs by walking the page tables in VRAM, as the MMU
  *     would, and report a fault for unmapped or read-only addresses;
- *   - sleep (fw_sleeping = 1) when idle until a kick or an event arrives.
+ *   - sleep (fw_sleeping = 1) when idle until a kick or an event arrives;
+ *   - send a heartbeat every TFW_HEARTBEAT_MS (packets run count as the
+ *     progress of every engine; between packets nothing runs), and exit
+ *     when the driver says it detached us as hung (-ENODEV).
  *
  * Single-threaded and slow on purpose; it only has to be right.
  */
@@ -31,6 +34,7 @@
 #include "vgpu_lib.h"
 
 #define TFW_MAX	256
+#define TFW_HEARTBEAT_MS	100
 
 struct tfw_ctx {
 	uint32_t id;
@@ -55,6 +59,8 @@ struct tfw {
 	uint64_t gart_entries;
 	struct tfw_ctx ctxs[TFW_MAX];
 	struct tfw_queue queues[TFW_MAX];
+	uint64_t packets;	/* progress, for the heartbeat */
+	uint64_t next_heartbeat_ns;
 };
 
 static struct tfw_ctx *tfw_ctx(struct tfw *fw, uint32_t id)
@@ -296,8 +302,17 @@ static void tfw_event(struct tfw *fw, const struct vgpu_fw_event *ev)
 			       MAP_SHARED, fw->fd, ev->arg1);
 		q->db = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
 			     fw->fd, ev->arg2);
-		if (q->ring == MAP_FAILED || q->db == MAP_FAILED)
-			_exit(3);
+		if (q->ring == MAP_FAILED || q->db == MAP_FAILED) {
+			/*
+			 * Destroyed since the record was read (its DESTROY
+			 * record follows), as the real firmware allows.
+			 */
+			if (q->ring != MAP_FAILED)
+				munmap(q->ring, ev->arg0);
+			if (q->db != MAP_FAILED)
+				munmap(q->db, 4096);
+			break;
+		}
 		q->id = ev->queue_id;
 		q->ctx_id = ev->ctx_id;
 		q->engine = ev->engine;
@@ -316,6 +331,26 @@ static void tfw_event(struct tfw *fw, const struct vgpu_fw_event *ev)
 	}
 }
 
+/* Say we live, every TFW_HEARTBEAT_MS; exit once detached as hung. */
+static void tfw_heartbeat(struct tfw *fw)
+{
+	struct vgpu_fw_engine_status st[3];
+	struct vgpu_fw_heartbeat hb = {
+		.num_engines = 3,
+		.engines = (uintptr_t)st,
+	};
+	uint64_t now = vgpu_now_ns();
+
+	if (now < fw->next_heartbeat_ns)
+		return;
+	fw->next_heartbeat_ns = now + TFW_HEARTBEAT_MS * 1000000ull;
+	memset(st, 0, sizeof(st));
+	for (int i = 0; i < 3; i++)
+		st[i].progress = fw->packets;
+	if (vgpu_ioctl(fw->fd, VGPU_IOCTL_FW_HEARTBEAT, &hb) == -ENODEV)
+		_exit(0);
+}
+
 /*
  * Handle every pending record, then acknowledge them: nothing cached here
  * outlives a record, so the driver may free what they took away.
@@ -326,7 +361,13 @@ static void tfw_read_events(struct tfw *fw)
 	struct vgpu_fw_event ev[16];
 	ssize_t n;
 
-	while ((n = read(fw->fd, ev, sizeof(ev))) > 0) {
+	for (;;) {
+		n = read(fw->fd, ev, sizeof(ev));
+		if (n < 0 && errno == ENODEV)	/* detached as hung */
+			_exit(0);
+		if (n <= 0)
+			break;
+		tfw_heartbeat(fw);	/* also under a flood of records */
 		for (ssize_t i = 0; i < n / (ssize_t)sizeof(ev[0]); i++) {
 			tfw_event(fw, &ev[i]);
 			if (ev[i].seq > ack.seq)
@@ -360,7 +401,7 @@ static bool tfw_pending(struct tfw *fw)
 static void __attribute__((noreturn)) tfw_main(int ready_fd)
 {
 	struct tfw *fw = calloc(1, sizeof(*fw));
-	struct vgpu_fw_attach a = { 0 };
+	struct vgpu_fw_attach a = { .flags = VGPU_FW_ATTACH_HEARTBEAT };
 	struct pollfd pfd;
 	int err = 0;
 
@@ -388,10 +429,12 @@ static void __attribute__((noreturn)) tfw_main(int ready_fd)
 	for (;;) {
 		bool progress = false;
 
+		tfw_heartbeat(fw);
 		tfw_read_events(fw);
 		for (int i = 0; i < TFW_MAX; i++)
 			if (fw->queues[i].id)
 				progress |= tfw_run_queue(fw, &fw->queues[i]);
+		fw->packets += progress;
 		if (progress)
 			continue;
 		/* Say we sleep, then look once more (SQPOLL handshake). */

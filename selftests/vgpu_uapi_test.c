@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_uapi_test.c - the driver's ioctl ABI, without a running firmware
+ * vgpu_uapi_test.c - the driver's client ioctl ABI
  *
  * Groups: ABI rules (unknown commands, flags, padding, struct sizes),
  * contexts, VRAM objects, host memory (allocated and registered,
- * RLIMIT_MEMLOCK), mmap rules, GPU mappings, queues and waits without a
- * firmware, handle isolation between open files, fork, and release of
- * everything on close and on process exit.  Every test ends by checking,
- * after closing its file, that the device's accounting is back to zero.
+ * RLIMIT_MEMLOCK), mmap rules, GPU mappings, queues and waits with no work
+ * submitted, handle isolation between open files, fork, and release of
+ * everything on close and on process exit.  A context needs a firmware, so
+ * each test runs beside the selftests' test firmware (vgpu_test_fw.c),
+ * which never sees a packet here.  Every test ends by checking, after
+ * closing its file and stopping the firmware, that the device's accounting
+ * is back to zero.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,13 +36,23 @@
 #define BIG	VGPU_BIG_PAGE_SIZE
 #define VA0	(1ull << 32)	/* a comfortable GPU VA */
 
+/*
+ * A device counter has (or reaches) @want: memory taken from the device
+ * is freed once the firmware acknowledged it, a moment later.
+ */
+#define EXPECT_SYSFS(want, attr) \
+	EXPECT_EQ((long long)(want), vgpu_sysfs_settle(attr, (long long)(want)))
+
 FIXTURE(dev) {
 	int fd;
+	pid_t fw;
 	struct vgpu_info info;
 };
 
 FIXTURE_SETUP(dev)
 {
+	self->fw = vgpu_test_fw_start();
+	ASSERT_LT(0, self->fw) TH_LOG("test firmware: %s", strerror(-self->fw));
 	self->fd = vgpu_open();
 	ASSERT_LE(0, self->fd) TH_LOG("open " VGPU_DEV ": %s", strerror(errno));
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_GET_INFO, &self->info));
@@ -49,6 +62,7 @@ FIXTURE_TEARDOWN(dev)
 {
 	if (self->fd >= 0)
 		close(self->fd);
+	vgpu_test_fw_kill(self->fw);
 	EXPECT_TRUE(vgpu_accounting_idle());
 }
 
@@ -87,8 +101,10 @@ TEST_F(dev, info)
 	EXPECT_EQ(VGPU_HW_VERSION, i->hw_version);
 	EXPECT_LE(1, i->num_compute_engines);
 	EXPECT_LE(1, i->num_copy_engines);
-	EXPECT_EQ(0, i->flags & VGPU_INFO_FW_ATTACHED);
+	/* The test firmware serves the device; it enforces no limit. */
+	EXPECT_EQ(VGPU_INFO_FW_ATTACHED, i->flags);
 	EXPECT_EQ(0, i->pad);
+	EXPECT_EQ(0, i->pad1);
 }
 
 TEST_F(dev, unknown_ioctl_is_enotty)
@@ -128,7 +144,7 @@ TEST_F(dev, struct_size_rules)
 	memset(&big, 0, sizeof(big));
 	big.tail = 1;
 	EXPECT_EQ(-E2BIG, vgpu_ioctl(self->fd, cmd_big, &big));
-	EXPECT_EQ(0, vgpu_sysfs_num("contexts"));
+	EXPECT_SYSFS(0, "contexts");
 	/* Bad pointer. */
 	EXPECT_EQ(-EFAULT, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_CREATE,
 				      (void *)8));
@@ -148,7 +164,7 @@ TEST_F(dev, ctx_create_destroy)
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_CREATE, &b));
 	EXPECT_NE(a.handle, b.handle);
 	EXPECT_NE(a.ctx_id, b.ctx_id);
-	EXPECT_EQ(2, vgpu_sysfs_num("contexts"));
+	EXPECT_SYSFS(2, "contexts");
 	/* Each context's page directory is in VRAM. */
 	EXPECT_LE(2 * 4096, vgpu_sysfs_num("vram_used_bytes"));
 
@@ -164,7 +180,7 @@ TEST_F(dev, ctx_create_destroy)
 	EXPECT_EQ(-ENOENT, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
 	d.handle = 0;
 	EXPECT_EQ(-ENOENT, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_DESTROY, &d));
-	EXPECT_EQ(1, vgpu_sysfs_num("contexts"));
+	EXPECT_SYSFS(1, "contexts");
 	/* b is left for close() to clean up. */
 }
 
@@ -184,7 +200,7 @@ TEST_F(dev, ctx_flags_and_padding)
 	st.handle = h;
 	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_DESTROY, &d));
 	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_CTX_STATUS, &st));
-	EXPECT_EQ(1, vgpu_sysfs_num("contexts"));
+	EXPECT_SYSFS(1, "contexts");
 }
 
 TEST_F(dev, ctx_with_queue_is_busy)
@@ -215,13 +231,13 @@ TEST_F(dev, vram_alloc_free)
 
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_VRAM_ALLOC, &a));
 	EXPECT_EQ(BIG, a.alloc_size);
-	EXPECT_EQ((long long)BIG, vgpu_sysfs_num("vram_used_bytes"));
+	EXPECT_SYSFS((long long)BIG, "vram_used_bytes");
 	/* Not committed until used. */
-	EXPECT_EQ(0, vgpu_sysfs_num("vram_resident_bytes"));
+	EXPECT_SYSFS(0, "vram_resident_bytes");
 	f.handle = a.handle;
 	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
 	EXPECT_EQ(-ENOENT, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
-	EXPECT_EQ(0, vgpu_sysfs_num("vram_used_bytes"));
+	EXPECT_SYSFS(0, "vram_used_bytes");
 	f.flags = 1;
 	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
 
@@ -240,14 +256,14 @@ TEST_F(dev, vram_exhaustion)
 	EXPECT_EQ(-ENOMEM, vgpu_vram_alloc(self->fd, size + 1, &more));
 	EXPECT_EQ(-ENOMEM, vgpu_vram_alloc(self->fd, ~0ull, &more));
 	ASSERT_EQ(0, vgpu_vram_alloc(self->fd, size, &all));
-	EXPECT_EQ((long long)size, vgpu_sysfs_num("vram_used_bytes"));
+	EXPECT_SYSFS((long long)size, "vram_used_bytes");
 	EXPECT_EQ(-ENOMEM, vgpu_vram_alloc(self->fd, BIG, &more));
 	/* A context needs VRAM for its page directory. */
 	EXPECT_EQ(-ENOMEM, vgpu_ctx_create(self->fd, &more));
 	f.handle = all;
 	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
 	ASSERT_EQ(0, vgpu_vram_alloc(self->fd, BIG, &more));
-	EXPECT_EQ(0, vgpu_sysfs_num("vram_resident_bytes"));
+	EXPECT_SYSFS(0, "vram_resident_bytes");
 }
 
 /* ---- host memory ----------------------------------------------------------- */
@@ -261,8 +277,8 @@ TEST_F(dev, host_alloc_mmap)
 
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
 	EXPECT_EQ(4 * 4096, a.alloc_size);
-	EXPECT_EQ(4, vgpu_sysfs_num("pinned_pages"));
-	EXPECT_EQ(4, vgpu_sysfs_num("gart_entries_used"));
+	EXPECT_SYSFS(4, "pinned_pages");
+	EXPECT_SYSFS(4, "gart_entries_used");
 	p = mmap(NULL, a.alloc_size, PROT_READ | PROT_WRITE, MAP_SHARED,
 		 self->fd, a.mmap_offset);
 	ASSERT_NE(MAP_FAILED, p);
@@ -279,7 +295,7 @@ TEST_F(dev, host_alloc_mmap)
 	munmap(p, 4096);
 	f.handle = a.handle;
 	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
-	EXPECT_EQ(0, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(0, "pinned_pages");
 }
 
 TEST_F(dev, host_alloc_write_combined)
@@ -375,14 +391,14 @@ TEST_F(dev, mmap_keeps_object_alive)
 	ASSERT_NE(MAP_FAILED, p);
 	f.handle = a.handle;
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
-	EXPECT_EQ(4, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(4, "pinned_pages");
 	p[4095] = 42;
 	EXPECT_EQ(42, p[4095]);
 	/* Splitting the VMA takes another reference, dropped on unmap. */
 	munmap(p, 4096);
-	EXPECT_EQ(4, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(4, "pinned_pages");
 	munmap(p + 1024, 3 * 4096);
-	EXPECT_EQ(0, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(0, "pinned_pages");
 }
 
 TEST_F(dev, host_register)
@@ -399,11 +415,11 @@ TEST_F(dev, host_register)
 	ASSERT_NE(MAP_FAILED, ro);
 	r.addr = (uintptr_t)buf;
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
-	EXPECT_EQ(16, vgpu_sysfs_num("pinned_pages"));
-	EXPECT_EQ(16, vgpu_sysfs_num("gart_entries_used"));
+	EXPECT_SYSFS(16, "pinned_pages");
+	EXPECT_SYSFS(16, "gart_entries_used");
 	f.handle = r.handle;
 	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
-	EXPECT_EQ(0, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(0, "pinned_pages");
 
 	/* Read-only memory: only a read-only registration. */
 	r = (struct vgpu_host_register){ .addr = (uintptr_t)ro, .size = size };
@@ -411,7 +427,7 @@ TEST_F(dev, host_register)
 	r.flags = VGPU_HOST_REGISTER_READONLY;
 	r.handle = 0;
 	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
-	EXPECT_EQ(16, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(16, "pinned_pages");
 	/* Left registered: close() unpins it. */
 	munmap(buf, size);
 }
@@ -438,7 +454,7 @@ TEST_F(dev, host_register_errors)
 	munmap(buf + 4096, 4096);
 	r.size = 8192;
 	EXPECT_EQ(-EFAULT, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
-	EXPECT_EQ(0, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(0, "pinned_pages");
 	/* Kernel addresses and wrap-around. */
 	r.addr = 0xffff888000000000ull;
 	r.size = 4096;
@@ -446,7 +462,7 @@ TEST_F(dev, host_register_errors)
 	r.addr = (uintptr_t)buf;
 	r.size = -4096ull;
 	EXPECT_NE(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
-	EXPECT_EQ(0, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(0, "pinned_pages");
 	munmap(buf, 4096);
 }
 
@@ -464,7 +480,7 @@ TEST_F(dev, rlimit_memlock)
 	ASSERT_EQ(0, setrlimit(RLIMIT_MEMLOCK, &rl));
 	EXPECT_EQ(-ENOMEM, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
 	EXPECT_EQ(-ENOMEM, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
-	EXPECT_EQ(0, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(0, "pinned_pages");
 	/* Within the limit, and the limit counts both kinds together. */
 	a.size = 32 * KiB;
 	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_ALLOC, &a));
@@ -474,7 +490,7 @@ TEST_F(dev, rlimit_memlock)
 	r.addr += 32 * KiB;
 	r.size = 4096;
 	EXPECT_EQ(-ENOMEM, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
-	EXPECT_EQ(16, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(16, "pinned_pages");
 }
 
 /* ---- GPU mappings ----------------------------------------------------------- */
@@ -611,8 +627,7 @@ TEST_F(dev, mapping_keeps_object_alive)
 	long long before = vgpu_sysfs_num("vram_used_bytes");
 
 	EXPECT_EQ(0, do_unmap(self->fd, ctx, VA0));
-	EXPECT_EQ(before - (long long)(2 * BIG),
-		  vgpu_sysfs_num("vram_used_bytes"));
+	EXPECT_SYSFS(before - (long long)(2 * BIG), "vram_used_bytes");
 }
 
 /* ---- handles belong to their file --------------------------------------- */
@@ -656,7 +671,7 @@ TEST_F(dev, foreign_handles)
 	close(other);
 	/* Closing the other file left ours intact. */
 	EXPECT_EQ(0, do_map(self->fd, ctx, bo, VA0, 0, BIG, 0));
-	EXPECT_EQ(1, vgpu_sysfs_num("queues"));
+	EXPECT_SYSFS(1, "queues");
 	vgpu_tq_unmap(&q);
 }
 
@@ -686,7 +701,7 @@ TEST_F(dev, mem_export_import)
 	/* The exporting file may go: the descriptors hold the objects. */
 	close(self->fd);
 	self->fd = -1;
-	EXPECT_EQ(2, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(2, "pinned_pages");
 
 	iv.fd = ev.fd;
 	ASSERT_EQ(0, vgpu_ioctl(other, VGPU_IOCTL_MEM_IMPORT, &iv));
@@ -719,7 +734,7 @@ TEST_F(dev, mem_export_import)
 	}
 	close(ev.fd);
 	close(eh.fd);
-	EXPECT_EQ(2, vgpu_sysfs_num("pinned_pages"));
+	EXPECT_SYSFS(2, "pinned_pages");
 	f.handle = ih.handle;
 	EXPECT_EQ(0, vgpu_ioctl(other, VGPU_IOCTL_MEM_FREE, &f));
 	close(other);
@@ -757,7 +772,7 @@ TEST_F(dev, mem_export_import_errors)
 	close(null);
 }
 
-/* ---- queues without a firmware ---------------------------------------- */
+/* ---- queues with no work submitted --------------------------------------- */
 
 TEST_F(dev, queue_create_and_mmap)
 {
@@ -771,7 +786,7 @@ TEST_F(dev, queue_create_and_mmap)
 	c.ctx = ctx;
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_CREATE, &c));
 	EXPECT_NE(0, c.queue_id);
-	EXPECT_EQ(1, vgpu_sysfs_num("queues"));
+	EXPECT_SYSFS(1, "queues");
 	ring = mmap(NULL, 16384, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd,
 		    c.ring_offset);
 	ASSERT_NE(MAP_FAILED, ring);
@@ -797,7 +812,7 @@ TEST_F(dev, queue_create_and_mmap)
 
 		EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_DESTROY, &d));
 	}
-	EXPECT_EQ(0, vgpu_sysfs_num("queues"));
+	EXPECT_SYSFS(0, "queues");
 	EXPECT_EQ(1, ring[16383]);
 	munmap(ring, 16384);
 }
@@ -824,7 +839,7 @@ TEST_F(dev, queue_create_errors)
 	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_CREATE, &c));
 	c.ring_size = 2 * 1024 * 1024;
 	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_CREATE, &c));
-	EXPECT_EQ(0, vgpu_sysfs_num("queues"));
+	EXPECT_SYSFS(0, "queues");
 }
 
 TEST_F(dev, queue_limit)
@@ -836,10 +851,10 @@ TEST_F(dev, queue_limit)
 	for (i = 0; i < self->info.max_queues; i++)
 		ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_CREATE, &c));
 	EXPECT_EQ(-ENOSPC, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_CREATE, &c));
-	EXPECT_EQ((long long)self->info.max_queues, vgpu_sysfs_num("queues"));
+	EXPECT_SYSFS((long long)self->info.max_queues, "queues");
 }
 
-TEST_F(dev, wait_without_firmware)
+TEST_F(dev, wait_with_no_work_and_without_firmware)
 {
 	struct vgpu_wait w = { 0 };
 	struct vgpu_tq q;
@@ -866,16 +881,6 @@ TEST_F(dev, wait_without_firmware)
 	w.flags = 0;
 	w.queue = 9999;
 	EXPECT_EQ(-ENOENT, vgpu_ioctl(self->fd, VGPU_IOCTL_WAIT, &w));
-	/* No firmware, nobody to kick. */
-	{
-		struct vgpu_handle_arg k = { .handle = q.handle };
-
-		EXPECT_EQ(-ENODEV, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_KICK,
-					      &k));
-		k.flags = 1;
-		EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_KICK,
-					      &k));
-	}
 	/* Nothing happened: no interrupt to read or poll. */
 	{
 		struct pollfd pfd = { .fd = self->fd, .events = POLLIN };
@@ -888,7 +893,21 @@ TEST_F(dev, wait_without_firmware)
 		EXPECT_EQ(EAGAIN, errno);
 		EXPECT_EQ(-1, read(self->fd, &n, 4));
 		EXPECT_EQ(EINVAL, errno);
+		fcntl(self->fd, F_SETFL, fl);
 	}
+	/* No firmware: the context is lost, nobody to kick. */
+	vgpu_test_fw_kill(self->fw);
+	self->fw = 0;
+	{
+		struct vgpu_handle_arg k = { .handle = q.handle };
+
+		EXPECT_EQ(-ENODEV, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_KICK,
+					      &k));
+		k.flags = 1;
+		EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_QUEUE_KICK,
+					      &k));
+	}
+	EXPECT_EQ(-ENODEV, vgpu_tq_wait(&q, 1, 0));
 	vgpu_tq_unmap(&q);
 }
 
@@ -1047,7 +1066,7 @@ TEST_F(dev, register_a_host_object_mapping)
 	/* Pages 1 and 2 of the object; from page 2 on, the range leaves it. */
 	r.addr = (uintptr_t)p + 4096;
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
-	EXPECT_EQ(5, vgpu_sysfs_num("gart_entries_used"));
+	EXPECT_SYSFS(5, "gart_entries_used");
 	r.addr = (uintptr_t)p + 2 * 4096;
 	EXPECT_EQ(-EFAULT, vgpu_ioctl(self->fd, VGPU_IOCTL_HOST_REGISTER, &r));
 	/* A read-only mapping registers read-only only. */
@@ -1058,7 +1077,7 @@ TEST_F(dev, register_a_host_object_mapping)
 	munmap(p, 3 * 4096);
 	f.handle = a.handle;
 	EXPECT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_FREE, &f));
-	EXPECT_EQ(5, vgpu_sysfs_num("gart_entries_used"));
+	EXPECT_SYSFS(5, "gart_entries_used");
 }
 
 /* Without the udev rule, only root may open the node: mode 0660. */
@@ -1110,10 +1129,10 @@ static void allocate_everything(int fd, bool mmaps)
 TEST_F(dev, close_releases_everything)
 {
 	allocate_everything(self->fd, false);
-	EXPECT_EQ(1, vgpu_sysfs_num("contexts"));
-	EXPECT_EQ(1, vgpu_sysfs_num("queues"));
-	EXPECT_EQ(4, vgpu_sysfs_num("pinned_pages"));
-	EXPECT_EQ(4, vgpu_sysfs_num("gart_entries_used"));
+	EXPECT_SYSFS(1, "contexts");
+	EXPECT_SYSFS(1, "queues");
+	EXPECT_SYSFS(4, "pinned_pages");
+	EXPECT_SYSFS(4, "gart_entries_used");
 	EXPECT_LT(0, vgpu_sysfs_num("vram_resident_bytes"));
 	close(self->fd);
 	self->fd = -1;
@@ -1160,8 +1179,8 @@ TEST_F(dev, sysfs_and_debugfs)
 	char buf[64];
 
 	EXPECT_EQ(0, vgpu_sysfs_str("firmware", buf, sizeof(buf)));
-	EXPECT_TRUE(!strcmp(buf, "none") || !strcmp(buf, "lost"));
-	EXPECT_EQ(0, vgpu_sysfs_num("contexts"));
+	EXPECT_STREQ("attached", buf);
+	EXPECT_SYSFS(0, "contexts");
 	if (access("/sys/kernel/debug/vgpu/vgpu0/queues", R_OK))
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	ASSERT_EQ(0, access("/sys/kernel/debug/vgpu/vgpu0/queues", R_OK));

@@ -73,6 +73,24 @@ ALL_TARGETS += $(CORPUS_PTX)
 # The native tier itself: quantum boundaries, masks, background compiles.
 $(eval $(call ctest,test_jit,))
 
+# The scheduler (resident blocks, concurrent grids, priorities, time
+# slices, TLB shootdown), observed by kernels compiled with nvcc.
+SCHED_PTX := $(TST)/sched/sched_kernels.ptx
+$(SCHED_PTX): tests/sched/sched_kernels.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=sm_75 -o $@ $<
+$(OBJ)/tests/test_core_sched.o $(OBJ)/san/tests/test_core_sched.o: \
+	CTEST_EXTRA := -DSCHED_PTX='"$(abspath $(SCHED_PTX))"'
+$(eval $(call ctest,test_core_sched,$(LIB)/libvgpu-ptx.a))
+$(TST)/core/test_core_sched $(TST)/core/test_core_sched-san: | $(SCHED_PTX)
+ALL_TARGETS += $(SCHED_PTX)
+
+# The opcode table and what is generated from it (enum, names, validator
+# rules, handlers) agree; it links the disassembler.
+$(OBJ)/tests/test_visa_optable.o $(OBJ)/san/tests/test_visa_optable.o: \
+	CTEST_EXTRA := -Itools/objdump
+$(eval $(call ctest,test_visa_optable,$(OBJ)/tools/objdump/visa_disasm.o))
+
 # Bounded fuzz test of the validator (meaningful mostly in the -san twin).
 $(eval $(call ctest,test_validator_fuzz,))
 
@@ -97,3 +115,7 @@ $(OBJ)/tests/test_objdump.o $(OBJ)/san/tests/test_objdump.o: \
 	CTEST_EXTRA := -DOBJDUMP='"$(abspath $(BIN)/vgpu-objdump)"'
 $(eval $(call ctest,test_objdump,))
 $(TST)/core/test_objdump $(TST)/core/test_objdump-san: | $(BIN)/vgpu-objdump
+
+# The interpreter's fast paths: address classes, spans, threadIdx, the
+# host vector levels (tests/test_core_fastpath.c).
+$(eval $(call ctest,test_core_fastpath,))

@@ -3,7 +3,9 @@
  * core_internal.h - data structures shared by the parts of the core.
  *
  *  module.c     loading: validation (validate.c) and pre-decoding
- *  sched.c      SM worker threads, grids, blocks, barriers
+ *  grid.c       a grid's life: submit, complete, stop; TLB shootdown
+ *  dispatch.c   which block an SM takes next, contexts and time slices
+ *  sched.c      SM worker threads, resident blocks, barriers
  *  warp.c       the interpreter loop, reconvergence stack, calls
  *  exec_*.c     instruction semantics, one file per class
  *  memory.c     address resolution per state space, the per-SM TLB
@@ -141,18 +143,31 @@ struct barrier {
 struct grid;
 struct sm;
 
+/*
+ * A resident block: everything it needs to resume exactly where it was
+ * (warps, barriers, shared and local memory), so that an SM can
+ * interleave many and a context switch can leave them in memory.  Block
+ * objects keep their buffers when they retire and go back to their SM's
+ * pool, so a steady stream of blocks does not allocate.
+ */
 struct block {
 	struct grid *g;
 	struct sm *sm;
 	uint32_t idx[3];
 	uint32_t nthreads, nwarps;
 	struct warp *warps;
+	uint32_t warps_cap;
 	uint8_t *shared;
 	uint32_t shared_size;
+	size_t shared_cap;
 	uint8_t *local;		/* nthreads * local_size */
+	size_t local_cap;
 	struct barrier bars[NUM_BARRIERS];
 	uint32_t *bar_wait;	/* per warp: barrier id + 1 it waits on, 0 */
 	uint32_t live_warps;
+	uint32_t next_warp;	/* round robin: the warp to run next */
+	bool ready;		/* set up (block_setup() done) */
+	struct block *pool_next;	/* SM's pool of free blocks */
 };
 
 struct tlb_entry {
@@ -162,29 +177,57 @@ struct tlb_entry {
 	uint32_t perm;
 };
 
+/* What the SM's resident blocks of the running context occupy. */
+struct sm_usage {
+	uint32_t warps, blocks;
+	uint64_t shared;
+};
+
 struct sm {
 	struct vgpu_core *core;
 	unsigned int id;
 	pthread_t thread;
 	struct tlb_entry tlb[TLB_ENTRIES];
+	/* whose translations the TLB holds, and the invalidation seen */
+	vgpu_core_translate_fn tlb_fn;
+	void *tlb_ctx;
+	uint64_t tlb_gen;
+	atomic_ullong tlb_seen;	/* tlb_gen, or UINT64_MAX while idle */
 	uint64_t tlb_misses;
-	/* buffers reused between blocks */
-	struct block blk;
-	size_t shared_cap, local_cap;
-	uint32_t warps_cap;
-	uint64_t warp_insns, thread_insns;
+	/* resident blocks of every context (under core->lock) */
+	struct block **res;
+	uint32_t nres, res_cap;
+	uint32_t rr;		/* round robin: the block to run next */
+	struct sm_usage used;	/* of the running context */
+	uint64_t ctx_gen;	/* core->ctx_gen @used was counted for */
+	struct block *pool;
+	atomic_ullong progress;	/* warp-instructions retired */
 };
 
+/* Why a grid stops before its end. */
+enum grid_stop { GRID_RUN, GRID_STOP, GRID_TIMEOUT };
+
 struct grid {
-	const struct vgpu_core_launch *l;
+	struct vgpu_core_launch lc;	/* the caller's launch, copied */
+	const struct vgpu_core_launch *l;	/* &lc */
 	const struct vgpu_module *mod;
 	const struct visa_kernel *k;
 	uint32_t nblocks;
 	uint32_t local_size;
 	uint32_t shared_size;
-	atomic_uint next_block;
+	uint32_t warps;			/* per block */
+	uint64_t occ_shared;		/* per block, vgpu_occupancy.h */
+	/* under core->lock */
+	struct grid *next;		/* core's list: dispatch order */
+	uint64_t seq;			/* submission order */
+	uint32_t next_block;		/* next block index to dispatch */
+	uint32_t live_blocks;		/* dispatched, not retired */
+	uint64_t sched_ns;		/* scheduled time before @sched_mark */
+	uint64_t sched_mark;		/* start of its current slice, or 0 */
 	atomic_int faulted;		/* 0, then 1 once a fault is recorded */
-	atomic_int *stop;		/* the core's stop flag */
+	atomic_int stop;		/* enum grid_stop */
+	vgpu_core_done_fn done;
+	void *done_arg;
 	struct vgpu_core_fault fault;
 	uint64_t param_copy[];		/* the kernel's parameter bytes */
 };
@@ -193,16 +236,34 @@ struct vgpu_core {
 	unsigned int num_sms;
 	struct sm *sms;
 	uint32_t max_shared, max_threads;
-	pthread_mutex_t launch_lock;	/* one launch at a time */
+	uint64_t timeslice_ns;
 	pthread_mutex_t lock;		/* protects the fields below */
-	pthread_cond_t work_cv, done_cv;
-	struct grid *grid;		/* the grid being run */
-	uint64_t generation;		/* bumped per launch */
-	unsigned int busy;		/* workers still on the grid */
+	pthread_cond_t work_cv;		/* SMs: new work, a switch, a stop */
+	pthread_cond_t done_cv;		/* a grid ended */
+	struct grid *grids;		/* active, by (priority, seq) */
+	unsigned int ngrids;
+	uint64_t seq;
+	bool have_ctx;			/* @cur_ctx is set */
+	uint32_t cur_ctx;		/* the context that runs on GR */
+	uint64_t slice_start;		/* ns: when @cur_ctx got GR */
 	bool quit;
-	atomic_int stop;
+	atomic_ullong ctx_gen;		/* bumped by every context switch */
+	atomic_ullong next_tick;	/* ns: when an SM runs sched_tick() */
+	atomic_ullong tlb_gen;		/* bumped by vgpu_core_tlb_invalidate */
+	atomic_uint active;		/* grids, for vgpu_core_busy() */
 	atomic_ullong warp_insns, thread_insns, tlb_misses;
 };
+
+/* dispatch.c: residency, dispatch order, the context that runs */
+uint64_t core_now_ns(void);
+bool grid_stopping(const struct grid *g);
+void sched_tick(struct vgpu_core *core, uint64_t now);
+void sched_dispatch(struct sm *sm);
+void sm_recount(struct sm *sm);
+void sched_retire(struct sm *sm);
+struct grid *sched_reap(struct vgpu_core *core);
+/* grid.c */
+void grid_complete(struct vgpu_core *core, struct grid *g);
 
 /* sched.c */
 void core_record_fault(struct grid *g, const struct warp *w, int lane,

@@ -14,6 +14,7 @@
 #include <fenv.h>
 #include <math.h>
 
+#include "simd.h"	/* first: renames the functions per level */
 #include "core_internal.h"
 #include "fp_formats.h"
 #include "visa_types.h"
@@ -85,11 +86,10 @@ static inline double op_f64(unsigned int op, double a, double b, double c)
 
 /* .sat: clamp to [+0, 1]; NaN and -0 become +0. */
 /*
- * f32 fma over the lanes.  Without hardware FMA, fmaf() is a library
- * call per lane; the "fma" clone (chosen at load time on CPUs that have
- * it) turns it into one instruction.
+ * f32 fma over the lanes.  Without hardware FMA (the baseline level),
+ * fmaf() is a library call per lane; the x86-64-v3 and v4 levels
+ * (simd.h) turn it into one instruction with the same result.
  */
-__attribute__((target_clones("fma", "default")))
 static void fma_lanes(uint64_t *D, const uint64_t *A, const uint64_t *B,
 		      const uint64_t *C, uint32_t mask)
 {
@@ -603,6 +603,27 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 	get_srcs(w, in, &s);
 	if (type_is_int(dt) && type_is_int(st)) {
 		FOR_LANES(mask, s.D[l] = int_to_int(s.A[l], dt, st, sat));
+		return EXEC_OK;
+	}
+	if (type_is_int(st) && (dt == VISA_T_F32 || dt == VISA_T_F64) &&
+	    host_mode(rnd) == FE_TONEAREST && !sat) {
+		/* int -> f32/f64 in the mode the core runs in: no switch of
+		 * the host's mode per lane (fesetround costs more than the
+		 * conversion), and loops that vectorize */
+		if (st == VISA_T_S32 && dt == VISA_T_F32)
+			FOR_LANES(mask, s.D[l] = bits_f32((float)(int32_t)s.A[l]));
+		else if (st == VISA_T_U32 && dt == VISA_T_F32)
+			FOR_LANES(mask, s.D[l] = bits_f32((float)(uint32_t)s.A[l]));
+		else if (dt == VISA_T_F64)
+			FOR_LANES(mask, {
+				uint64_t v = extend(st, s.A[l]);
+				s.D[l] = bits_f64(type_signed(st) ?
+						  (double)(int64_t)v : (double)v); });
+		else
+			FOR_LANES(mask, {
+				uint64_t v = extend(st, s.A[l]);
+				s.D[l] = bits_f32(type_signed(st) ?
+						  (float)(int64_t)v : (float)v); });
 		return EXEC_OK;
 	}
 	for (int l = 0; l < WARP_SIZE; l++) {

@@ -10,6 +10,7 @@
  * Hardware-defined results (division by zero) follow values recorded on an
  * NVIDIA H100 (tests/golden/).
  */
+#include "simd.h"	/* first: renames the functions per level */
 #include "core_internal.h"
 #include "visa_types.h"
 
@@ -29,6 +30,22 @@
 			uint64_t r_ = RESULT;				\
 			D[l] = ((mask >> l) & 1) ? r_ : D[l];		\
 		}							\
+	}								\
+} while (0)
+/*
+ * BLEND_LANES of extend(in->type, V), with the width and signedness of
+ * the extension chosen once outside the lane loop (inside it, extend()'s
+ * switch on the type keeps the loop from vectorizing).
+ */
+#define BLEND_EXTENDED(V) do {						\
+	switch (type_bits(in->type) | (type_signed(in->type) ? 1u : 0u)) { \
+	case 8: BLEND_LANES((uint64_t)(uint8_t)(V)); break;		\
+	case 9: BLEND_LANES((uint64_t)(int64_t)(int8_t)(V)); break;	\
+	case 16: BLEND_LANES((uint64_t)(uint16_t)(V)); break;		\
+	case 17: BLEND_LANES((uint64_t)(int64_t)(int16_t)(V)); break;	\
+	case 32: BLEND_LANES((uint64_t)(uint32_t)(V)); break;		\
+	case 33: BLEND_LANES((uint64_t)(int64_t)(int32_t)(V)); break;	\
+	default: BLEND_LANES((uint64_t)(V)); break;			\
 	}								\
 } while (0)
 #define L1(T, CT, EXPR) BLEND_LANES(({					\
@@ -469,13 +486,10 @@ static int pred_logic(struct warp *w, const struct dinsn *in, uint32_t mask)
 }
 
 /*
- * Built twice: for baseline x86-64 and for AVX2, chosen when the program
- * loads (the lane loops of 64-bit registers vectorize much better with
- * AVX2's wider registers and sign extensions).
+ * Built once per host vector level (simd.h): the lane loops of 64-bit
+ * registers vectorize much better with AVX2's wider registers and sign
+ * extensions.
  */
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("avx2", "default")))
-#endif
 int exec_int(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
 	const uint64_t *A, *B = NULL, *C = NULL, *E = NULL;
@@ -498,12 +512,12 @@ int exec_int(struct warp *w, const struct dinsn *in, uint32_t mask)
 
 	switch (in->op) {
 	case VISA_OP_MOV:
-		BLEND_LANES(extend(in->type, A[l]));
+		BLEND_EXTENDED(A[l]);
 		return EXEC_OK;
 	case VISA_OP_SELP: {
 		uint32_t p = w->preds[in->pa];
 
-		BLEND_LANES(extend(in->type, ((p >> l) & 1) ? A[l] : B[l]));
+		BLEND_EXTENDED(((p >> l) & 1) ? A[l] : B[l]);
 		return EXEC_OK;
 	}
 	case VISA_OP_SLCT:

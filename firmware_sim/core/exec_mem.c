@@ -7,8 +7,14 @@
  * Operations without a native host instruction (float add, min/max,
  * inc/dec) are compare-and-swap loops.
  */
+#include "simd.h"	/* first: renames the functions per level */
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+
 #include "core_internal.h"
 #include "fp_formats.h"
+#include "mem_span.h"
 #include "visa_types.h"
 
 static uint32_t type_size(unsigned int t)
@@ -64,6 +70,50 @@ static inline uint64_t base_addr(const struct warp *w, const struct dinsn *in,
 }
 
 /*
+ * D[l] = the es-byte (4 or 8) element at base + off[l], for all 32 lanes,
+ * offsets already checked.  The compiler does not turn this loop into
+ * vector gathers by itself, so the x86-64-v4 build (simd.h) says so with
+ * AVX-512 intrinsics.  The other levels load lane by lane, although
+ * AVX2's vpgatherqd saved a fifth of matmul's time on real hardware:
+ * QEMU 7.2's TCG, which runs the project's guests, takes a VSIB index
+ * register number 4 (ymm4) for "no index" and loads every lane from the
+ * base (found by test_cu_module_launch; a 4-instruction probe reproduces
+ * it), and GCC's register allocation decides whether ymm4 is used.  TCG
+ * has no AVX-512, so the v4 level never runs there; GCC's generic tuning
+ * emits no gathers of its own.
+ */
+static void gather_full(uint64_t *D, const uint8_t *base, const uint64_t *off,
+			uint32_t es, bool sgn)
+{
+#if defined(__AVX512F__)
+	for (int l = 0; l < WARP_SIZE; l += 8) {
+		__m512i idx = _mm512_loadu_si512(off + l);
+		__m256i v;
+
+		if (es == 8) {
+			_mm512_storeu_si512(D + l,
+					    _mm512_i64gather_epi64(idx, base, 1));
+			continue;
+		}
+		v = _mm512_i64gather_epi32(idx, base, 1);
+		_mm512_storeu_si512(D + l, sgn ? _mm512_cvtepi32_epi64(v) :
+						 _mm512_cvtepu32_epi64(v));
+	}
+#else
+	for (int l = 0; l < WARP_SIZE; l++) {
+		if (es == 8) {
+			memcpy(&D[l], base + off[l], 8);
+		} else {
+			uint32_t v;
+
+			memcpy(&v, base + off[l], 4);
+			D[l] = sgn ? (uint64_t)(int64_t)(int32_t)v : v;
+		}
+	}
+#endif
+}
+
+/*
  * Scalar 4- and 8-byte accesses, the common case: check every lane's
  * address first (alignment, bounds, one page for global memory) in loops
  * without branches, then access.  Returns -1 when any lane needs the
@@ -113,6 +163,16 @@ static int fast_scalar(struct warp *w, const struct dinsn *in, uint32_t mask,
 	}
 	if (limit < es)
 		return -1;
+	if (mask == FULL_MASK && !stride && !S) {
+		/* full warps: checks and gathers without per-lane branches
+		 * (vector gathers at the x86-64-v3 and v4 levels) */
+		for (int l = 0; l < WARP_SIZE; l++)
+			bad |= (addr[l] & (es - 1)) | (addr[l] > limit - es);
+		if (bad)
+			return -1;
+		gather_full(D, base, addr, es, sgn);
+		return EXEC_OK;
+	}
 	for (int l = 0; l < WARP_SIZE; l++)
 		bad |= ((mask >> l) & 1) &
 		       (((addr[l] & (es - 1)) != 0) | (addr[l] > limit - es));
@@ -137,6 +197,223 @@ static int fast_scalar(struct warp *w, const struct dinsn *in, uint32_t mask,
 	return EXEC_OK;
 }
 
+/*
+ * The three classes of a warp's load or store.  Uniform: every active lane
+ * has the same address (kernel parameters, a variable read by all
+ * threads; for local memory, each thread's copy of the same variable).
+ * Contiguous: lane l at base + (l - first) * size for the active lanes
+ * (a[threadIdx.x]).  Both touch one span that mem_span() checks once.
+ * General: anything else, lane by lane.
+ */
+enum access_class { CLASS_UNIFORM, CLASS_CONTIGUOUS, CLASS_GENERAL };
+
+/* By the address registers alone: the offset is the same for all lanes. */
+static enum access_class classify(const uint64_t *A, uint32_t mask,
+				  uint32_t bytes, int first, int last)
+{
+	uint64_t a0 = A[first], span = A[last] - a0, differ = 0, scattered = 0;
+
+	/* The last lane tells most general accesses apart at once (it is
+	 * neither at the first lane's address nor at the end of a run). */
+	if (span != 0 && span != (uint64_t)(last - first) * bytes)
+		return CLASS_GENERAL;
+	if (mask == FULL_MASK) {
+		/* xor/or over the 32 lanes: vectorizes even on baseline SSE2,
+		 * which has no 64-bit compare */
+		for (int l = 0; l < WARP_SIZE; l++) {
+			differ |= A[l] ^ a0;
+			scattered |= A[l] ^ (a0 + (uint64_t)l * bytes);
+		}
+	} else {
+		for (int l = first; l <= last; l++) {
+			uint64_t m = 0 - (uint64_t)((mask >> l) & 1);
+
+			differ |= m & (A[l] ^ a0);
+			scattered |= m & (A[l] ^ (a0 + (uint64_t)(l - first) *
+						       bytes));
+		}
+	}
+	if (!differ)
+		return CLASS_UNIFORM;
+	return scattered ? CLASS_GENERAL : CLASS_CONTIGUOUS;
+}
+
+/* Host address of byte @off of a checked span, for lane @l. */
+static inline uint8_t *span_lane(const struct mem_span *s, uint64_t off,
+				 int l)
+{
+	uint8_t *p = off < s->split ? s->host[0] + off :
+				      s->host[1] + (off - s->split);
+
+	return p + (size_t)l * s->stride;
+}
+
+/*
+ * An ld or st of n elements of es bytes per lane.  ld writes rows D[0..n),
+ * st reads rows S[0..n).
+ */
+struct ldst {
+	uint64_t *D[4];
+	const uint64_t *S[4];
+	int n;
+	uint32_t es;
+	unsigned int type;
+	bool st;
+};
+
+/* Lanes one by one through a checked span; lane l's bytes at offset
+ * (l - first) * step (step 0: uniform). */
+static void span_lanes(const struct ldst *x, const struct mem_span *s,
+		       uint32_t mask, int first, int last, uint64_t step)
+{
+	for (int l = first; l <= last; l++) {
+		uint8_t *p;
+
+		if (!((mask >> l) & 1))
+			continue;
+		p = span_lane(s, (uint64_t)(l - first) * step, l);
+		for (int i = 0; i < x->n; i++) {
+			if (x->st) {
+				uint64_t v = x->S[i][l];
+
+				memcpy(p + i * x->es, &v, x->es);	/* LE */
+			} else {
+				x->D[i][l] = load_elem(p + i * x->es, x->type);
+			}
+		}
+	}
+}
+
+/*
+ * Full warps of 4-byte elements, packed: lane l's element i at
+ * p[(l * n + i) * 4].  Inlined per n so each loop has constant strides
+ * and vectorizes.
+ */
+static inline __attribute__((always_inline))
+void ld32_full(uint64_t *const D[4], const uint8_t *p, int n, bool sgn)
+{
+	/* All loads first, into a local copy: the stores to the registers
+	 * cannot alias it, so the loads (often cache misses) are issued
+	 * together instead of each waiting behind the previous stores. */
+	uint32_t t[WARP_SIZE * 4];
+
+	memcpy(t, p, (size_t)WARP_SIZE * n * 4);
+	for (int i = 0; i < n; i++) {
+		uint64_t *d = D[i];
+
+		for (int l = 0; l < WARP_SIZE; l++) {
+			uint32_t v = t[l * n + i];
+
+			d[l] = sgn ? (uint64_t)(int64_t)(int32_t)v : v;
+		}
+	}
+}
+
+static inline __attribute__((always_inline))
+void st32_full(const uint64_t *const S[4], uint8_t *p, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const uint64_t *v = S[i];
+
+		for (int l = 0; l < WARP_SIZE; l++) {
+			uint32_t e = (uint32_t)v[l];
+
+			memcpy(p + ((size_t)l * n + i) * 4, &e, 4);
+		}
+	}
+}
+
+/* A full warp, contiguous, on one page: block copies.  False: not one of
+ * the shapes handled here. */
+static bool packed_full(const struct ldst *x, uint8_t *p)
+{
+	bool sgn = x->type == VISA_T_S32;
+
+	if (x->es == 8 && x->n == 1) {
+		if (x->st)
+			memcpy(p, x->S[0], WARP_SIZE * 8);
+		else
+			memcpy(x->D[0], p, WARP_SIZE * 8);
+		return true;
+	}
+	if (x->es != 4)
+		return false;
+	switch (x->n) {
+	case 1:
+		if (x->st)
+			st32_full(x->S, p, 1);
+		else if (sgn)
+			ld32_full(x->D, p, 1, true);
+		else
+			ld32_full(x->D, p, 1, false);
+		return true;
+	case 2:
+		if (x->st)
+			st32_full(x->S, p, 2);
+		else if (sgn)
+			ld32_full(x->D, p, 2, true);
+		else
+			ld32_full(x->D, p, 2, false);
+		return true;
+	case 4:
+		if (x->st)
+			st32_full(x->S, p, 4);
+		else if (sgn)
+			ld32_full(x->D, p, 4, true);
+		else
+			ld32_full(x->D, p, 4, false);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Uniform and contiguous accesses: classify, check the span once, copy.
+ * Returns -1 (nothing accessed) when the access is general or any check
+ * fails: the per-lane path then runs it and reports the precise fault.
+ */
+static int ld_st_span(struct warp *w, const struct dinsn *in, uint32_t mask,
+		      const uint64_t *A, const struct ldst *x)
+{
+	uint32_t bytes = x->es * (uint32_t)x->n;
+	int first = __builtin_ctz(mask), last = 31 - __builtin_clz(mask);
+	enum access_class cls = A ? classify(A, mask, bytes, first, last) :
+				    CLASS_UNIFORM;
+	uint64_t lo = base_addr(w, in, A, first);
+	uint32_t len = cls == CLASS_UNIFORM ? bytes :
+		       (uint32_t)(last - first + 1) * bytes;
+	struct mem_span s;
+
+	if (cls == CLASS_GENERAL ||
+	    !mem_span(w, in->type2, lo, len, bytes,
+		      x->st ? ACC_WRITE : ACC_READ, &s))
+		return -1;
+	if (cls == CLASS_UNIFORM && !s.stride) {
+		/* one address: one load broadcast, or the last lane's store
+		 * (lanes store in order, the last one's value stays) */
+		for (int i = 0; i < x->n; i++) {
+			uint8_t *p = s.host[0] + i * x->es;
+
+			if (x->st) {
+				uint64_t v = x->S[i][last];
+
+				memcpy(p, &v, x->es);
+			} else {
+				uint64_t v = load_elem(p, x->type);
+				uint64_t *d = x->D[i];
+
+				FOR_LANES(mask, d[l] = v);
+			}
+		}
+		return EXEC_OK;
+	}
+	if (cls == CLASS_CONTIGUOUS && mask == FULL_MASK && !s.stride &&
+	    s.split >= len && packed_full(x, s.host[0]))
+		return EXEC_OK;
+	span_lanes(x, &s, mask, first, last, cls == CLASS_UNIFORM ? 0 : bytes);
+	return EXEC_OK;
+}
+
 static int ld_st(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
 	const uint64_t *A = in->a != VISA_OPND_NONE ? src_row(w, in, 0, in->a)
@@ -149,17 +426,25 @@ static int ld_st(struct warp *w, const struct dinsn *in, uint32_t mask)
 	const uint16_t ld_regs[4] = { in->d, in->b, in->c, in->e };
 	const uint16_t st_regs[4] = { in->b, in->c, in->d, in->e };
 	const int st_slots[4] = { 1, 2, -1, 3 };
-	const uint64_t *S[4] = { NULL };
-	uint64_t *D[4] = { NULL };
+	struct ldst x = { .n = n, .es = es, .type = in->type, .st = st };
+	const uint64_t *const *S = x.S;
+	uint64_t *const *D = x.D;
 
+	/* st's third element is in d, which may be a literal */
+	if (st && n == 4 && (in->d & VISA_OPND_LIT))
+		return exec_bad(w, in, mask);
 	for (int i = 0; i < n; i++) {
 		if (st)
-			S[i] = st_slots[i] >= 0 ?
+			x.S[i] = st_slots[i] >= 0 ?
 				src_row(w, in, st_slots[i], st_regs[i]) :
 				reg_row(w, st_regs[i]);
 		else
-			D[i] = reg_row(w, ld_regs[i]);
+			x.D[i] = reg_row(w, ld_regs[i]);
 	}
+	if (ld_st_span(w, in, mask, A, &x) >= 0)
+		return EXEC_OK;
+
+	/* The general class: lanes one by one. */
 	const struct tlb_entry *pg = NULL;
 	uint64_t shared_size = w->blk->shared_size;
 	uint64_t local_size = w->blk->g->local_size;
@@ -169,10 +454,6 @@ static int ld_st(struct warp *w, const struct dinsn *in, uint32_t mask)
 			 in->type2 == VISA_SPACE_GENERIC;
 	uint32_t need = st ? VGPU_CORE_PERM_WRITE : VGPU_CORE_PERM_READ;
 
-	/* st's third element is in d, which may be a literal */
-	if (st && n == 4 && (in->d & VISA_OPND_LIT))
-		return exec_bad(w, in, mask);
-
 	if (n == 1 && A && (es == 4 || es == 8)) {
 		int r = fast_scalar(w, in, mask, A, st ? S[0] : NULL,
 				    st ? NULL : D[0], es);
@@ -180,24 +461,6 @@ static int ld_st(struct warp *w, const struct dinsn *in, uint32_t mask)
 		if (r >= 0)
 			return r;
 	}
-	/* A load from one address for all lanes (kernel parameters, named
-	 * variables): resolve once, broadcast. */
-	if (!st && !A && in->type2 != VISA_SPACE_LOCAL) {
-		int first = __builtin_ctz(mask);
-		const uint8_t *p = mem_resolve(w, pc, first, in->type2,
-					       base_addr(w, in, A, first),
-					       es * (uint32_t)n, ACC_READ);
-
-		if (!p)
-			return EXEC_FAULT;
-		for (int i = 0; i < n; i++) {
-			uint64_t v = load_elem(p + i * es, in->type);
-
-			FOR_LANES(mask, D[i][l] = v);
-		}
-		return EXEC_OK;
-	}
-
 	for (int l = 0; l < WARP_SIZE; l++) {
 		uint32_t bytes = es * (uint32_t)n;
 		uint64_t addr;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "core_internal.h"
+#include "mem_span.h"
 
 void tlb_flush(struct sm *sm)
 {
@@ -114,6 +115,30 @@ static inline bool in_range(uint64_t addr, uint32_t size, uint64_t limit)
 	return limit >= size && addr <= limit - size;
 }
 
+/*
+ * The state space a generic address falls in; *addr becomes the address
+ * within it (global addresses are generic addresses).
+ */
+static int generic_space(uint64_t *addr)
+{
+	static const struct {
+		uint64_t base;
+		int space;
+	} windows[] = {
+		{ VISA_GENERIC_SHARED_BASE, VISA_SPACE_SHARED },
+		{ VISA_GENERIC_LOCAL_BASE, VISA_SPACE_LOCAL },
+		{ VISA_GENERIC_PARAM_BASE, VISA_SPACE_PARAM },
+	};
+
+	for (size_t i = 0; i < sizeof(windows) / sizeof(windows[0]); i++) {
+		if (*addr - windows[i].base < VISA_GENERIC_WINDOW_SIZE) {
+			*addr -= windows[i].base;
+			return windows[i].space;
+		}
+	}
+	return VISA_SPACE_GLOBAL;
+}
+
 void *mem_resolve(struct warp *w, uint32_t pc, int lane, int space,
 		  uint64_t addr, uint32_t size, int access)
 {
@@ -126,22 +151,8 @@ void *mem_resolve(struct warp *w, uint32_t pc, int lane, int space,
 
 	if (addr & (size - 1))
 		return fault(w, pc, lane, VISA_FAULT_MISALIGNED, addr, what);
-	if (space == VISA_SPACE_GENERIC) {
-		if (addr - VISA_GENERIC_SHARED_BASE < VISA_GENERIC_WINDOW_SIZE) {
-			space = VISA_SPACE_SHARED;
-			addr -= VISA_GENERIC_SHARED_BASE;
-		} else if (addr - VISA_GENERIC_LOCAL_BASE <
-			   VISA_GENERIC_WINDOW_SIZE) {
-			space = VISA_SPACE_LOCAL;
-			addr -= VISA_GENERIC_LOCAL_BASE;
-		} else if (addr - VISA_GENERIC_PARAM_BASE <
-			   VISA_GENERIC_WINDOW_SIZE) {
-			space = VISA_SPACE_PARAM;
-			addr -= VISA_GENERIC_PARAM_BASE;
-		} else {
-			space = VISA_SPACE_GLOBAL;
-		}
-	}
+	if (space == VISA_SPACE_GENERIC)
+		space = generic_space(&addr);
 	switch (space) {
 	case VISA_SPACE_GLOBAL:
 		return global_ptr(w, pc, lane, addr, size, access, what);
@@ -171,6 +182,82 @@ void *mem_resolve(struct warp *w, uint32_t pc, int lane, int space,
 		return (uint8_t *)g->param_copy + addr;
 	}
 	return fault(w, pc, lane, VISA_FAULT_OUT_OF_RANGE, addr, what);
+}
+
+/*
+ * Global bytes [va, va + len) for @access, on one page or two adjacent
+ * ones (len is at most a warp's 32 x 32 bytes; pages are 4 KiB or more).
+ */
+static bool global_span(struct warp *w, uint64_t va, uint32_t len,
+			int access, struct mem_span *s)
+{
+	uint32_t need = access_perm[access], kind;
+	const struct tlb_entry *e = tlb_lookup(w, va, &kind);
+	uint64_t in_first;
+
+	if (!e || (e->perm & need) != need || va + len < va)
+		return false;
+	in_first = e->va + e->size - va;	/* bytes up to the page end */
+	s->host[0] = e->host + (va - e->va);
+	s->split = len;
+	if (in_first >= len)
+		return true;
+	/* e may be evicted by the second lookup: its fields are copied. */
+	s->split = in_first;
+	e = tlb_lookup(w, va + in_first, &kind);
+	if (!e || (e->perm & need) != need || e->va != va + in_first ||
+	    e->size < len - in_first)
+		return false;
+	s->host[1] = e->host;
+	return true;
+}
+
+bool mem_span(struct warp *w, int space, uint64_t addr, uint32_t len,
+	      uint32_t align, int access, struct mem_span *s)
+{
+	struct block *b = w->blk;
+	struct grid *g = b->g;
+
+	s->stride = 0;
+	if ((addr & (align - 1)) || addr + len < addr)
+		return false;
+	if (space == VISA_SPACE_GENERIC) {
+		uint64_t last = addr + len - 1;
+
+		space = generic_space(&addr);
+		/* both ends in the same window: windows are 4 GiB, so no
+		 * other window lies between them */
+		if (generic_space(&last) != space)
+			return false;
+	}
+	s->split = len;
+	switch (space) {
+	case VISA_SPACE_GLOBAL:
+		return global_span(w, addr, len, access, s);
+	case VISA_SPACE_SHARED:
+		if (!in_range(addr, len, b->shared_size))
+			return false;
+		s->host[0] = b->shared + addr;
+		return true;
+	case VISA_SPACE_LOCAL:
+		/* lane l's bytes are at host[0] + l * stride */
+		if (!in_range(addr, len, g->local_size))
+			return false;
+		s->stride = g->local_size;
+		s->host[0] = b->local + (size_t)w->warp_id * WARP_SIZE *
+					g->local_size + addr;
+		return true;
+	case VISA_SPACE_CONST:
+		return access == ACC_READ &&
+		       in_range(addr, len, g->mod->hdr->const_size) &&
+		       global_span(w, g->l->const_base + addr, len, ACC_READ, s);
+	case VISA_SPACE_PARAM:
+		if (access != ACC_READ || !in_range(addr, len, g->k->param_size))
+			return false;
+		s->host[0] = (uint8_t *)g->param_copy + addr;
+		return true;
+	}
+	return false;
 }
 
 /* Copy bytes from a generic address (vprintf arguments). */

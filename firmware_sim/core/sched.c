@@ -1,18 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched.c - the GR engine's SMs: worker threads, grids, blocks, barriers.
+ * sched.c - the GR engine's SMs: worker threads, resident blocks, barriers.
  *
- * A launch publishes the grid to all SM worker threads; each takes block
- * indices from an atomic counter until none are left, so blocks spread
- * over the SMs as on a GPU.  Inside an SM thread a block's warps run
- * round-robin, each for up to WARP_QUANTUM instructions or until it waits
- * at a barrier; when every live warp waits and no barrier can complete,
- * the block is deadlocked and the grid faults.  The first fault (or a stop
- * request) makes every SM abandon the grid at its next quantum boundary.
+ * Each SM worker thread holds as many blocks as its limits allow
+ * (include/vgpu_occupancy.h; grid.c decides which) and interleaves their
+ * warps: round robin over every runnable warp of every resident block of
+ * the running context, WARP_QUANTUM instructions each, or until the warp
+ * waits at a barrier.  When every live warp of a block waits and no
+ * barrier can complete, the block is deadlocked and its grid faults.  A
+ * grid's first fault (or a stop request) makes every SM retire the grid's
+ * blocks at its next quantum boundary; so does a context switch for the
+ * blocks of the old context, except that they stay resident, saved, and
+ * resume where they were.
+ *
+ * Between two quanta the SM also checks its TLB: it drops its cached
+ * translations when the next warp belongs to another address space or
+ * the page tables changed (vgpu_core_tlb_invalidate()), and publishes in
+ * sm->tlb_seen that it did, which is the unmap grace period's signal.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "core_internal.h"
 
@@ -31,6 +40,7 @@ static const char *const fault_names[VISA_FAULT_COUNT] = {
 	[VISA_FAULT_STOPPED] = "stopped",
 	[VISA_FAULT_INVALID_IMAGE] = "invalid image or instruction",
 	[VISA_FAULT_OUT_OF_RESOURCES] = "out of resources",
+	[VISA_FAULT_TIMEOUT] = "execution time limit exceeded",
 };
 
 const char *vgpu_core_fault_name(uint32_t kind)
@@ -201,25 +211,21 @@ int block_barrier(struct warp *w, const struct dinsn *in, uint32_t mask)
 
 /* ---- blocks ------------------------------------------------------------- */
 
-static int block_setup(struct sm *sm, struct grid *g, uint32_t idx)
+/* Give @b its warps, barriers and memory for grid b->g (pooled buffers). */
+static int block_setup(struct block *b)
 {
-	struct block *b = &sm->blk;
+	struct grid *g = b->g;
 	const uint32_t *bd = g->l->block;
-	const uint32_t *gd = g->l->grid;
 	uint32_t nthreads = bd[0] * bd[1] * bd[2];
 	uint32_t nwarps = (nthreads + WARP_SIZE - 1) / WARP_SIZE;
 	size_t local = (size_t)nthreads * g->local_size;
 
-	b->g = g;
-	b->sm = sm;
-	b->idx[0] = idx % gd[0];
-	b->idx[1] = (idx / gd[0]) % gd[1];
-	b->idx[2] = idx / (gd[0] * gd[1]);
 	b->nthreads = nthreads;
 	b->nwarps = nwarps;
 	b->live_warps = nwarps;
 	b->shared_size = g->shared_size;
-	if (nwarps > sm->warps_cap) {
+	b->next_warp = 0;
+	if (nwarps > b->warps_cap) {
 		struct warp *p = realloc(b->warps, nwarps * sizeof(*p));
 		uint32_t *q = realloc(b->bar_wait, nwarps * sizeof(*q));
 
@@ -229,25 +235,25 @@ static int block_setup(struct sm *sm, struct grid *g, uint32_t idx)
 			b->bar_wait = q;
 		if (!p || !q)
 			return -ENOMEM;
-		memset(p + sm->warps_cap, 0,
-		       (nwarps - sm->warps_cap) * sizeof(*p));
-		sm->warps_cap = nwarps;
+		memset(p + b->warps_cap, 0,
+		       (nwarps - b->warps_cap) * sizeof(*p));
+		b->warps_cap = nwarps;
 	}
-	if (g->shared_size > sm->shared_cap) {
+	if (g->shared_size > b->shared_cap) {
 		uint8_t *p = realloc(b->shared, g->shared_size);
 
 		if (!p)
 			return -ENOMEM;
 		b->shared = p;
-		sm->shared_cap = g->shared_size;
+		b->shared_cap = g->shared_size;
 	}
-	if (local > sm->local_cap) {
+	if (local > b->local_cap) {
 		uint8_t *p = realloc(b->local, local);
 
 		if (!p)
 			return -ENOMEM;
 		b->local = p;
-		sm->local_cap = local;
+		b->local_cap = local;
 	}
 	memset(b->bars, 0, sizeof(b->bars));
 	for (int i = 0; i < NUM_BARRIERS; i++)
@@ -259,111 +265,235 @@ static int block_setup(struct sm *sm, struct grid *g, uint32_t idx)
 	return 0;
 }
 
-static bool grid_stopping(struct grid *g)
+static void block_free(struct block *b)
 {
-	return atomic_load_explicit(&g->faulted, memory_order_relaxed) ||
-	       atomic_load_explicit(g->stop, memory_order_relaxed);
+	for (uint32_t w = 0; w < b->warps_cap; w++)
+		warp_release(&b->warps[w]);
+	free(b->warps);
+	free(b->bar_wait);
+	free(b->shared);
+	free(b->local);
+	free(b);
 }
 
-static void run_block(struct sm *sm, struct grid *g, uint32_t idx)
+/*
+ * Before a quantum of a warp of grid @g: the TLB must hold only
+ * translations of @g's address space made after the last invalidation.
+ */
+static void tlb_check(struct sm *sm, const struct grid *g)
 {
-	struct block *b = &sm->blk;
+	uint64_t gen = atomic_load_explicit(&sm->core->tlb_gen,
+					    memory_order_acquire);
 
-	if (block_setup(sm, g, idx)) {
-		core_record_fault(g, NULL, 0, 0, VISA_FAULT_OUT_OF_RESOURCES, 0,
-				  "out of host memory for a block");
+	if (gen == sm->tlb_gen && g->lc.translate == sm->tlb_fn &&
+	    g->lc.translate_ctx == sm->tlb_ctx)
 		return;
+	tlb_flush(sm);
+	sm->tlb_gen = gen;
+	sm->tlb_fn = g->lc.translate;
+	sm->tlb_ctx = g->lc.translate_ctx;
+	atomic_store_explicit(&sm->tlb_seen, gen, memory_order_release);
+}
+
+/* Has GR switched context since @ctx_gen?  Looks at the clock, too. */
+static bool preempted(struct sm *sm, uint64_t ctx_gen)
+{
+	struct vgpu_core *core = sm->core;
+	uint64_t now = core_now_ns();
+
+	if (now >= atomic_load_explicit(&core->next_tick,
+					memory_order_relaxed)) {
+		pthread_mutex_lock(&core->lock);
+		if (now >= atomic_load(&core->next_tick))
+			sched_tick(core, now);
+		pthread_mutex_unlock(&core->lock);
 	}
-	for (;;) {
-		bool ran = false;
+	return atomic_load_explicit(&core->ctx_gen, memory_order_relaxed) !=
+	       ctx_gen;
+}
 
-		for (uint32_t i = 0; i < b->nwarps; i++) {
-			struct warp *w = &b->warps[i];
-			int r;
+enum { BLOCK_RAN, BLOCK_PREEMPTED };
 
-			if (w->state != WARP_RUNNABLE)
-				continue;
-			ran = true;
-			r = warp_run(w, WARP_QUANTUM);
-			if (r == RUN_FAULT)
-				goto out;
-			if (r == RUN_DONE) {
-				w->state = WARP_DONE;
-				b->live_warps--;
-				barriers_recheck(b);
-			}
-		}
+/*
+ * One quantum for each runnable warp of @b, from where the last call
+ * left off.  BLOCK_PREEMPTED when GR switched context in between.
+ */
+static int block_run(struct sm *sm, struct block *b, uint64_t ctx_gen)
+{
+	struct grid *g = b->g;
+
+	for (; b->next_warp < b->nwarps; b->next_warp++) {
+		struct warp *w = &b->warps[b->next_warp];
+		uint64_t before;
+		int r;
+
+		if (w->state != WARP_RUNNABLE)
+			continue;
+		if (preempted(sm, ctx_gen))
+			return BLOCK_PREEMPTED;
+		/*
+		 * The TLB first: a grid stopped before a TLB shootdown (its
+		 * context destroyed) is seen stopped by an SM that has seen
+		 * the shootdown, so it runs no quantum after the grace period.
+		 */
+		tlb_check(sm, g);
 		if (grid_stopping(g))
-			break;
-		if (!b->live_warps)
-			break;
-		if (!ran) {
-			uint32_t i = 0;
-
-			while (i < b->nwarps && b->warps[i].state != WARP_AT_BARRIER)
-				i++;
-			core_record_fault(g, &b->warps[i], 0,
-					  b->warps[i].rs_n ?
-					  b->warps[i].rs[b->warps[i].rs_n - 1].pc - 1 : 0,
-					  VISA_FAULT_BARRIER_DEADLOCK, 0,
-					  "not all threads of the block reach "
-					  "the barrier");
-			break;
+			return BLOCK_RAN;
+		before = w->insns;
+		r = warp_run(w, WARP_QUANTUM);
+		atomic_fetch_add_explicit(&sm->progress, w->insns - before,
+					  memory_order_relaxed);
+		if (r == RUN_FAULT)
+			return BLOCK_RAN;
+		if (r == RUN_DONE) {
+			w->state = WARP_DONE;
+			b->live_warps--;
+			barriers_recheck(b);
 		}
 	}
-out:
-	for (uint32_t i = 0; i < b->nwarps; i++) {
-		sm->warp_insns += b->warps[i].insns;
-		sm->thread_insns += b->warps[i].lane_insns;
+	b->next_warp = 0;
+	if (b->live_warps) {
+		/* barriers complete as the last warp arrives: if no warp can
+		 * run now, none ever will */
+		uint32_t i = 0;
+
+		while (i < b->nwarps && b->warps[i].state != WARP_RUNNABLE)
+			i++;
+		if (i < b->nwarps)
+			return BLOCK_RAN;
+		i = 0;
+		while (i < b->nwarps && b->warps[i].state != WARP_AT_BARRIER)
+			i++;
+		core_record_fault(g, &b->warps[i], 0,
+				  b->warps[i].rs_n ?
+				  b->warps[i].rs[b->warps[i].rs_n - 1].pc - 1 : 0,
+				  VISA_FAULT_BARRIER_DEADLOCK, 0,
+				  "not all threads of the block reach "
+				  "the barrier");
+	}
+	return BLOCK_RAN;
+}
+
+/* Set up the blocks dispatched to @sm since its last round. */
+static void sm_setup_blocks(struct sm *sm)
+{
+	for (uint32_t i = 0; i < sm->nres; i++) {
+		struct block *b = sm->res[i];
+
+		if (b->ready || grid_stopping(b->g))
+			continue;
+		if (block_setup(b)) {
+			b->live_warps = 0;
+			core_record_fault(b->g, NULL, 0, 0,
+					  VISA_FAULT_OUT_OF_RESOURCES, 0,
+					  "out of host memory for a block");
+		}
+		b->ready = true;
 	}
 }
 
-static void run_grid(struct sm *sm, struct grid *g)
+/*
+ * One round: a quantum for every runnable warp of the resident blocks of
+ * context @ctx, starting where the last round stopped so that a short
+ * time slice still reaches every block in turn.
+ */
+static void sm_round(struct sm *sm, uint32_t ctx, uint64_t ctx_gen)
 {
-	tlb_flush(sm);
-	sm->tlb_misses = 0;
-	sm->warp_insns = sm->thread_insns = 0;
-	for (;;) {
-		uint32_t idx;
+	uint32_t n = sm->nres;
 
-		if (grid_stopping(g))
-			break;
-		idx = atomic_fetch_add(&g->next_block, 1);
-		if (idx >= g->nblocks)
-			break;
-		run_block(sm, g, idx);
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t i = (sm->rr + k) % n;
+		struct block *b = sm->res[i];
+
+		if (b->g->lc.ctx_id != ctx || !b->ready || !b->live_warps ||
+		    grid_stopping(b->g))
+			continue;
+		if (block_run(sm, b, ctx_gen) == BLOCK_PREEMPTED) {
+			sm->rr = i;
+			return;
+		}
 	}
-	if (atomic_load(g->stop) && !atomic_load(&g->faulted))
-		core_record_fault(g, NULL, 0, 0, VISA_FAULT_STOPPED, 0,
-				  "grid stopped by request (watchdog)");
+	sm->rr = n ? (sm->rr + 1) % n : 0;
+}
+
+/* Does @sm hold blocks of the running context? */
+static bool sm_has_work(const struct sm *sm)
+{
+	const struct vgpu_core *core = sm->core;
+
+	if (!core->have_ctx)
+		return false;
+	for (uint32_t i = 0; i < sm->nres; i++)
+		if (sm->res[i]->g->lc.ctx_id == core->cur_ctx)
+			return true;
+	return false;
+}
+
+/* Nothing to run: sleep until woken (or a while, to look at the clock). */
+static void sm_idle(struct sm *sm)
+{
+	struct vgpu_core *core = sm->core;
+	struct timespec ts;
+
+	/* an idle SM holds no translations: the grace period skips it */
+	tlb_flush(sm);
+	sm->tlb_fn = NULL;
+	sm->tlb_ctx = NULL;
+	atomic_store(&sm->tlb_seen, UINT64_MAX);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += 10 * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(&core->work_cv, &core->lock, &ts);
+	sm->tlb_gen = atomic_load(&core->tlb_gen);
+	atomic_store(&sm->tlb_seen, sm->tlb_gen);
 }
 
 static void *sm_main(void *arg)
 {
 	struct sm *sm = arg;
 	struct vgpu_core *core = sm->core;
-	uint64_t seen = 0;
 
 	pthread_mutex_lock(&core->lock);
 	for (;;) {
-		struct grid *g;
+		uint64_t now = core_now_ns(), ctx_gen;
+		struct grid *done;
+		uint32_t ctx;
+		bool work;
 
-		while (!core->quit && (!core->grid || core->generation == seen))
-			pthread_cond_wait(&core->work_cv, &core->lock);
-		if (core->quit)
-			break;
-		seen = core->generation;
-		g = core->grid;
+		if (now >= atomic_load(&core->next_tick))
+			sched_tick(core, now);
+		if (sm->ctx_gen != atomic_load(&core->ctx_gen))
+			sm_recount(sm);
+		sched_retire(sm);
+		done = sched_reap(core);
+		sched_dispatch(sm);
+		work = sm_has_work(sm);
+		ctx = core->cur_ctx;
+		ctx_gen = sm->ctx_gen;
+		if (!work && !done) {
+			if (core->quit)
+				break;
+			sm_idle(sm);
+			continue;
+		}
+		atomic_fetch_add(&core->tlb_misses, sm->tlb_misses);
+		sm->tlb_misses = 0;
 		pthread_mutex_unlock(&core->lock);
 
-		run_grid(sm, g);
+		while (done) {
+			struct grid *g = done;
 
+			done = g->next;
+			grid_complete(core, g);
+		}
+		if (work) {
+			sm_setup_blocks(sm);
+			sm_round(sm, ctx, ctx_gen);
+		}
 		pthread_mutex_lock(&core->lock);
-		atomic_fetch_add(&core->warp_insns, sm->warp_insns);
-		atomic_fetch_add(&core->thread_insns, sm->thread_insns);
-		atomic_fetch_add(&core->tlb_misses, sm->tlb_misses);
-		if (--core->busy == 0)
-			pthread_cond_signal(&core->done_cv);
 	}
 	pthread_mutex_unlock(&core->lock);
 	return NULL;
@@ -375,6 +505,7 @@ struct vgpu_core *vgpu_core_create(const struct vgpu_core_config *cfg)
 {
 	struct vgpu_core *core;
 	unsigned int n = cfg && cfg->num_sms ? cfg->num_sms : 1;
+	pthread_condattr_t attr;
 
 	if (n > 1024) {
 		errno = EINVAL;
@@ -390,20 +521,27 @@ struct vgpu_core *vgpu_core_create(const struct vgpu_core_config *cfg)
 			    cfg->max_threads_per_block : 1024;
 	if (core->max_threads > 1024)
 		core->max_threads = 1024;
+	core->timeslice_ns = 1000ull * (cfg && cfg->timeslice_us ?
+					cfg->timeslice_us :
+					VGPU_CORE_TIMESLICE_US);
 	core->sms = calloc(n, sizeof(*core->sms));
 	if (!core->sms) {
 		free(core);
 		return NULL;
 	}
-	pthread_mutex_init(&core->launch_lock, NULL);
 	pthread_mutex_init(&core->lock, NULL);
-	pthread_cond_init(&core->work_cv, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&core->work_cv, &attr);
+	pthread_condattr_destroy(&attr);
 	pthread_cond_init(&core->done_cv, NULL);
 	for (unsigned int i = 0; i < n; i++) {
 		struct sm *sm = &core->sms[i];
 
 		sm->core = core;
 		sm->id = i;
+		tlb_flush(sm);
+		atomic_init(&sm->tlb_seen, UINT64_MAX);
 		if (pthread_create(&sm->thread, NULL, sm_main, sm)) {
 			core->num_sms = i;
 			vgpu_core_destroy(core);
@@ -418,23 +556,27 @@ void vgpu_core_destroy(struct vgpu_core *core)
 {
 	if (!core)
 		return;
+	/* end every grid first: their owners hear of it */
+	vgpu_core_stop(core);
 	pthread_mutex_lock(&core->lock);
+	while (core->num_sms && (core->grids || atomic_load(&core->active)))
+		pthread_cond_wait(&core->done_cv, &core->lock);
 	core->quit = true;
 	pthread_cond_broadcast(&core->work_cv);
 	pthread_mutex_unlock(&core->lock);
 	for (unsigned int i = 0; i < core->num_sms; i++) {
 		struct sm *sm = &core->sms[i];
-		struct block *b = &sm->blk;
+		struct block *b;
 
 		pthread_join(sm->thread, NULL);
-		for (uint32_t w = 0; w < sm->warps_cap; w++)
-			warp_release(&b->warps[w]);
-		free(b->warps);
-		free(b->bar_wait);
-		free(b->shared);
-		free(b->local);
+		for (uint32_t j = 0; j < sm->nres; j++)
+			block_free(sm->res[j]);
+		free(sm->res);
+		while ((b = sm->pool)) {
+			sm->pool = b->pool_next;
+			block_free(b);
+		}
 	}
-	pthread_mutex_destroy(&core->launch_lock);
 	pthread_mutex_destroy(&core->lock);
 	pthread_cond_destroy(&core->work_cv);
 	pthread_cond_destroy(&core->done_cv);
@@ -445,151 +587,4 @@ void vgpu_core_destroy(struct vgpu_core *core)
 unsigned int vgpu_core_num_sms(const struct vgpu_core *core)
 {
 	return core->num_sms;
-}
-
-void vgpu_core_stop(struct vgpu_core *core)
-{
-	atomic_store(&core->stop, 1);
-}
-
-bool vgpu_core_stop_grid(struct vgpu_core *core, uint32_t grid_id)
-{
-	bool hit;
-
-	/* core->grid changes under the lock, so the check and the stop see
-	 * the same grid */
-	pthread_mutex_lock(&core->lock);
-	hit = core->grid && core->grid->l->grid_id == grid_id;
-	if (hit)
-		atomic_store(&core->stop, 1);
-	pthread_mutex_unlock(&core->lock);
-	return hit;
-}
-
-void vgpu_core_get_stats(struct vgpu_core *core, struct vgpu_core_stats *st)
-{
-	st->warp_insns = atomic_load(&core->warp_insns);
-	st->thread_insns = atomic_load(&core->thread_insns);
-	st->tlb_misses = atomic_load(&core->tlb_misses);
-}
-
-static int launch_error(struct vgpu_core_fault *fault, uint32_t kind,
-			const char *msg)
-{
-	if (fault) {
-		memset(fault, 0, sizeof(*fault));
-		fault->kind = kind;
-		snprintf(fault->message, sizeof(fault->message), "%s", msg);
-	}
-	return -EINVAL;
-}
-
-static int check_launch(struct vgpu_core *core, const struct vgpu_core_launch *l,
-			const struct visa_kernel **kp, uint32_t *shared,
-			uint32_t *local, struct vgpu_core_fault *fault)
-{
-	const struct visa_kernel *k;
-	uint64_t threads, blocks, sh;
-	uint32_t align;
-
-	if (!l || !l->module)
-		return launch_error(fault, VISA_FAULT_INVALID_IMAGE, "no module");
-	k = vgpu_core_module_kernel(l->module, l->kernel);
-	if (!k)
-		return launch_error(fault, VISA_FAULT_INVALID_IMAGE,
-				    "no such kernel");
-	threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
-	blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-	if (!threads || threads > core->max_threads ||
-	    (k->max_threads && threads > k->max_threads))
-		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
-				    "invalid number of threads per block");
-	for (int i = 0; i < 3; i++)
-		if (k->reqntid[0] && l->block[i] != (k->reqntid[i] ?
-						      k->reqntid[i] : 1))
-			return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
-					    "block shape differs from .reqntid");
-	if (!blocks || blocks > UINT32_MAX)
-		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
-				    "invalid grid size");
-	/* like "too many resources requested for launch": the register
-	 * files of a block must fit the SM */
-	if ((threads + WARP_SIZE - 1) / WARP_SIZE *
-	    l->module->funcs[k->func].num_regs * WARP_SIZE * 8 > (64u << 20))
-		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
-				    "too many registers for this block size");
-	if (l->param_size != k->param_size || (k->param_size && !l->params))
-		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
-				    "parameter buffer size mismatch");
-	align = k->shared_align ? k->shared_align : 16;
-	sh = ((uint64_t)k->shared_size + align - 1) / align * align +
-	     l->dynamic_shared;
-	if (sh > core->max_shared)
-		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
-				    "too much shared memory");
-	*shared = sh ? (uint32_t)sh : 16;
-	*local = l->local_size ? l->local_size : 1024;
-	if (*local < k->local_size)
-		*local = k->local_size;
-	if (*local < l->module->funcs[k->func].frame_size)
-		*local = l->module->funcs[k->func].frame_size;
-	*local = (*local + 15) & ~15u;
-	if (*local > (512u << 10) || threads * *local > (1ull << 31))
-		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
-				    "too much local memory");
-	*kp = k;
-	return 0;
-}
-
-int vgpu_core_launch(struct vgpu_core *core,
-		     const struct vgpu_core_launch *l,
-		     struct vgpu_core_fault *fault)
-{
-	const struct visa_kernel *k = NULL;
-	uint32_t shared = 0, local = 0;
-	struct grid *g;
-	int ret;
-
-	ret = check_launch(core, l, &k, &shared, &local, fault);
-	if (ret)
-		return ret;
-	g = calloc(1, sizeof(*g) + k->param_size);
-	if (!g)
-		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
-				    "out of host memory");
-	g->l = l;
-	g->mod = l->module;
-	g->k = k;
-	g->nblocks = l->grid[0] * l->grid[1] * l->grid[2];
-	g->local_size = local;
-	g->shared_size = shared;
-	g->stop = &core->stop;
-	if (k->param_size)
-		memcpy(g->param_copy, l->params, k->param_size);
-
-	pthread_mutex_lock(&core->launch_lock);
-	atomic_store(&core->warp_insns, 0);
-	atomic_store(&core->thread_insns, 0);
-	atomic_store(&core->tlb_misses, 0);
-	pthread_mutex_lock(&core->lock);
-	atomic_store(&core->stop, 0);	/* a stop for an earlier grid */
-	core->grid = g;
-	core->generation++;
-	core->busy = core->num_sms;
-	pthread_cond_broadcast(&core->work_cv);
-	while (core->busy)
-		pthread_cond_wait(&core->done_cv, &core->lock);
-	core->grid = NULL;
-	pthread_mutex_unlock(&core->lock);
-	pthread_mutex_unlock(&core->launch_lock);
-
-	ret = atomic_load(&g->faulted) ? 1 : 0;
-	if (fault) {
-		if (ret)
-			*fault = g->fault;
-		else
-			memset(fault, 0, sizeof(*fault));
-	}
-	free(g);
-	return ret;
 }

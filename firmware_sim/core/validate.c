@@ -251,75 +251,30 @@ static int check_data(struct vctx *v)
 	return 0;
 }
 
-/* Operand requirements per opcode. */
-enum {
-	R_D = 1 << 0, R_A = 1 << 1, R_B = 1 << 2, R_C = 1 << 3, R_E = 1 << 4,
-	R_PD = 1 << 5, R_PA = 1 << 6,
-};
-
-static const uint8_t required[VISA_OP_COUNT] = {
-	[VISA_OP_MOV] = R_D | R_A, [VISA_OP_SREG] = R_D, [VISA_OP_MOVA] = R_D,
-	[VISA_OP_CVT] = R_D | R_A, [VISA_OP_CVTA] = R_D | R_A,
-	[VISA_OP_PACK] = R_D | R_A | R_B,
-	[VISA_OP_SELP] = R_D | R_A | R_B | R_PA,
-	[VISA_OP_SLCT] = R_D | R_A | R_B | R_C,
-	[VISA_OP_ADD] = R_D | R_A | R_B, [VISA_OP_SUB] = R_D | R_A | R_B,
-	[VISA_OP_MUL] = R_D | R_A | R_B, [VISA_OP_MULHI] = R_D | R_A | R_B,
-	[VISA_OP_MULWIDE] = R_D | R_A | R_B,
-	[VISA_OP_MAD] = R_D | R_A | R_B | R_C,
-	[VISA_OP_MADHI] = R_D | R_A | R_B | R_C,
-	[VISA_OP_MADWIDE] = R_D | R_A | R_B | R_C,
-	[VISA_OP_ADDC] = R_D | R_A | R_B, [VISA_OP_SUBC] = R_D | R_A | R_B,
-	[VISA_OP_FMA] = R_D | R_A | R_B | R_C,
-	[VISA_OP_DIV] = R_D | R_A | R_B, [VISA_OP_REM] = R_D | R_A | R_B,
-	[VISA_OP_ABS] = R_D | R_A, [VISA_OP_NEG] = R_D | R_A,
-	[VISA_OP_MIN] = R_D | R_A | R_B, [VISA_OP_MAX] = R_D | R_A | R_B,
-	[VISA_OP_SAD] = R_D | R_A | R_B | R_C,
-	[VISA_OP_RCP] = R_D | R_A, [VISA_OP_SQRT] = R_D | R_A,
-	[VISA_OP_RSQRT] = R_D | R_A, [VISA_OP_SIN] = R_D | R_A,
-	[VISA_OP_COS] = R_D | R_A, [VISA_OP_LG2] = R_D | R_A,
-	[VISA_OP_EX2] = R_D | R_A, [VISA_OP_TANH] = R_D | R_A,
-	[VISA_OP_COPYSIGN] = R_D | R_A | R_B, [VISA_OP_TESTP] = R_PD | R_A,
-	[VISA_OP_DP4A] = R_D | R_A | R_B | R_C,
-	[VISA_OP_DP2A] = R_D | R_A | R_B | R_C,
-	[VISA_OP_AND] = R_D | R_A | R_B, [VISA_OP_OR] = R_D | R_A | R_B,
-	[VISA_OP_XOR] = R_D | R_A | R_B, [VISA_OP_NOT] = R_D | R_A,
-	[VISA_OP_CNOT] = R_D | R_A, [VISA_OP_SHL] = R_D | R_A | R_B,
-	[VISA_OP_SHR] = R_D | R_A | R_B,
-	[VISA_OP_BFE] = R_D | R_A | R_B | R_C,
-	[VISA_OP_BFI] = R_D | R_A | R_B | R_C | R_E,
-	[VISA_OP_BREV] = R_D | R_A, [VISA_OP_POPC] = R_D | R_A,
-	[VISA_OP_CLZ] = R_D | R_A, [VISA_OP_BFIND] = R_D | R_A,
-	[VISA_OP_FNS] = R_D | R_A | R_B | R_C,
-	[VISA_OP_PRMT] = R_D | R_A | R_B | R_C,
-	[VISA_OP_SHF] = R_D | R_A | R_B | R_C,
-	[VISA_OP_LOP3] = R_D | R_A | R_B | R_C,
-	[VISA_OP_SETP] = R_PD | R_A | R_B, [VISA_OP_SET] = R_D | R_A | R_B,
-	[VISA_OP_LD] = R_D, [VISA_OP_ST] = R_B,
-	[VISA_OP_ATOM] = R_D | R_B, [VISA_OP_RED] = R_B,
-	[VISA_OP_BAR] = R_A, [VISA_OP_BAR_ARRIVE] = R_A,
-	[VISA_OP_BAR_RED] = R_A | R_PA,
-	[VISA_OP_SHFL] = R_D | R_A | R_B | R_C | R_E,
-	[VISA_OP_VOTE] = R_PA | R_E, [VISA_OP_MATCH] = R_D | R_A | R_E,
-	[VISA_OP_REDUX] = R_D | R_A | R_E, [VISA_OP_ACTIVEMASK] = R_D,
-	[VISA_OP_WARPSYNC] = R_E, [VISA_OP_NANOSLEEP] = R_A,
-	[VISA_OP_VPRINTF] = R_A | R_B,
-	[VISA_OP_ASSERTFAIL] = R_A | R_B | R_C | R_E,
-};
-
-static bool is_mem_op(unsigned int op)
+/*
+ * The per-opcode rules come from the opcode table (include/vgpu_visa_ops.h)
+ * through visa_op_info(): which operand slots must be present, which are
+ * written, what type2 holds, what type PRED means, the largest
+ * sub-operation and one extra rule (enum visa_op_check).  This file only
+ * knows what each kind of rule means.
+ */
+static bool slot_required(const struct visa_op_info *oi, int slot)
 {
-	return op == VISA_OP_LD || op == VISA_OP_ST || op == VISA_OP_ATOM ||
-	       op == VISA_OP_RED;
+	return VISA_SLOT_USE(oi->slots, slot) & VISA_USE_REQUIRED;
 }
 
-/* Predicate-typed logic: d, a, b name predicates, not GPRs. */
-static bool pred_logic(const struct visa_insn *in)
+/*
+ * Is a GPR slot a destination (so it cannot be a literal)?  A slot the
+ * opcode does not use is checked in its usual role: d as a destination,
+ * the sources as sources.
+ */
+static bool slot_is_dest(const struct visa_op_info *oi, int slot)
 {
-	return in->type == VISA_T_PRED &&
-	       (in->op == VISA_OP_MOV || in->op == VISA_OP_AND ||
-		in->op == VISA_OP_OR || in->op == VISA_OP_XOR ||
-		in->op == VISA_OP_NOT);
+	unsigned int use = VISA_SLOT_USE(oi->slots, slot);
+
+	if (!(use & VISA_USE_USED))
+		return slot == VISA_SLOT_D;
+	return use & VISA_USE_WRITTEN;
 }
 
 static int check_gpr(struct vctx *v, const struct visa_func *f, uint32_t pc,
@@ -351,57 +306,45 @@ static int check_pred(struct vctx *v, const struct visa_func *f, uint32_t pc,
 	return 0;
 }
 
-static bool valid_space(unsigned int op, unsigned int sp)
+/* The state spaces a type2 column value allows. */
+static bool valid_space(unsigned int type2, unsigned int sp)
 {
-	switch (op) {
-	case VISA_OP_LD:
+	switch (type2) {
+	case VISA_TYPE2_SP_READ:
 		return sp <= VISA_SPACE_PARAM;
-	case VISA_OP_ST:
+	case VISA_TYPE2_SP_WRITE:
 		return sp <= VISA_SPACE_LOCAL;
-	case VISA_OP_ATOM:
-	case VISA_OP_RED:
+	case VISA_TYPE2_SP_ATOM:
 		return sp <= VISA_SPACE_SHARED;
-	case VISA_OP_MOVA:
-		return sp >= VISA_SPACE_GLOBAL && sp <= VISA_SPACE_PARAM;
-	case VISA_OP_CVTA:
+	case VISA_TYPE2_SP_NAMED:
 		return sp >= VISA_SPACE_GLOBAL && sp <= VISA_SPACE_PARAM;
 	}
 	return true;
 }
 
-static int check_insn(struct vctx *v, const struct visa_func *f, uint32_t pc,
-		      uint32_t nfuncs)
+/* Operands the table says must be there. */
+static int check_required(struct vctx *v, const struct visa_op_info *oi,
+			  const struct visa_insn *in, uint32_t pc)
 {
-	const struct visa_insn *in = sec_entry(v, VISA_SEC_CODE, pc);
-	uint8_t req;
-	uint32_t fend = f->code_start + f->code_count;
-	int vec = 1 << ((in->mod & VISA_MOD_VEC_MASK) >> VISA_MOD_VEC_SHIFT);
-
-	if (in->op >= VISA_OP_COUNT)
-		return fail(v, "insn %u: unknown opcode %u", pc, in->op);
-	if (in->type >= VISA_T_COUNT)
-		return fail(v, "insn %u: unknown type %u", pc, in->type);
-	req = required[in->op];
-	/* On data and arithmetic opcodes PRED is the type of predicate logic
-	 * only (elsewhere, e.g. vote.pred, it is informative). */
-	if (in->type == VISA_T_PRED && !pred_logic(in) &&
-	    in->op >= VISA_OP_PACK && in->op <= VISA_OP_LOP3)
-		return fail(v, "insn %u: type pred on a non-logic opcode", pc);
-
-	if ((req & R_D) && in->d == VISA_OPND_NONE &&
-	    !(in->op == VISA_OP_ATOM))
+	if (slot_required(oi, VISA_SLOT_D) && in->d == VISA_OPND_NONE)
 		return fail(v, "insn %u: missing destination", pc);
-	if (((req & R_A) && in->a == VISA_OPND_NONE) ||
-	    ((req & R_B) && in->b == VISA_OPND_NONE) ||
-	    ((req & R_C) && in->c == VISA_OPND_NONE) ||
-	    ((req & R_E) && in->e == VISA_OPND_NONE))
+	if ((slot_required(oi, VISA_SLOT_A) && in->a == VISA_OPND_NONE) ||
+	    (slot_required(oi, VISA_SLOT_B) && in->b == VISA_OPND_NONE) ||
+	    (slot_required(oi, VISA_SLOT_C) && in->c == VISA_OPND_NONE) ||
+	    (slot_required(oi, VISA_SLOT_E) && in->e == VISA_OPND_NONE))
 		return fail(v, "insn %u: missing source operand", pc);
-	if (((req & R_PD) && in->pd == VISA_OPND_NONE) ||
-	    ((req & R_PA) && in->pa == VISA_OPND_NONE))
+	if ((slot_required(oi, VISA_SLOT_PD) && in->pd == VISA_OPND_NONE) ||
+	    (slot_required(oi, VISA_SLOT_PA) && in->pa == VISA_OPND_NONE))
 		return fail(v, "insn %u: missing predicate operand", pc);
+	return 0;
+}
 
-	/* Operand ranges. */
-	if (pred_logic(in)) {
+/* Every operand names a register, predicate or literal of @f. */
+static int check_ranges(struct vctx *v, const struct visa_op_info *oi,
+			const struct visa_func *f, const struct visa_insn *in,
+			uint32_t pc)
+{
+	if (visa_insn_pred_logic(in)) {
 		bool lit_a = in->a != VISA_OPND_NONE &&
 			     (in->a & VISA_OPND_LIT);
 
@@ -416,15 +359,17 @@ static int check_insn(struct vctx *v, const struct visa_func *f, uint32_t pc,
 		if (check_pred(v, f, pc, in->b, "b") ||
 		    check_pred(v, f, pc, in->c, "c"))
 			return -EINVAL;
-	} else {
-		bool st = in->op == VISA_OP_ST;
-
-		if (check_gpr(v, f, pc, in->d, !st, "d") ||
-		    check_gpr(v, f, pc, in->a, false, "a") ||
-		    check_gpr(v, f, pc, in->b, in->op == VISA_OP_LD, "b") ||
-		    check_gpr(v, f, pc, in->c, in->op == VISA_OP_LD, "c") ||
-		    check_gpr(v, f, pc, in->e, in->op == VISA_OP_LD, "e"))
-			return -EINVAL;
+	} else if (check_gpr(v, f, pc, in->d, slot_is_dest(oi, VISA_SLOT_D),
+			     "d") ||
+		   check_gpr(v, f, pc, in->a, slot_is_dest(oi, VISA_SLOT_A),
+			     "a") ||
+		   check_gpr(v, f, pc, in->b, slot_is_dest(oi, VISA_SLOT_B),
+			     "b") ||
+		   check_gpr(v, f, pc, in->c, slot_is_dest(oi, VISA_SLOT_C),
+			     "c") ||
+		   check_gpr(v, f, pc, in->e, slot_is_dest(oi, VISA_SLOT_E),
+			     "e")) {
+		return -EINVAL;
 	}
 	if (check_pred(v, f, pc, in->pd, "pd") ||
 	    check_pred(v, f, pc, in->pa, "pa"))
@@ -434,94 +379,73 @@ static int check_insn(struct vctx *v, const struct visa_func *f, uint32_t pc,
 		    VISA_GUARD_INDEX(in->guard) >= f->num_preds)
 			return fail(v, "insn %u: bad guard predicate", pc);
 	}
+	return 0;
+}
 
-	/* Opcode-specific fields. */
-	if (is_mem_op(in->op) || in->op == VISA_OP_MOVA ||
-	    in->op == VISA_OP_CVTA) {
-		if (!valid_space(in->op, in->type2))
-			return fail(v, "insn %u: state space %u not allowed",
-				    pc, in->type2);
-	}
-	if (is_mem_op(in->op)) {
-		if (vec > 4 || (vec > 1 && in->op != VISA_OP_LD &&
-				in->op != VISA_OP_ST))
-			return fail(v, "insn %u: bad vector length", pc);
-		if (in->op == VISA_OP_LD &&
-		    ((vec >= 2 && in->b == VISA_OPND_NONE) ||
-		     (vec == 4 && (in->c == VISA_OPND_NONE ||
-				   in->e == VISA_OPND_NONE))))
-			return fail(v, "insn %u: vector element missing", pc);
-		if (in->op == VISA_OP_ST &&
-		    ((vec >= 2 && in->c == VISA_OPND_NONE) ||
-		     (vec == 4 && (in->d == VISA_OPND_NONE ||
-				   in->e == VISA_OPND_NONE))))
-			return fail(v, "insn %u: vector element missing", pc);
-		if ((in->op == VISA_OP_ATOM || in->op == VISA_OP_RED) &&
-		    (VISA_MOD_SUB(in->mod) >= VISA_ATOM_COUNT ||
-		     (VISA_MOD_SUB(in->mod) == VISA_ATOM_CAS &&
-		      in->c == VISA_OPND_NONE)))
-			return fail(v, "insn %u: bad atomic operation", pc);
-	}
-	{
-		/* Sub-operation ranges (the executors index by them). */
-		static const uint8_t max_sub[VISA_OP_COUNT] = {
-			[VISA_OP_SHFL] = VISA_SHFL_BFLY,
-			[VISA_OP_VOTE] = VISA_VOTE_BALLOT,
-			[VISA_OP_MATCH] = VISA_MATCH_ALL,
-			[VISA_OP_REDUX] = VISA_RED_XOR,
-			[VISA_OP_BAR_RED] = VISA_RED_OR,
-			[VISA_OP_MEMBAR] = VISA_SCOPE_SYS,
-			[VISA_OP_SHF] = VISA_SHF_R_CLAMP,
-			[VISA_OP_PRMT] = 6,
-			[VISA_OP_BFIND] = 1,
-			[VISA_OP_TESTP] = VISA_TESTP_SUBNORMAL,
-			[VISA_OP_SETP] = VISA_CMP_COUNT - 1,
-			[VISA_OP_SET] = VISA_CMP_COUNT - 1,
-			[VISA_OP_ATOM] = VISA_ATOM_COUNT - 1,
-			[VISA_OP_RED] = VISA_ATOM_COUNT - 1,
-		};
+/* Vector length and elements of LD/ST, the operation of ATOM/RED. */
+static int check_memory(struct vctx *v, const struct visa_op_info *oi,
+			const struct visa_insn *in, uint32_t pc)
+{
+	int vec = 1 << ((in->mod & VISA_MOD_VEC_MASK) >> VISA_MOD_VEC_SHIFT);
+	bool is_vec_op = oi->check == VISA_CHECK_VEC_LD ||
+			 oi->check == VISA_CHECK_VEC_ST;
 
-		if (VISA_MOD_SUB(in->mod) > max_sub[in->op])
-			return fail(v, "insn %u: sub-operation %u out of range",
-				    pc, VISA_MOD_SUB(in->mod));
-		if ((in->mod & VISA_MOD_RND_MASK) > VISA_RND_RNA)
-			return fail(v, "insn %u: unknown rounding mode", pc);
-	}
-	switch (in->op) {
-	case VISA_OP_SREG:
+	if (vec > 4 || (vec > 1 && !is_vec_op))
+		return fail(v, "insn %u: bad vector length", pc);
+	if (oi->check == VISA_CHECK_VEC_LD &&
+	    ((vec >= 2 && in->b == VISA_OPND_NONE) ||
+	     (vec == 4 && (in->c == VISA_OPND_NONE ||
+			   in->e == VISA_OPND_NONE))))
+		return fail(v, "insn %u: vector element missing", pc);
+	if (oi->check == VISA_CHECK_VEC_ST &&
+	    ((vec >= 2 && in->c == VISA_OPND_NONE) ||
+	     (vec == 4 && (in->d == VISA_OPND_NONE ||
+			   in->e == VISA_OPND_NONE))))
+		return fail(v, "insn %u: vector element missing", pc);
+	if (oi->check == VISA_CHECK_ATOM &&
+	    (VISA_MOD_SUB(in->mod) >= VISA_ATOM_COUNT ||
+	     (VISA_MOD_SUB(in->mod) == VISA_ATOM_CAS &&
+	      in->c == VISA_OPND_NONE)))
+		return fail(v, "insn %u: bad atomic operation", pc);
+	return 0;
+}
+
+/* The rules of the table's check column that are not about memory. */
+static int check_special(struct vctx *v, const struct visa_op_info *oi,
+			 const struct visa_func *f, const struct visa_insn *in,
+			 uint32_t pc, uint32_t nfuncs)
+{
+	uint32_t fend = f->code_start + f->code_count;
+
+	if (oi->type2 == VISA_TYPE2_TYPE &&
+	    (in->type2 == VISA_T_NONE || in->type2 >= VISA_T_COUNT))
+		return fail(v, "insn %u: bad second type", pc);
+	switch (oi->check) {
+	case VISA_CHECK_SREG:
 		if (in->imm >= VISA_SREG_COUNT)
 			return fail(v, "insn %u: unknown special register",
 				    pc);
 		break;
-	case VISA_OP_CVT:
-	case VISA_OP_SET:
-	case VISA_OP_SLCT:
-		if (in->type2 == VISA_T_NONE || in->type2 >= VISA_T_COUNT)
-			return fail(v, "insn %u: bad second type", pc);
-		break;
-	case VISA_OP_SETP:
-		if (VISA_MOD_SUB(in->mod) >= VISA_CMP_COUNT)
-			return fail(v, "insn %u: bad comparison", pc);
+	case VISA_CHECK_BOOL:
 		if (((in->mod & VISA_MOD_BOOL_MASK) != 0) !=
 		    (in->pa != VISA_OPND_NONE))
 			return fail(v, "insn %u: bool op needs pa", pc);
 		break;
-	case VISA_OP_ADDC:
-	case VISA_OP_SUBC:
+	case VISA_CHECK_CARRY:
 		if (((in->mod & VISA_MOD_CC_IN) && in->pa == VISA_OPND_NONE) ||
 		    ((in->mod & VISA_MOD_CC_OUT) && in->pd == VISA_OPND_NONE))
 			return fail(v, "insn %u: carry predicate missing", pc);
 		break;
-	case VISA_OP_BAR_RED:
+	case VISA_CHECK_BARRED:
 		if (in->d == VISA_OPND_NONE && in->pd == VISA_OPND_NONE)
 			return fail(v, "insn %u: bar.red needs a result", pc);
 		break;
-	case VISA_OP_VOTE:
+	case VISA_CHECK_VOTE:
 		if (VISA_MOD_SUB(in->mod) == VISA_VOTE_BALLOT ?
 		    in->d == VISA_OPND_NONE : in->pd == VISA_OPND_NONE)
 			return fail(v, "insn %u: vote needs a result", pc);
 		break;
-	case VISA_OP_BRA: {
+	case VISA_CHECK_BRA: {
 		uint32_t t = VISA_BRA_TARGET(in->imm);
 		uint32_t r = VISA_BRA_RECONV(in->imm);
 
@@ -533,7 +457,7 @@ static int check_insn(struct vctx *v, const struct visa_func *f, uint32_t pc,
 				    " the function", pc, r);
 		break;
 	}
-	case VISA_OP_CALL:
+	case VISA_CHECK_CALL:
 		if (in->mod & VISA_MOD_INDIRECT) {
 			if (in->a == VISA_OPND_NONE)
 				return fail(v, "insn %u: indirect call needs a",
@@ -546,6 +470,39 @@ static int check_insn(struct vctx *v, const struct visa_func *f, uint32_t pc,
 		break;
 	}
 	return 0;
+}
+
+static int check_insn(struct vctx *v, const struct visa_func *f, uint32_t pc,
+		      uint32_t nfuncs)
+{
+	const struct visa_insn *in = sec_entry(v, VISA_SEC_CODE, pc);
+	const struct visa_op_info *oi = visa_op_info(in->op);
+
+	if (!oi)
+		return fail(v, "insn %u: unknown opcode %u", pc, in->op);
+	if (in->type >= VISA_T_COUNT)
+		return fail(v, "insn %u: unknown type %u", pc, in->type);
+	/* On data and arithmetic opcodes PRED is the type of predicate logic
+	 * only (elsewhere, e.g. vote.pred, it is informative). */
+	if (in->type == VISA_T_PRED && oi->pred == VISA_PRED_X)
+		return fail(v, "insn %u: type pred on a non-logic opcode", pc);
+	if (check_required(v, oi, in, pc) || check_ranges(v, oi, f, in, pc))
+		return -EINVAL;
+
+	if (oi->type2 >= VISA_TYPE2_SP_READ &&
+	    !valid_space(oi->type2, in->type2))
+		return fail(v, "insn %u: state space %u not allowed", pc,
+			    in->type2);
+	if ((oi->check == VISA_CHECK_VEC_LD || oi->check == VISA_CHECK_VEC_ST ||
+	     oi->check == VISA_CHECK_ATOM) && check_memory(v, oi, in, pc))
+		return -EINVAL;
+	/* Sub-operation ranges (the executors index by them). */
+	if (VISA_MOD_SUB(in->mod) > oi->max_sub)
+		return fail(v, "insn %u: sub-operation %u out of range", pc,
+			    VISA_MOD_SUB(in->mod));
+	if ((in->mod & VISA_MOD_RND_MASK) > VISA_RND_RNA)
+		return fail(v, "insn %u: unknown rounding mode", pc);
+	return check_special(v, oi, f, in, pc, nfuncs);
 }
 
 int visa_validate(const void *image, size_t size, char *err, size_t errlen)

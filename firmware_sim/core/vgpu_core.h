@@ -9,13 +9,18 @@
  *    except through host pointers this callback returns (in the firmware it
  *    walks the driver's GPU page tables; in tests it is a small page table);
  *  - validated modules (vgpu_core_module_load() validates every image);
- *  - launches (vgpu_core_launch()), which run a whole grid on the SM worker
- *    threads and return when it is finished or has faulted;
- *  - an optional stop request (vgpu_core_stop()) from a watchdog.
+ *  - grids (vgpu_core_submit()), which join the core's set of active
+ *    grids and run concurrently on the SM worker threads; a callback says
+ *    when each has finished, faulted or was stopped.  vgpu_core_launch()
+ *    is the synchronous form (submit and wait);
+ *  - stop requests (vgpu_core_stop*()) from a watchdog or the firmware.
  *
- * Thread safety: one core may be used from several threads; launches on one
- * core are serialised (the GR engine runs one grid at a time, spread over
- * all SMs).  vgpu_core_stop() may be called from any thread at any time.
+ * How the SMs share out the grids (resident blocks, priorities, time
+ * slices between contexts) is Documentation/scheduler.rst.
+ *
+ * Thread safety: every function may be called from any thread at any
+ * time, except vgpu_core_destroy().  Completion callbacks run on an SM
+ * worker thread and must not block for long.
  */
 #ifndef VGPU_CORE_H
 #define VGPU_CORE_H
@@ -50,8 +55,10 @@ struct vgpu_core_page {
 
 /*
  * Translate @va.  Return 0 and fill @page, or -1 if @va is not mapped.  It is
- * called from the SM worker threads concurrently, so it must be thread-safe
- * (page tables are not changed while a grid runs that uses them).
+ * called from the SM worker threads concurrently, so it must be thread-safe.
+ * Page tables may change while grids run (an unmap on another stream): the
+ * user then calls vgpu_core_tlb_invalidate() and frees the memory only once
+ * vgpu_core_tlb_synced() says no SM can still use an older translation.
  */
 typedef int (*vgpu_core_translate_fn)(void *ctx, uint64_t va,
 				      struct vgpu_core_page *page);
@@ -60,14 +67,27 @@ struct vgpu_core_config {
 	unsigned int num_sms;		/* SM worker threads (>= 1) */
 	uint32_t max_shared_per_block;	/* 0: 48 KiB + dynamic up to 228 KiB */
 	uint32_t max_threads_per_block;	/* 0: 1024 */
+	uint32_t timeslice_us;		/* time slice between contexts;
+					 * 0: VGPU_CORE_TIMESLICE_US */
 };
+
+/* Default time slice of a context when others have grids to run. */
+#define VGPU_CORE_TIMESLICE_US	2000u
+/* Grids that may be active at once (an H100's concurrent kernels). */
+#define VGPU_CORE_MAX_GRIDS	128u
+/* Stream priorities a launch may carry: lower number, higher priority. */
+#define VGPU_CORE_PRIO_HIGHEST	(-5)
+#define VGPU_CORE_PRIO_LOWEST	0
 
 struct vgpu_core;
 struct vgpu_module;
 
 /** Create a core with its SM worker threads.  NULL on failure (errno). */
 struct vgpu_core *vgpu_core_create(const struct vgpu_core_config *cfg);
-/** Stop the workers and free everything.  No launch may be running. */
+/**
+ * vgpu_core_destroy() - stop every active grid (their callbacks run),
+ * stop the workers and free everything.  Nothing may submit meanwhile.
+ */
 void vgpu_core_destroy(struct vgpu_core *core);
 unsigned int vgpu_core_num_sms(const struct vgpu_core *core);
 
@@ -130,39 +150,111 @@ struct vgpu_core_launch {
 					 * visa_printf_fifo, or 0 */
 	vgpu_core_translate_fn translate;	/* this context's MMU */
 	void *translate_ctx;
-	uint32_t grid_id;		/* %gridid */
+	uint32_t grid_id;		/* %gridid; vgpu_core_stop_grid() */
+	/*
+	 * Scheduling.  Grids of one @ctx_id run at the same time; grids of
+	 * different ones take turns in time slices.  Grids of one context
+	 * must share @translate and @translate_ctx.  @priority is CUDA's
+	 * stream priority (VGPU_CORE_PRIO_HIGHEST .. _LOWEST; values
+	 * outside are clamped): free SM room goes to the next block of the
+	 * highest-priority grid, the oldest first among equals.
+	 */
+	uint32_t ctx_id;
+	int32_t priority;
+	/* Scheduled time (its context's slices) after which the grid stops
+	 * with VISA_FAULT_TIMEOUT; 0: no limit. */
+	uint64_t exec_limit_us;
 };
 
+/*
+ * A grid's end: @result 0 when every thread exited, 1 when it faulted or
+ * was stopped (@fault says how: VISA_FAULT_STOPPED, VISA_FAULT_TIMEOUT,
+ * or what the kernel did).  @fault is valid during the call only.
+ */
+typedef void (*vgpu_core_done_fn)(void *arg, int result,
+				  const struct vgpu_core_fault *fault);
+
 /**
- * vgpu_core_launch() - run a grid to completion.
+ * vgpu_core_submit() - make a grid active; it runs alongside the others.
+ * @launch: copied (with its parameter buffer); the module must stay
+ *	loaded until @done has run.
+ * @done, @arg: called once, on an SM worker thread, when the grid's last
+ *	block has retired or the grid faulted or was stopped.
+ * @fault: when the launch itself is invalid, why.
  *
- * Blocks are spread over the SM worker threads.  Return 0 when every
- * thread has exited, 1 when the grid faulted (the first fault is in
- * @fault; the rest of the grid was stopped), or -EINVAL when the launch
- * itself is invalid (nothing ran; @fault says why with
- * VISA_FAULT_OUT_OF_RESOURCES or VISA_FAULT_INVALID_IMAGE).
+ * Return: 0 (the grid is active; @done will run), -EINVAL when the
+ * launch is invalid (nothing ran; @fault says why with
+ * VISA_FAULT_OUT_OF_RESOURCES or VISA_FAULT_INVALID_IMAGE), -EAGAIN when
+ * VGPU_CORE_MAX_GRIDS grids are active (try again after one ended), or
+ * -ENOMEM.  @done is not called when the return is not 0.
+ */
+int vgpu_core_submit(struct vgpu_core *core,
+		     const struct vgpu_core_launch *launch,
+		     vgpu_core_done_fn done, void *arg,
+		     struct vgpu_core_fault *fault);
+
+/**
+ * vgpu_core_launch() - run a grid to completion (submit and wait).
+ *
+ * Return 0 when every thread has exited, 1 when the grid faulted or was
+ * stopped (the first fault is in @fault), or -EINVAL when the launch
+ * itself is invalid (as vgpu_core_submit()).  Waits while the core has
+ * VGPU_CORE_MAX_GRIDS active grids.
  */
 int vgpu_core_launch(struct vgpu_core *core,
 		     const struct vgpu_core_launch *launch,
 		     struct vgpu_core_fault *fault);
 
 /**
- * vgpu_core_stop() - ask the running grid (if any) to stop.  It stops
- * within a few thousand instructions per warp, and vgpu_core_launch()
- * returns 1 with fault kind VISA_FAULT_STOPPED.  Safe from any thread,
- * including a signal-free watchdog thread.
+ * vgpu_core_stop() - ask every active grid to stop.  Each stops within a
+ * warp quantum per resident warp and ends with VISA_FAULT_STOPPED.  Safe
+ * from any thread, including a signal-free watchdog thread.
  */
 void vgpu_core_stop(struct vgpu_core *core);
 
 /**
- * vgpu_core_stop_grid() - stop the running grid only if it is @grid_id
- * (struct vgpu_core_launch.grid_id), so that a watchdog that fires as
- * its grid ends cannot stop the next one.  Returns true if a grid was
- * asked to stop.
+ * vgpu_core_stop_grid() - stop the active grid whose launch had @grid_id,
+ * if there is one, so that a watchdog that fires as its grid ends cannot
+ * stop the next one.  Returns true if a grid was asked to stop.
  */
 bool vgpu_core_stop_grid(struct vgpu_core *core, uint32_t grid_id);
 
-/* Counters for the benchmark and tools. */
+/** vgpu_core_stop_ctx() - stop every active grid of context @ctx_id. */
+bool vgpu_core_stop_ctx(struct vgpu_core *core, uint32_t ctx_id);
+
+/**
+ * vgpu_core_tlb_invalidate() - the page tables changed (an unmap): every
+ * SM drops its cached translations at its next quantum boundary.
+ * Returns a ticket for vgpu_core_tlb_synced().
+ */
+uint64_t vgpu_core_tlb_invalidate(struct vgpu_core *core);
+
+/**
+ * vgpu_core_tlb_synced() - true once no SM can use a translation made
+ * before the vgpu_core_tlb_invalidate() that returned @ticket: each one
+ * has crossed a quantum boundary since, or is idle.  This is the grace
+ * period after which unmapped memory may be freed.
+ */
+bool vgpu_core_tlb_synced(struct vgpu_core *core, uint64_t ticket);
+
+/**
+ * vgpu_core_progress() - warp-instructions retired by all SMs since the
+ * core was created; monotonic, updated at least once per warp quantum
+ * (a heartbeat compares two readings).
+ */
+uint64_t vgpu_core_progress(const struct vgpu_core *core);
+
+/** vgpu_core_busy() - true while any grid is active. */
+bool vgpu_core_busy(const struct vgpu_core *core);
+
+/**
+ * vgpu_core_running_ctx() - the context that holds GR's time slice while
+ * grids are active (launch ctx_id), 0 when none is active.
+ */
+uint32_t vgpu_core_running_ctx(struct vgpu_core *core);
+
+/* Counters for the benchmark and tools: of every grid that ran since the
+ * last vgpu_core_launch() began. */
 struct vgpu_core_stats {
 	uint64_t warp_insns;	/* warp-instructions executed */
 	uint64_t thread_insns;	/* sum of active lanes over them */

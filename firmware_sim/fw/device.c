@@ -11,10 +11,17 @@
  * rebuilt the same way.
  *
  * The event thread also enforces stop orders (CTX_STOP, sent by the driver
- * when its watchdog fires or a context faulted): a grid of a stopped
- * context that is running on GR is asked to stop, and asked again on every
- * tick until it has, so no race between the order and the grid's start
- * can leave it running.
+ * when a context faulted, or ran on an engine that hung): every grid of a
+ * stopped context that is active on GR is asked to stop
+ * (vgpu_core_stop_ctx()), and asked again on every tick until it has, so
+ * no race between the order and a grid's start can leave one running.
+ * CONFIG records carry the parameters the firmware enforces (the
+ * per-kernel execution limit).
+ *
+ * The firmware attaches saying what it does (VGPU_FW_ATTACH_*): it sends
+ * heartbeats (heartbeat.c), reads CONFIG records, and - once GR enforces
+ * it - the execution limit.  A driver older than uAPI 1.2 refuses those
+ * flags; the firmware then attaches without them and sends no heartbeat.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,7 +47,7 @@ void fw_ctx_put(struct fw_ctx *ctx)
 {
 	if (atomic_fetch_sub(&ctx->refs, 1) != 1)
 		return;
-	fw_images_free(ctx);
+	fw_images_destroy(ctx);
 	free(ctx);
 }
 
@@ -93,21 +100,21 @@ static void ctx_destroy(struct fw_device *dev, uint32_t id)
 		if (ctx->id == id) {
 			*link = ctx->next;
 			atomic_store(&ctx->stopped, true);
+			vgpu_core_stop_ctx(dev->core, id);
 			fw_ctx_put(ctx);
 			return;
 		}
 	}
 }
 
-/* Stop the grid running on GR if its context must not run any more. */
+/* Stop the grids of every context that must not run any more. */
 static void enforce_stops(struct fw_device *dev)
 {
-	struct fw_engine *gr = &dev->engines[FW_ENGINE_GR];
-
-	pthread_mutex_lock(&gr->lock);
-	if (gr->running && atomic_load(&gr->running->stopped))
-		vgpu_core_stop(dev->core);
-	pthread_mutex_unlock(&gr->lock);
+	if (!vgpu_core_busy(dev->core))
+		return;
+	for (struct fw_ctx *ctx = dev->ctxs; ctx; ctx = ctx->next)
+		if (atomic_load(&ctx->stopped))
+			vgpu_core_stop_ctx(dev->core, ctx->id);
 }
 
 static void ctx_stop(struct fw_device *dev, uint32_t id)
@@ -118,8 +125,8 @@ static void ctx_stop(struct fw_device *dev, uint32_t id)
 		return;
 	/* A context we faulted ourselves is stopped already and was logged. */
 	if (!atomic_exchange(&ctx->stopped, true))
-		fw_log_warn("%s: context %u stopped by the driver (watchdog "
-			    "timeout, or lost in a firmware restart)",
+		fw_log_warn("%s: context %u stopped by the driver (a hung "
+			    "engine, or lost in a firmware restart)",
 			    dev->path, id);
 	enforce_stops(dev);
 }
@@ -176,6 +183,7 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
 		break;
 	case VGPU_FW_EV_CTX_DESTROY:
 		ctx_destroy(dev, ev->ctx_id);
+		dev->tlb_ticket = vgpu_core_tlb_invalidate(dev->core);
 		break;
 	case VGPU_FW_EV_CTX_STOP:
 		ctx_stop(dev, ev->ctx_id);
@@ -184,6 +192,9 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
 		ctx = find_ctx(dev, ev->ctx_id);
 		if (ctx)
 			atomic_fetch_add(&ctx->flush_gen, 1);
+		/* the SMs drop their cached translations at their next
+		 * quantum boundary */
+		dev->tlb_ticket = vgpu_core_tlb_invalidate(dev->core);
 		break;
 	case VGPU_FW_EV_QUEUE_CREATE:
 		queue_create(dev, ev);
@@ -200,6 +211,13 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
 		q = find_queue(dev, ev->queue_id, false);
 		if (q)
 			fw_engine_wake(q->eng);
+		break;
+	case VGPU_FW_EV_CONFIG:
+		atomic_store(&dev->exec_limit_ms, ev->arg0 > UINT32_MAX ?
+			     UINT32_MAX : (unsigned int)ev->arg0);
+		fw_log_info("%s: kernel execution limit %llu ms%s", dev->path,
+			    (unsigned long long)ev->arg0,
+			    ev->arg0 ? "" : " (none)");
 		break;
 	default:
 		fw_log_warn("%s: unknown event type %u", dev->path, ev->type);
@@ -218,13 +236,28 @@ static void handle_event(struct fw_device *dev, const struct vgpu_fw_event *ev)
  * a packet when the records were handled must have left it.  Engines mark
  * "inside a packet" (busy) and count the packets they finished (epoch);
  * the event thread takes a snapshot after handling a batch and acks once
- * each engine was seen idle or its epoch moved.  A grid that runs on with
- * stale translations (the unmapped memory was its own) holds the memory
- * until it ends or is stopped.
+ * each engine was seen idle or its epoch moved.
+ *
+ * Grids run on the SMs outside any packet, so a batch that took memory
+ * away (TLB_FLUSH, CTX_DESTROY) also waits for the SMs: the core's TLB
+ * shootdown (vgpu_core_tlb_invalidate()) makes each SM drop its cached
+ * translations at its next warp-quantum boundary, and the ack waits
+ * until every SM has crossed one or is idle (vgpu_core_tlb_synced()).
+ * A grid of a destroyed context was stopped before, and an SM checks
+ * for that after its TLB, so it runs no further quantum either.
+ *
+ *     event thread          SM 0               SM 1
+ *     unmap record
+ *     stop/flush gen        quantum ...        idle
+ *     tlb_invalidate -> T   quantum boundary:
+ *                            drop TLB, seen=T
+ *     synced(T)? yes -> FW_ACK -> driver frees the pages
  */
 static void ack_start(struct fw_device *dev, uint64_t seq)
 {
 	dev->ack_seq = seq;
+	/* tickets grow: the newest covers every earlier shootdown */
+	dev->ack_tlb = dev->tlb_ticket;
 	for (int i = 0; i < FW_NUM_ENGINES; i++) {
 		struct fw_engine *eng = &dev->engines[i];
 
@@ -236,6 +269,8 @@ static void ack_start(struct fw_device *dev, uint64_t seq)
 static void ack_poll(struct fw_device *dev)
 {
 	if (!dev->ack_seq)
+		return;
+	if (dev->ack_tlb && !vgpu_core_tlb_synced(dev->core, dev->ack_tlb))
 		return;
 	for (int i = 0; i < FW_NUM_ENGINES; i++) {
 		struct fw_engine *eng = &dev->engines[i];
@@ -292,6 +327,11 @@ static void *event_main(void *arg)
 			break;
 		if (pfd[1].revents)
 			return NULL;
+		/* POLLERR: the driver detached us (declared hung). */
+		if (pfd[0].revents & POLLERR) {
+			errno = ENODEV;
+			break;
+		}
 		if (!(pfd[0].revents & POLLIN))
 			continue;
 		n = read(dev->fd, evs, sizeof(evs));
@@ -318,8 +358,12 @@ static void *event_main(void *arg)
 int fw_device_attach(struct fw_device *dev, const char *path,
 		     const struct fw_options *opt)
 {
-	struct vgpu_core_config cfg = { .num_sms = opt->num_sms };
-	struct vgpu_fw_attach args = { 0 };
+	struct vgpu_core_config cfg = { .num_sms = opt->num_sms,
+					 .timeslice_us = opt->timeslice_us };
+	struct vgpu_fw_attach args = {
+		.flags = VGPU_FW_ATTACH_HEARTBEAT | VGPU_FW_ATTACH_CONFIG |
+			 (FW_EXEC_LIMIT_ENFORCED ? VGPU_FW_ATTACH_EXEC_LIMIT : 0),
+	};
 	int ret, i;
 
 	memset(dev, 0, sizeof(*dev));
@@ -332,7 +376,15 @@ int fw_device_attach(struct fw_device *dev, const char *path,
 		fw_log_err("%s: %s", path, strerror(errno));
 		return ret;
 	}
-	if (ioctl(dev->fd, VGPU_IOCTL_FW_ATTACH, &args)) {
+	ret = ioctl(dev->fd, VGPU_IOCTL_FW_ATTACH, &args);
+	/* A driver before uAPI 1.2 knows no flags: serve it without them. */
+	if (ret && errno == EINVAL) {
+		fw_log_info("%s: the driver predates heartbeats and CONFIG",
+			    path);
+		args.flags = 0;
+		ret = ioctl(dev->fd, VGPU_IOCTL_FW_ATTACH, &args);
+	}
+	if (ret) {
 		ret = -errno;
 		fw_log_err("%s: attach: %s%s", path, strerror(errno),
 			   errno == EBUSY ? " (another firmware serves it)" :
@@ -363,13 +415,28 @@ int fw_device_attach(struct fw_device *dev, const char *path,
 	ret = -pthread_create(&dev->event_thread, NULL, event_main, dev);
 	if (ret)
 		goto err_engines;
+	if (args.flags & VGPU_FW_ATTACH_HEARTBEAT) {
+		ret = fw_heartbeat_start(dev);
+		if (ret)
+			goto err_event;
+		dev->heartbeat = true;
+	}
 	fw_log_info("%s: attached: %llu MiB VRAM, %llu GART pages, %u SMs, "
-		    "engines GR CE0 CE1", path,
+		    "engines GR CE0 CE1%s", path,
 		    (unsigned long long)(args.vram_size >> 20),
 		    (unsigned long long)args.gart_entries,
-		    vgpu_core_num_sms(dev->core));
+		    vgpu_core_num_sms(dev->core),
+		    dev->heartbeat ? ", heartbeat" : "");
 	return 0;
 
+err_event:
+	{
+		uint64_t one = 1;
+
+		if (write(dev->stop_fd, &one, sizeof(one)) != sizeof(one))
+			fw_log_err("%s: cannot stop the event thread", path);
+		pthread_join(dev->event_thread, NULL);
+	}
 err_engines:
 	while (--i >= 0)
 		fw_engine_stop(&dev->engines[i]);
@@ -401,21 +468,15 @@ void fw_device_detach(struct fw_device *dev)
 	if (write(dev->stop_fd, &one, sizeof(one)) != sizeof(one))
 		fw_log_err("%s: cannot stop the event thread", dev->path);
 	pthread_join(dev->event_thread, NULL);
+	if (dev->heartbeat)
+		fw_heartbeat_stop(dev);
 	/*
-	 * Every context is stopped, so GR starts no new grid; keep stopping
-	 * the one it may have started just before, until it has returned.
+	 * Every context is stopped, so GR submits no new grid; keep stopping
+	 * those it may have submitted just before, until none is active
+	 * (their completion callbacks have run).
 	 */
-	for (;;) {
-		struct fw_engine *gr = &dev->engines[FW_ENGINE_GR];
-		bool busy;
-
-		pthread_mutex_lock(&gr->lock);
-		busy = gr->running;
-		if (busy)
-			vgpu_core_stop(dev->core);
-		pthread_mutex_unlock(&gr->lock);
-		if (!busy)
-			break;
+	while (vgpu_core_busy(dev->core)) {
+		vgpu_core_stop(dev->core);
 		usleep(10000);
 	}
 	for (int i = 0; i < FW_NUM_ENGINES; i++)

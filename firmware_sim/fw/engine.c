@@ -17,6 +17,14 @@
  * is ever missed, and a busy application makes no system call at all.
  * A queue stalled on WAIT_MEM is polled every millisecond instead.
  *
+ * A LAUNCH does not hold the engine: its grid goes to the execution core
+ * and the queue waits at the packet (FW_PKT_BUSY) while the engine serves
+ * the other queues, so grids of different queues (CUDA streams) run at
+ * the same time.  Such a queue is not runnable, whatever its wptr says,
+ * until the grid's completion callback sets grid_done and wakes the
+ * engine (fw_engine_wake(): the same wake-up as a kick, so it cannot be
+ * lost between the last check and the sleep).
+ *
  * Before sleeping, the engine keeps polling for --poll-us microseconds
  * (SQPOLL's idle time): a client that submits again right after its last
  * fence completed - the common synchronous pattern - then needs no kick.
@@ -25,9 +33,11 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "fw.h"
 #include "log.h"
+#include "vgpu_core.h"
 
 static const char *const engine_names[FW_NUM_ENGINES] = {
 	[FW_ENGINE_GR] = "GR", [FW_ENGINE_CE0] = "CE0", [FW_ENGINE_CE1] = "CE1",
@@ -36,16 +46,24 @@ static const char *const engine_names[FW_NUM_ENGINES] = {
 /* Release a queue: only its engine (or the engine's last act) does this. */
 static void queue_free(struct fw_queue *q)
 {
+	fw_launch_abandon(q);
 	munmap(q->ring, q->ring_size);
 	munmap(q->db, sizeof(*q->db) > 4096 ? sizeof(*q->db) : 4096);
 	fw_ctx_put(q->ctx);
 	free(q);
 }
 
+/*
+ * A queue whose grid runs needs no kick for what is queued behind it:
+ * nothing of it can run before the grid ends, and the grid's end wakes
+ * the engine anyway.  So it is never marked sleeping, and a stream that
+ * queues work behind a running kernel makes no system call.
+ */
 static void set_sleeping(struct fw_engine *eng, uint32_t value)
 {
 	for (struct fw_queue *q = eng->queues; q; q = q->eng_next)
-		atomic_store((_Atomic uint32_t *)&q->db->fw_sleeping, value);
+		atomic_store((_Atomic uint32_t *)&q->db->fw_sleeping,
+			     value && !q->grid_inflight);
 }
 
 /* Could a queue make progress without a kick? */
@@ -54,6 +72,11 @@ static bool has_runnable_work(struct fw_engine *eng)
 	for (struct fw_queue *q = eng->queues; q; q = q->eng_next) {
 		uint64_t wptr;
 
+		if (q->grid_inflight) {
+			if (atomic_load(&q->grid_done))
+				return true;
+			continue;
+		}
 		if (q->stalled || q->faulted || atomic_load(&q->ctx->stopped))
 			continue;
 		wptr = atomic_load((_Atomic uint64_t *)&q->db->wptr);
@@ -83,6 +106,13 @@ static bool update_queues(struct fw_engine *eng)
 		eng->queues = q;
 	}
 	for (link = &eng->queues; (q = *link);) {
+		/* A queue whose grid still runs goes when the grid has. */
+		if (atomic_load(&q->destroyed) && q->grid_inflight &&
+		    !atomic_load(&q->grid_done)) {
+			vgpu_core_stop_grid(eng->dev->core, q->grid_id);
+			link = &q->eng_next;
+			continue;
+		}
 		if (atomic_load(&q->destroyed)) {
 			*link = q->eng_next;
 			queue_free(q);
@@ -212,6 +242,16 @@ void fw_engine_stop(struct fw_engine *eng)
 	pthread_mutex_unlock(&eng->lock);
 	pthread_join(eng->thread, NULL);
 
+	/*
+	 * A grid submitted just before its context was stopped may still
+	 * be ending: its completion callback touches its queue, so the
+	 * queues go only once no grid is active.
+	 */
+	if (eng->id == FW_ENGINE_GR)
+		while (vgpu_core_busy(eng->dev->core)) {
+			vgpu_core_stop(eng->dev->core);
+			usleep(1000);
+		}
 	while ((q = eng->queues)) {
 		eng->queues = q->eng_next;
 		queue_free(q);

@@ -30,8 +30,8 @@
 #include "linux/vgpu.h"
 
 #include "aperture.h"
+#include "vgpu_core.h"
 
-struct vgpu_core;
 struct fw_image;
 
 /* Engines of one device: GR runs everything, CEs run copy queues. */
@@ -53,6 +53,8 @@ struct fw_ctx {
 	/* Validated images; touched only by the GR engine (launch.c). */
 	struct fw_image *images;
 	unsigned int images_gen;	/* flush_gen the cache belongs to */
+	/* Images dropped from the cache that a running grid still uses. */
+	struct fw_image *retired_images;
 	struct fw_ctx *next;		/* device table */
 };
 
@@ -68,6 +70,19 @@ struct fw_queue {
 	atomic_bool destroyed;		/* QUEUE_DESTROY seen */
 	bool faulted;			/* stopped by a bad packet */
 	bool stalled;			/* WAIT_MEM not satisfied yet */
+	/*
+	 * The LAUNCH at the head of the queue whose grid runs on the SMs
+	 * (launch.c): the queue stays at that packet until the grid's
+	 * completion callback sets @grid_done and wakes the engine.
+	 */
+	bool grid_inflight;
+	atomic_bool grid_done;
+	uint32_t grid_id;
+	uint32_t grid_pkt_size;		/* to advance rptr by when done */
+	struct fw_image *grid_img;	/* holds the module alive */
+	int grid_result;		/* of the callback */
+	struct vgpu_core_fault grid_fault;	/* of the callback */
+	struct vgpu_fault launch_fault;	/* kernel name and va, so far */
 	struct fw_engine *eng;
 	struct fw_queue *next;		/* device table (event thread) */
 	struct fw_queue *eng_next;	/* engine list (engine) */
@@ -89,8 +104,6 @@ struct fw_engine {
 	/* For grace periods (device.c): packets finished, and "in one now". */
 	atomic_ullong epoch;
 	atomic_bool busy;
-	/* GR only: the context whose grid runs now (under @lock). */
-	struct fw_ctx *running;
 };
 
 /* One attached device. */
@@ -103,7 +116,15 @@ struct fw_device {
 	struct vgpu_core *core;
 	struct fw_engine engines[FW_NUM_ENGINES];
 	unsigned int poll_us;		/* idle polling before sleeping */
+	/* Per-grid execution limit from the driver (CONFIG), 0 = none: a
+	 * grid scheduled longer stops with VGPU_FAULT_WATCHDOG.  Read at
+	 * each launch. */
+	atomic_uint exec_limit_ms;
+	/* Bytes COPY and MEMSET packets moved: progress for the heartbeat. */
+	atomic_ullong bytes_moved;
 	pthread_t event_thread;
+	pthread_t heartbeat_thread;	/* heartbeat.c */
+	bool heartbeat;			/* the thread runs */
 	struct fw_ctx *ctxs;		/* event thread only */
 	struct fw_queue *queues;	/* event thread only */
 	/* Acknowledgement waiting for the engines (event thread only). */
@@ -111,12 +132,26 @@ struct fw_device {
 	bool ack_unsupported;		/* the driver predates FW_ACK */
 	bool ack_done[FW_NUM_ENGINES];
 	unsigned long long ack_epoch[FW_NUM_ENGINES];
+	uint64_t tlb_ticket;		/* of the last TLB shootdown, or 0 */
+	uint64_t ack_tlb;		/* the ticket the pending ack waits for */
 };
+
+/*
+ * Whether GR stops a grid that was scheduled longer than exec_limit_ms
+ * (the scheduler's per-grid limit in firmware_sim/core).  Set to 1 with
+ * that enforcement: the firmware then attaches with
+ * VGPU_FW_ATTACH_EXEC_LIMIT and user space sees VGPU_INFO_EXEC_LIMIT (the
+ * guest tests of the limit run only then).
+ */
+#ifndef FW_EXEC_LIMIT_ENFORCED
+#define FW_EXEC_LIMIT_ENFORCED	1
+#endif
 
 /* Options of the daemon. */
 struct fw_options {
 	unsigned int num_sms;
 	unsigned int poll_us;
+	unsigned int timeslice_us;	/* 0: the core's default */
 };
 
 /* device.c */
@@ -133,6 +168,7 @@ enum fw_pkt_result {
 	FW_PKT_DONE,		/* one packet completed */
 	FW_PKT_STALL,		/* WAIT_MEM not satisfied: try again later */
 	FW_PKT_STOPPED,		/* the queue or its context is stopped */
+	FW_PKT_BUSY,		/* its LAUNCH's grid runs: wait for it */
 };
 #define FW_MAX_PACKET	(64u << 10)
 enum fw_pkt_result fw_queue_run_one(struct fw_engine *eng, struct fw_queue *q);
@@ -140,7 +176,10 @@ enum fw_pkt_result fw_queue_run_one(struct fw_engine *eng, struct fw_queue *q);
 /* launch.c */
 int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
 	      uint32_t size, struct vgpu_fault *fault);
+int fw_launch_finish(struct fw_queue *q, struct vgpu_fault *fault);
+void fw_launch_abandon(struct fw_queue *q);
 void fw_images_free(struct fw_ctx *ctx);
+void fw_images_destroy(struct fw_ctx *ctx);
 
 /* engine.c */
 int fw_engine_start(struct fw_engine *eng, struct fw_device *dev,
@@ -148,6 +187,10 @@ int fw_engine_start(struct fw_engine *eng, struct fw_device *dev,
 void fw_engine_stop(struct fw_engine *eng);
 void fw_engine_add_queue(struct fw_engine *eng, struct fw_queue *q);
 void fw_engine_wake(struct fw_engine *eng);
+
+/* heartbeat.c: tell the driver we are alive, and how each engine does */
+int fw_heartbeat_start(struct fw_device *dev);
+void fw_heartbeat_stop(struct fw_device *dev);
 
 /* interrupts.c: the two ways the device talks to the driver */
 int fw_signal_fence(struct fw_queue *q, uint64_t value);

@@ -48,6 +48,9 @@ void fw_fault_queue(struct fw_queue *q, struct vgpu_fault *fault)
 	args.fault.engine = q->engine;
 	q->faulted = true;
 	atomic_store(&q->ctx->stopped, true);
+	/* the context's grids on other queues stop too, as they would on a
+	 * GPU whose context faulted */
+	vgpu_core_stop_ctx(q->ctx->dev->core, q->ctx->id);
 	fw_log_warn("%s: context %u queue %u: %s at va 0x%llx%s%s (line %u)",
 		    q->ctx->dev->path, q->ctx->id, q->id, name,
 		    (unsigned long long)fault->va,

@@ -10,10 +10,22 @@
  * A TLB_FLUSH (an unmap) empties the context's cache, because the image's
  * memory may now hold something else.
  *
- * While a grid runs, the engine records its context in fw_engine.running,
- * so that the event thread can stop the grid when the driver orders the
- * context stopped (watchdog, or a fault elsewhere in the context).
+ * The GR engine does not wait for the grid: fw_launch() submits it to the
+ * execution core and the queue stays at its LAUNCH packet (stream order)
+ * while the engine serves its other queues.  The core's completion
+ * callback, on an SM thread, only records the result and wakes the
+ * engine; the engine then finishes the packet (fw_launch_finish()):
+ * advances the queue, or reports the fault as a synchronous launch did.
+ * A running grid holds its cached image (fw_image.users), so a TLB_FLUSH
+ * that empties the cache meanwhile retires the image instead of freeing
+ * it under the grid.
+ *
+ * The event thread stops the grids of a context the driver orders
+ * stopped (vgpu_core_stop_ctx(); device.c).  A launch checks the
+ * context's stopped flag again after submitting, so an order that comes
+ * between the check and the submission is not missed.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,24 +43,73 @@ struct fw_image {
 	uint64_t size;
 	uint64_t id;
 	struct vgpu_module *mod;
+	unsigned int users;		/* grids in flight that run it */
+	bool retired;			/* out of the cache */
 	struct fw_image *next;
 };
 
+static void image_free(struct fw_image *img)
+{
+	vgpu_core_module_unload(img->mod);
+	free(img);
+}
+
+/* Take @img out of the cache: free it, or retire it while grids use it. */
+static void image_drop(struct fw_ctx *ctx, struct fw_image *img)
+{
+	if (!img->users) {
+		image_free(img);
+		return;
+	}
+	img->retired = true;
+	img->next = ctx->retired_images;
+	ctx->retired_images = img;
+}
+
+/* Empty the cache (a TLB_FLUSH: the images' memory may hold new code). */
 void fw_images_free(struct fw_ctx *ctx)
 {
 	struct fw_image *img, *next;
 
 	for (img = ctx->images; img; img = next) {
 		next = img->next;
-		vgpu_core_module_unload(img->mod);
-		free(img);
+		image_drop(ctx, img);
 	}
 	ctx->images = NULL;
 }
 
+/* The context's last reference is gone: no grid of it can run. */
+void fw_images_destroy(struct fw_ctx *ctx)
+{
+	struct fw_image *img, *next;
+
+	fw_images_free(ctx);
+	for (img = ctx->retired_images; img; img = next) {
+		next = img->next;
+		image_free(img);
+	}
+	ctx->retired_images = NULL;
+}
+
+/* A grid that ran @img ended. */
+static void image_put(struct fw_ctx *ctx, struct fw_image *img)
+{
+	struct fw_image **link;
+
+	if (--img->users || !img->retired)
+		return;
+	for (link = &ctx->retired_images; *link; link = &(*link)->next) {
+		if (*link == img) {
+			*link = img->next;
+			image_free(img);
+			return;
+		}
+	}
+}
+
 /* Find the image or read, validate and cache it.  0 or a VGPU_FAULT_*. */
 static int get_image(struct fw_queue *q, const struct vgpu_pkt_launch *p,
-		     const struct vgpu_launch_v1 *v1, struct vgpu_module **mod,
+		     const struct vgpu_launch_v1 *v1, struct fw_image **out,
 		     struct vgpu_fault *fault)
 {
 	struct fw_ctx *ctx = q->ctx;
@@ -70,7 +131,7 @@ static int get_image(struct fw_queue *q, const struct vgpu_pkt_launch *p,
 			*link = img->next;
 			img->next = ctx->images;
 			ctx->images = img;
-			*mod = img->mod;
+			*out = img;
 			return 0;
 		}
 	}
@@ -103,14 +164,13 @@ static int get_image(struct fw_queue *q, const struct vgpu_pkt_launch *p,
 	img->id = v1->image_id;
 	img->next = ctx->images;
 	ctx->images = img;
-	*mod = img->mod;
+	*out = img;
 
 	/* Keep the cache bounded: drop the least recently used. */
 	if (n + 1 > FW_IMAGE_CACHE_MAX) {
 		for (link = &ctx->images; (*link)->next; link = &(*link)->next)
 			;
-		vgpu_core_module_unload((*link)->mod);
-		free(*link);
+		image_drop(ctx, *link);
 		*link = NULL;
 	}
 	return 0;
@@ -136,7 +196,9 @@ static bool launch_packet_ok(const struct vgpu_pkt_launch *p, uint32_t size,
 	if (p->isa_version != VGPU_LAUNCH_ISA_V1 ||
 	    !all_zero(p->reserved, sizeof(p->reserved)) ||
 	    payload < sizeof(*v1) || v1->flags & ~VGPU_LAUNCH_F_ALL ||
-	    !all_zero(v1->reserved, sizeof(v1->reserved)))
+	    !all_zero(v1->reserved, sizeof(v1->reserved)) ||
+	    v1->priority < VGPU_LAUNCH_PRIO_HIGHEST ||
+	    v1->priority > VGPU_LAUNCH_PRIO_LOWEST)
 		return false;
 	if (v1->image_size < sizeof(struct visa_image_header) ||
 	    v1->image_size > VGPU_LAUNCH_MAX_IMAGE || !v1->image_id ||
@@ -179,31 +241,28 @@ static uint32_t fault_kind(uint32_t visa_kind)
 		return VGPU_FAULT_BARRIER;
 	case VISA_FAULT_OUT_OF_RESOURCES:
 		return VGPU_FAULT_BAD_PACKET;
+	case VISA_FAULT_TIMEOUT:
+		return VGPU_FAULT_WATCHDOG;
 	default:
 		return VGPU_FAULT_ILLEGAL_INSTRUCTION;
 	}
 }
 
-/* Run the grid with @ctx published as the running context. */
-static int run_grid(struct fw_engine *eng, struct fw_ctx *ctx,
-		    const struct vgpu_core_launch *l, struct vgpu_core_fault *cf)
+/*
+ * The core's completion callback, on an SM thread: record, wake the
+ * engine.  The queue may be freed as soon as grid_done is set, so the
+ * engine pointer is read first.
+ */
+static void launch_done(void *arg, int result,
+			const struct vgpu_core_fault *cf)
 {
-	int ret;
+	struct fw_queue *q = arg;
+	struct fw_engine *eng = q->eng;
 
-	pthread_mutex_lock(&eng->lock);
-	if (atomic_load(&ctx->stopped)) {
-		pthread_mutex_unlock(&eng->lock);
-		return -1;
-	}
-	eng->running = ctx;
-	pthread_mutex_unlock(&eng->lock);
-
-	ret = vgpu_core_launch(eng->dev->core, l, cf);
-
-	pthread_mutex_lock(&eng->lock);
-	eng->running = NULL;
-	pthread_mutex_unlock(&eng->lock);
-	return ret;
+	q->grid_result = result;
+	q->grid_fault = *cf;
+	atomic_store_explicit(&q->grid_done, true, memory_order_release);
+	fw_engine_wake(eng);
 }
 
 int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
@@ -213,21 +272,25 @@ int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
 	const struct vgpu_pkt_launch *p = pkt;
 	const struct vgpu_launch_v1 *v1 = (const void *)(p + 1);
 	_Alignas(8) uint8_t params[VGPU_LAUNCH_MAX_PARAMS];
+	struct fw_device *dev = q->ctx->dev;
 	struct vgpu_core_launch l;
 	struct vgpu_core_fault cf;
+	struct fw_image *img;
 	struct vgpu_module *mod;
 	const struct visa_kernel *k;
 	uint64_t fault_va = 0;
 	int ret;
 
+	(void)eng;
 	if (!launch_packet_ok(p, size, v1)) {
 		fault->kind = VGPU_FAULT_BAD_PACKET;
 		return 1;
 	}
 	fault->kernel_va = p->code_va;
-	fault->kind = get_image(q, p, v1, &mod, fault);
+	fault->kind = get_image(q, p, v1, &img, fault);
 	if (fault->kind)
 		return 1;
+	mod = img->mod;
 	k = vgpu_core_module_kernel(mod, v1->kernel_index);
 	if (!k) {
 		fault->kind = VGPU_FAULT_ILLEGAL_INSTRUCTION;
@@ -260,27 +323,74 @@ int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
 	l.translate = fw_mmu_core_translate;
 	l.translate_ctx = q->ctx;
 	l.grid_id = atomic_fetch_add(&grid_ids, 1) + 1;
+	l.ctx_id = q->ctx->id;
+	l.priority = v1->priority;
+	l.exec_limit_us = 1000ull * atomic_load(&dev->exec_limit_ms);
 
-	ret = run_grid(eng, q->ctx, &l, &cf);
-	if (ret == 0)
-		return 0;
-	if (ret < 0 || (ret == 1 && cf.kind == VISA_FAULT_STOPPED))
+	if (atomic_load(&q->ctx->stopped))
 		return -1;
-	if (ret != 1)
+	q->grid_img = img;
+	q->grid_id = l.grid_id;
+	q->grid_pkt_size = size;
+	q->launch_fault = *fault;
+	atomic_store(&q->grid_done, false);
+	img->users++;
+	ret = vgpu_core_submit(dev->core, &l, launch_done, q, &cf);
+	if (ret) {
+		img->users--;
+		if (ret == -EAGAIN)
+			return 2;	/* 128 grids active: try again */
 		fw_log_warn("%s: context %u: launch of %s refused: %s",
-			    q->ctx->dev->path, q->ctx->id, fault->kernel_name,
+			    dev->path, q->ctx->id, fault->kernel_name,
 			    cf.message);
-	else if (cf.message[0])
-		fw_log_warn("%s: context %u: %s: %s:%u: %s", q->ctx->dev->path,
-			    q->ctx->id, fault->kernel_name, cf.file, cf.line,
-			    cf.message);
-	fault->kind = fault_kind(cf.kind);
-	fault->va = cf.address;
-	fault->ptx_line = cf.line;
-	fault->pc = cf.pc;
-	memcpy(fault->block, cf.block, sizeof(fault->block));
-	memcpy(fault->thread, cf.thread, sizeof(fault->thread));
+		fault->kind = fault_kind(cf.kind);
+		return 1;
+	}
+	q->grid_inflight = true;
+	/* A stop order that came after the check above finds the grid or
+	 * is seen here (the core's lock orders the two). */
+	if (atomic_load(&q->ctx->stopped))
+		vgpu_core_stop_grid(dev->core, l.grid_id);
+	return 0;
+}
+
+/* Forget the grid of @q without reporting it (the queue is going). */
+void fw_launch_abandon(struct fw_queue *q)
+{
+	if (!q->grid_inflight)
+		return;
+	image_put(q->ctx, q->grid_img);
+	q->grid_img = NULL;
+	q->grid_inflight = false;
+}
+
+/*
+ * The grid of @q's LAUNCH has ended (grid_done): 0 when it completed, 1
+ * with @fault filled when it faulted, -1 when it was stopped by a stop
+ * order (the driver already knows).
+ */
+int fw_launch_finish(struct fw_queue *q, struct vgpu_fault *fault)
+{
+	const struct vgpu_core_fault *cf = &q->grid_fault;
+	struct fw_ctx *ctx = q->ctx;
+
+	fw_launch_abandon(q);
+	if (!q->grid_result)
+		return 0;
+	if (cf->kind == VISA_FAULT_STOPPED)
+		return -1;
+	*fault = q->launch_fault;
+	if (cf->message[0])
+		fw_log_warn("%s: context %u: %s: %s:%u: %s", ctx->dev->path,
+			    ctx->id, fault->kernel_name, cf->file, cf->line,
+			    cf->message);
+	fault->kind = fault_kind(cf->kind);
+	fault->va = cf->address;
+	fault->ptx_line = cf->line;
+	fault->pc = cf->pc;
+	memcpy(fault->block, cf->block, sizeof(fault->block));
+	memcpy(fault->thread, cf->thread, sizeof(fault->thread));
 	/* The assert's text is for the program's user; it prints it. */
-	snprintf(fault->message, sizeof(fault->message), "%s", cf.message);
+	snprintf(fault->message, sizeof(fault->message), "%s", cf->message);
 	return 1;
 }

@@ -2,12 +2,14 @@
 /*
  * main.c - vgpu-fw: the firmware of the vGPU, i.e. the GPU itself.
  *
- *   vgpu-fw [--daemon] [--syslog] [--sms N] [--poll-us N] [--pidfile FILE]
- *           [--tier interp|native] [DEVICE]...
+ *   vgpu-fw [--daemon] [--syslog] [--sms N] [--poll-us N] [--timeslice-us N]
+ *           [--pidfile FILE] [--tier interp|native] [DEVICE]...
  *
  * Attaches to every /dev/vgpuN (or the devices named), serves them until
  * SIGTERM or SIGINT, then detaches (the driver reports the device lost to
  * any client still running, and recovers when a firmware attaches again).
+ * While it serves a device it sends the driver a heartbeat (heartbeat.c);
+ * should the driver declare it hung and detach it, it shuts down.
  *
  * With --daemon the process forks; the parent waits until the child has
  * attached to every device and written its pid file, and only then exits
@@ -43,11 +45,13 @@ static void usage(FILE *f)
 		"                   (default: the number of CPUs)\n"
 		"  --poll-us N      poll idle doorbells this long before\n"
 		"                   sleeping (default 100)\n"
+		"  --timeslice-us N time slice of a GPU context on GR when\n"
+		"                   others have grids to run (default %u)\n"
 		"  --tier T         run kernels on the interpreter (interp)\n"
 		"                   or as LLVM-compiled host code (native)\n"
 		"                   (default: $VGPU_TIER, else %s)\n"
 		"  -h, --help       this text\n", FW_DEFAULT_PIDFILE,
-		vgpu_jit_tier_name(VGPU_TIER_DEFAULT));
+		VGPU_CORE_TIMESLICE_US, vgpu_jit_tier_name(VGPU_TIER_DEFAULT));
 }
 
 /* A number option in [@min, @max]; 0, or -1 after saying what is wrong. */
@@ -199,7 +203,8 @@ int main(int argc, char **argv)
 		{ "sms", required_argument, NULL, 'n' },
 		{ "pidfile", required_argument, NULL, 'p' },
 		{ "poll-us", required_argument, NULL, 'u' },
-		{ "tier", required_argument, NULL, 't' },
+		{ "timeslice-us", required_argument, NULL, 't' },
+		{ "tier", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -231,6 +236,11 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 't':
+			if (parse_uint("--timeslice-us", optarg, 10, 10000000,
+				       &opt.timeslice_us))
+				return 2;
+			break;
+		case 'T':
 			if (vgpu_jit_parse_tier(optarg) < 0) {
 				fprintf(stderr, "vgpu-fw: --tier wants interp or "
 					"native, not '%s'\n", optarg);

@@ -258,13 +258,27 @@ int fw_mem_write(struct fw_ctx *ctx, uint64_t va, const void *buf,
  * and each side walks PD3 -> PD1 once per 2 MiB (translate_cached()).
  * A fault stops the copy at the first byte of the page that faulted.
  */
+/*
+ * Count @bytes moved in fw_device.bytes_moved, the heartbeat's proof that a
+ * long copy is progressing (heartbeat.c); batched, so that the two halves
+ * of a big copy do not fight over the counter's cache line.  Returns 0.
+ */
+#define FW_PROGRESS_BYTES	(1u << 20)
+
+static uint64_t report_progress(struct fw_ctx *ctx, uint64_t bytes)
+{
+	atomic_fetch_add_explicit(&ctx->dev->bytes_moved, bytes,
+				  memory_order_relaxed);
+	return 0;
+}
+
 static int copy_range(struct fw_ctx *ctx, uint64_t dst, uint64_t src,
 		      uint64_t len, uint64_t *fault_va)
 {
 	struct fw_walk_cache src_wc = { .region = FW_NO_TABLE };
 	struct fw_walk_cache dst_wc = { .region = FW_NO_TABLE };
 	uint8_t *from = NULL, *to = NULL;
-	uint64_t src_avail = 0, dst_avail = 0, n;
+	uint64_t src_avail = 0, dst_avail = 0, n, moved = 0;
 	int ret;
 
 	while (len) {
@@ -283,6 +297,9 @@ static int copy_range(struct fw_ctx *ctx, uint64_t dst, uint64_t src,
 		n = min3(len, src_avail, dst_avail);
 		n = n < FW_COPY_BURST ? n : FW_COPY_BURST;
 		memmove(to, from, n);
+		moved += n;
+		if (moved >= FW_PROGRESS_BYTES)
+			moved = report_progress(ctx, moved);
 		from += n;
 		to += n;
 		src += n;
@@ -291,6 +308,7 @@ static int copy_range(struct fw_ctx *ctx, uint64_t dst, uint64_t src,
 		dst_avail -= n;
 		len -= n;
 	}
+	report_progress(ctx, moved);
 	return 0;
 }
 
@@ -350,7 +368,7 @@ int fw_mem_copy(struct fw_ctx *ctx, uint64_t dst, uint64_t src, uint64_t len,
 int fw_mem_fill(struct fw_ctx *ctx, uint64_t dst, uint32_t value,
 		unsigned int elem_size, uint64_t count, uint64_t *fault_va)
 {
-	uint64_t len = count * elem_size, avail, i;
+	uint64_t len = count * elem_size, avail, i, moved = 0;
 	uint8_t *to;
 	int ret;
 
@@ -372,8 +390,12 @@ int fw_mem_fill(struct fw_ctx *ctx, uint64_t dst, uint32_t value,
 			for (i = 0; i < avail; i += 4)
 				memcpy(to + i, &value, 4);
 		}
+		moved += avail;
+		if (moved >= FW_PROGRESS_BYTES)
+			moved = report_progress(ctx, moved);
 		dst += avail;
 		len -= avail;
 	}
+	report_progress(ctx, moved);
 	return 0;
 }

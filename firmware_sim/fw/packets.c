@@ -148,12 +148,15 @@ static enum fw_pkt_result run_packet(struct fw_engine *eng, struct fw_queue *q,
 
 		memset(&f, 0, sizeof(f));
 		ret = fw_launch(eng, q, pkt, size, &f);
-		if (ret > 0) {
+		if (ret == 2)
+			return FW_PKT_STALL;	/* the core is full */
+		if (ret == 1) {
 			fw_fault_queue(q, &f);
 			return FW_PKT_STOPPED;
 		}
-		/* < 0: stopped by CTX_STOP; the driver already knows. */
-		return ret ? FW_PKT_STOPPED : FW_PKT_DONE;
+		/* < 0: stopped by CTX_STOP; the driver already knows.  0:
+		 * the grid runs; the queue stays here until it ends. */
+		return ret ? FW_PKT_STOPPED : FW_PKT_BUSY;
 	}
 	}
 	if (kind) {
@@ -183,12 +186,42 @@ static bool header_ok(const struct fw_queue *q,
 	}
 }
 
+static void advance(struct fw_queue *q, uint32_t size)
+{
+	q->rptr += size;
+	atomic_store_explicit((_Atomic uint64_t *)&q->db->rptr, q->rptr,
+			      memory_order_release);
+}
+
+/* The LAUNCH at the head of @q has a grid on the SMs: is it over? */
+static enum fw_pkt_result finish_launch(struct fw_queue *q)
+{
+	struct vgpu_fault f;
+	int ret;
+
+	if (!atomic_load_explicit(&q->grid_done, memory_order_acquire))
+		return FW_PKT_BUSY;
+	memset(&f, 0, sizeof(f));
+	ret = fw_launch_finish(q, &f);
+	if (ret > 0) {
+		fw_fault_queue(q, &f);
+		return FW_PKT_STOPPED;
+	}
+	if (ret < 0)
+		return FW_PKT_STOPPED;
+	advance(q, q->grid_pkt_size);
+	return FW_PKT_DONE;
+}
+
 enum fw_pkt_result fw_queue_run_one(struct fw_engine *eng, struct fw_queue *q)
 {
 	struct vgpu_pkt_header hdr;
 	uint64_t wptr, avail, off;
 	enum fw_pkt_result res;
 
+	/* before the stopped checks: a stopped grid's end is collected too */
+	if (q->grid_inflight)
+		return finish_launch(q);
 	if (q->faulted || atomic_load(&q->ctx->stopped))
 		return FW_PKT_STOPPED;
 	wptr = atomic_load_explicit((_Atomic uint64_t *)&q->db->wptr,
@@ -215,10 +248,7 @@ enum fw_pkt_result fw_queue_run_one(struct fw_engine *eng, struct fw_queue *q)
 		return FW_PKT_STOPPED;
 	}
 	res = run_packet(eng, q, eng->pkt, hdr.size);
-	if (res == FW_PKT_DONE) {
-		q->rptr += hdr.size;
-		atomic_store_explicit((_Atomic uint64_t *)&q->db->rptr,
-				      q->rptr, memory_order_release);
-	}
+	if (res == FW_PKT_DONE)
+		advance(q, hdr.size);
 	return res;
 }

@@ -10,6 +10,9 @@
  * per core (SM worker thread) and how many times slower than plain C the
  * core is.  Results are checked against the C versions.
  *
+ * The core runs at the best host vector level of the CPU (simd.h);
+ * VGPU_CORE_SIMD=base|x86-64-v3|x86-64-v4 compares another.
+ *
  * Times are CPU seconds (the machine may be shared): "per core" is
  * thread-instructions per CPU-second of the SM worker threads, and the
  * slowdown compares CPU seconds with the C version's.
@@ -32,6 +35,7 @@
 #include <unistd.h>
 
 #include "ptx/ptx_compiler.h"
+#include "simd.h"
 #include "test_gpu.h"
 #include "vgpu_jit.h"
 
@@ -426,8 +430,13 @@ int main(int argc, char **argv)
 		bench_alu((1 << 18) / scale, 16, &r[nr++]);
 	sink_i = 0;
 
-	printf("vgpu-core-bench: %u SM worker thread%s (per-core = per SM thread)\n\n",
-	       sms, sms == 1 ? "" : "s");
+	printf("vgpu-core-bench: %u SM worker thread%s (per-core = per SM thread), "
+	       "host vector level %s\n", sms, sms == 1 ? "" : "s",
+	       core_simd_name());
+	printf("(VGPU_CORE_SIMD=");
+	for (const char *const *lv = core_simd_levels(); *lv; lv++)
+		printf("%s%s", *lv, lv[1] ? "|" : "");
+	printf(" chooses another)\n\n");
 	printf("%-12s %-6s %10s %14s %9s %10s %9s %9s\n", "kernel", "tier",
 	       "threads", "thread-insns", "core cpu-s", "Gti/s/core", "C cpu-s",
 	       "slowdown");

@@ -21,7 +21,8 @@ static int tg_translate(void *ctx, uint64_t va, struct vgpu_core_page *pg)
 	for (unsigned int i = 0; i < g->nmaps; i++) {
 		const struct tg_map *m = &g->maps[i];
 
-		if (va - m->va < m->size) {
+		/* tg_unmap() may zero the size while grids run */
+		if (va - m->va < __atomic_load_n(&m->size, __ATOMIC_ACQUIRE)) {
 			uint64_t off = (va - m->va) & ~(m->page - 1);
 
 			pg->va = m->va + off;
@@ -76,6 +77,12 @@ void *tg_host(struct test_gpu *g, uint64_t va)
 int tg_init(struct test_gpu *g, unsigned int num_sms)
 {
 	struct vgpu_core_config cfg = { .num_sms = num_sms };
+
+	return tg_init_cfg(g, &cfg);
+}
+
+int tg_init_cfg(struct test_gpu *g, const struct vgpu_core_config *cfg)
+{
 	struct visa_printf_fifo *f;
 
 	memset(g, 0, sizeof(*g));
@@ -86,7 +93,7 @@ int tg_init(struct test_gpu *g, unsigned int num_sms)
 		vgpu_jit_set_compile_budget(TG_NATIVE_FUNCS);
 	}
 	g->both_tiers = true;
-	g->core = vgpu_core_create(&cfg);
+	g->core = vgpu_core_create(cfg);
 	if (!g->core)
 		return -errno;
 	g->printf_fifo = tg_alloc(g, TG_FIFO_SIZE);
@@ -322,6 +329,38 @@ out:
 	snapshot_free(g, start);
 	*fault = fr;
 	return rr;
+}
+
+void tg_unmap(struct test_gpu *g, uint64_t va)
+{
+	for (unsigned int i = 0; i < g->nmaps; i++)
+		if (va - g->maps[i].va < g->maps[i].size)
+			__atomic_store_n(&g->maps[i].size, 0, __ATOMIC_RELEASE);
+}
+
+int tg_launch_desc(struct test_gpu *g, struct tg_module *m, const char *name,
+		   const uint32_t grid[3], const uint32_t block[3],
+		   uint32_t dyn_shared, const void *params,
+		   uint32_t param_size, struct vgpu_core_launch *l)
+{
+	int k = vgpu_core_module_find_kernel(m->mod, name);
+
+	if (k < 0)
+		return k;
+	memset(l, 0, sizeof(*l));
+	l->module = m->mod;
+	l->kernel = (uint32_t)k;
+	memcpy(l->grid, grid, sizeof(l->grid));
+	memcpy(l->block, block, sizeof(l->block));
+	l->dynamic_shared = dyn_shared;
+	l->params = params;
+	l->param_size = param_size;
+	l->global_base = m->global_base;
+	l->const_base = m->const_base;
+	l->printf_fifo = g->printf_fifo;
+	l->translate = tg_translate;
+	l->translate_ctx = g;
+	return 0;
 }
 
 int tg_launch(struct test_gpu *g, struct tg_module *m, const char *name,

@@ -59,6 +59,7 @@ struct tg_module {
  * TG_NATIVE_FUNCS functions compiled.
  */
 int tg_init(struct test_gpu *g, unsigned int num_sms);
+int tg_init_cfg(struct test_gpu *g, const struct vgpu_core_config *cfg);
 void tg_fini(struct test_gpu *g);
 
 /* Device memory: VRAM-like 64 KiB pages, or GART-like 4 KiB pages. */
@@ -86,6 +87,15 @@ int tg_launch(struct test_gpu *g, struct tg_module *m, const char *name,
 	      const uint32_t grid[3], const uint32_t block[3],
 	      uint32_t dyn_shared, const void *params, uint32_t param_size,
 	      struct vgpu_core_fault *fault);
+
+/* The launch tg_launch() would submit (for vgpu_core_submit()). */
+int tg_launch_desc(struct test_gpu *g, struct tg_module *m, const char *name,
+		   const uint32_t grid[3], const uint32_t block[3],
+		   uint32_t dyn_shared, const void *params,
+		   uint32_t param_size, struct vgpu_core_launch *l);
+
+/* Unmap the allocation that contains @va (its host memory stays). */
+void tg_unmap(struct test_gpu *g, uint64_t va);
 
 /* A whole text file, NUL-terminated (malloc), or NULL. */
 char *tg_read_text(const char *path);

@@ -16,20 +16,11 @@
 
 #include "visa_disasm.h"
 
+/* The opcode names: the name column of include/vgpu_visa_ops.h. */
 static const char *const op_names[VISA_OP_COUNT] = {
-	"nop", "mov", "sreg", "mova", "cvt", "cvta", "pack", "selp", "slct",
-	"add", "sub", "mul", "mul.hi", "mul.wide", "mad", "mad.hi", "mad.wide",
-	"addc", "subc", "fma", "div", "rem", "abs", "neg", "min", "max", "sad",
-	"rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh",
-	"copysign", "testp", "dp4a", "dp2a",
-	"and", "or", "xor", "not", "cnot", "shl", "shr", "bfe", "bfi", "brev",
-	"popc", "clz", "bfind", "fns", "prmt", "shf", "lop3",
-	"setp", "set",
-	"ld", "st", "atom", "red", "membar",
-	"bar.sync", "bar.arrive", "bar.red",
-	"shfl", "vote", "match", "redux", "activemask", "warpsync",
-	"bra", "call", "ret", "exit", "trap", "brkpt", "nanosleep",
-	"vprintf", "assertfail",
+#define VISA_OP(op, name, ...) [VISA_OP_##op] = name,
+#include "vgpu_visa_ops.h"
+#undef VISA_OP
 };
 
 static const char *const type_names[VISA_T_COUNT] = {
@@ -190,7 +181,10 @@ int visa_disasm(const struct visa_insn *in, const uint64_t *lits,
 		uint32_t nlits, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
+	const struct visa_op_info *oi = visa_op_info(in->op);
 	int vec = 1 << ((in->mod & VISA_MOD_VEC_MASK) >> VISA_MOD_VEC_SHIFT);
+	/* .v8 (invalid: the validator refuses it) has only four slots. */
+	int nelem = vec > 4 ? 4 : vec;
 	const char *comma = "";
 
 	if (!size)
@@ -201,9 +195,7 @@ int visa_disasm(const struct visa_insn *in, const uint64_t *lits,
 		    VISA_GUARD_INDEX(in->guard));
 	put(&o, "%s", visa_op_name(in->op));
 	sub_suffix(&o, in);
-	if (in->op == VISA_OP_LD || in->op == VISA_OP_ST ||
-	    in->op == VISA_OP_ATOM || in->op == VISA_OP_RED ||
-	    in->op == VISA_OP_MOVA || in->op == VISA_OP_CVTA) {
+	if (oi && oi->type2 >= VISA_TYPE2_SP_READ) {	/* type2 is a space */
 		if (in->type2 < VISA_SPACE_COUNT && in->type2)
 			put(&o, ".%s", space_names[in->type2]);
 		if (in->op == VISA_OP_CVTA)
@@ -228,8 +220,7 @@ int visa_disasm(const struct visa_insn *in, const uint64_t *lits,
 		put(&o, ".cc");
 	if (in->type && in->type < VISA_T_COUNT)
 		put(&o, ".%s", type_names[in->type]);
-	if ((in->op == VISA_OP_CVT || in->op == VISA_OP_SET ||
-	     in->op == VISA_OP_SLCT) && in->type2 < VISA_T_COUNT)
+	if (oi && oi->type2 == VISA_TYPE2_TYPE && in->type2 < VISA_T_COUNT)
 		put(&o, ".%s", type_names[in->type2]);
 	put(&o, "%*s", o.len < 24 ? (int)(24 - o.len) : 1, "");
 
@@ -264,7 +255,7 @@ int visa_disasm(const struct visa_insn *in, const uint64_t *lits,
 		const uint16_t r[4] = { in->d, in->b, in->c, in->e };
 
 		put(&o, vec > 1 ? "{" : "");
-		for (int i = 0; i < vec; i++) {
+		for (int i = 0; i < nelem; i++) {
 			put(&o, i ? ", " : "");
 			opnd(&o, r[i], lits, nlits);
 		}
@@ -277,7 +268,7 @@ int visa_disasm(const struct visa_insn *in, const uint64_t *lits,
 
 		mem_operand(&o, in, lits, nlits);
 		put(&o, vec > 1 ? ", {" : ", ");
-		for (int i = 0; i < vec; i++) {
+		for (int i = 0; i < nelem; i++) {
 			put(&o, i ? ", " : "");
 			opnd(&o, r[i], lits, nlits);
 		}

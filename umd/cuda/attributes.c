@@ -59,8 +59,17 @@ static int cu_attribute_value(const struct cu_device *d,
 		return *value = 1, 0;
 	case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
 		return *value = (int)d->sm_count, 0;
-	case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT:
-		return *value = info->watchdog_ms != 0, 0;
+	case CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: {
+		/*
+		 * The administrator may set or clear the limit at any time
+		 * (module parameter kernel_exec_timeout_ms): ask afresh.
+		 */
+		struct vgpu_info now;
+
+		if (vgpu_device_query(d->vdev, &now))
+			now = *info;
+		return *value = now.kernel_exec_timeout_ms != 0, 0;
+	}
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE:
 		return *value = CU_COMPUTEMODE_DEFAULT, 0;
 	case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
@@ -108,6 +117,11 @@ static int cu_attribute_value(const struct cu_device *d,
 	case CU_DEVICE_ATTRIBUTE_NUMA_ID:
 	case CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID:
 		return *value = -1, 0;
+	/* Stream-ordered pools (mem_pool.c), shared by descriptor. */
+	case CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED:
+		return *value = 1, 0;
+	case CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES:
+		return *value = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0;
 	default:
 		/* Every other defined attribute is a feature we do not have. */
 		if (attrib > 0 && attrib < CU_DEVICE_ATTRIBUTE_MAX)
@@ -123,6 +137,10 @@ CU_EXPORT CUresult CUDAAPI cuDeviceGetAttribute(int *pi,
 	CUresult res = cu_initialized();
 	struct cu_device *d;
 
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* Refused inside a host function, as on an H100 (host_func.c). */
+	res = cu_host_func_forbid();
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!pi)

@@ -84,7 +84,8 @@ CUDA_TST := $(TST)/cuda
 CUDA_TEST_DATA := $(TST)/cuda-data
 CUDA_TEST_NAMES := $(patsubst umd/cuda/tests/%.c,%,\
 	$(wildcard umd/cuda/tests/test_*.c))
-CUDA_TEST_KERNELS := $(CUDA_TEST_DATA)/drv_kernels.ptx \
+CUDA_TEST_KERNELS := $(CUDA_TEST_DATA)/host_func_kernels.ptx \
+	$(CUDA_TEST_DATA)/drv_kernels.ptx \
 	$(CUDA_TEST_DATA)/drv_kernels.fatbin $(CUDA_TEST_DATA)/drv_kernels.visa
 # gnu11 and -isystem: what the kselftest harness needs to build warning-free.
 CUDA_TEST_CFLAGS := -std=gnu11 -I$(CUDA_HOME)/include -isystem $(B)/ext/kselftest \
@@ -169,6 +170,15 @@ $(foreach t,$(CUDA_TEST_NAMES),$(eval $(call cuda_test_rule,$(t))))
 ALL_TARGETS += $(CUDA_DRV_SAN)
 $(CUDA_TST)/test_cu_link $(CUDA_TST)/test_cu_link-san: | $(CUDA_LINK_DATA)
 
+# test_cu_concurrency and bench_cu run the scheduler kernels of the native
+# test tests/test_core_sched.c (one source for both).
+$(CUDA_TEST_DATA)/sched_kernels.ptx: tests/sched/sched_kernels.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=compute_75 -o $@ $<
+$(CUDA_TST)/test_cu_concurrency $(CUDA_TST)/test_cu_concurrency-san \
+	$(CUDA_TST)/bench_cu: | $(CUDA_TEST_DATA)/sched_kernels.ptx
+ALL_TARGETS += $(CUDA_TEST_DATA)/sched_kernels.ptx
+
 # The benchmark (not a test: prints latency and bandwidth).
 $(CUDA_TST)/bench_cu: umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) \
 		$(CUDA_DRV) $(LIBVGPU_LIB) | $(CUDA_TEST_KERNELS)
@@ -179,16 +189,25 @@ $(CUDA_TST)/bench_cu: umd/cuda/tests/bench_cu.c $(CUDA_TEST_UTIL) \
 ALL_TARGETS += $(CUDA_TST)/bench_cu
 
 # make bench: the issue's benchmark in the guest, on both kernels: launch
-# round trips against a null ioctl, the samples' kernels against the CPU,
-# copies against memcpy (bench_cu), then the firmware's own view without
-# libcuda (bench_fw).  Not part of make check: it asserts nothing.
+# round trips against a null ioctl, the scheduler (first block of a
+# high-priority kernel behind a long grid), the samples' kernels against
+# the CPU, copies against memcpy (bench_cu), then the firmware's own view
+# without libcuda (bench_fw), and block scaling: the samples' kernels
+# with one SM worker thread and with two (vgpu-fw --sms).  Not part of
+# make check: it asserts nothing.
 .PHONY: bench
 bench: all
 	@for k in 6.1 6.12; do \
 		echo "== kernel $$k"; \
 		tools/vgpu-vm --kernel $$k -- sh -c \
 			'$(CUDA_TST)/bench_cu && echo "-- firmware alone" && \
-			 $(TST)/firmware/bench_fw' || exit 1; \
+			 $(TST)/firmware/bench_fw && \
+			 for n in 1 2; do \
+				echo "-- block scaling: vgpu-fw --sms $$n"; \
+				$(BIN)/vgpu-fw --sms $$n 2>/dev/null & p=$$!; \
+				sleep 1; $(CUDA_TST)/bench_cu -t || exit 1; \
+				kill $$p; wait $$p; \
+			 done' || exit 1; \
 	done
 
 # Host test of the library's exports: it dlopen()s the library it is
@@ -233,6 +252,78 @@ $(CUDA_TST)/test_cu_probe_capture $(CUDA_TST)/test_cu_probe_capture-san: \
 	-DPROBE_CAPTURE_GOLDEN='"$(abspath $(CUDA_PROBE_CAPTURE_GOLDEN))"'
 ALL_TARGETS += $(CUDA_TST)/probe_capture $(CUDA_TST)/probe_capture-san \
 	$(CUDA_PROBE_CAPTURE_GOLDEN)
+
+# Both probe tests are probe_compare.h, with their own paths.
+$(CUDA_TST)/test_cu_probe_capture $(CUDA_TST)/test_cu_probe_capture-san \
+$(CUDA_TST)/test_cu_probe_hostfn $(CUDA_TST)/test_cu_probe_hostfn-san: \
+	umd/cuda/tests/probe_compare.h
+
+# test_cu_probe_hostfn does the same with tools/cuda-probe/probe_hostfn.c,
+# which calls the runtime too: built against our libcuda and libcudart
+# (the -san copy against the sanitizer libcuda; the runtime has none).
+CUDA_PROBE_HOSTFN_SRC := tools/cuda-probe/probe_hostfn.c
+CUDA_PROBE_HOSTFN_GOLDEN := $(CUDA_TEST_DATA)/probe_hostfn.h100.txt
+
+$(CUDA_PROBE_HOSTFN_GOLDEN): tools/cuda-probe/golden/probe_hostfn.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_hostfn: $(CUDA_PROBE_HOSTFN_SRC) $(CUDA_DRV) $(LIB)/libcudart.so
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lcudart -lpthread
+$(CUDA_TST)/probe_hostfn-san: $(CUDA_PROBE_HOSTFN_SRC) $(CUDA_DRV_SAN) \
+		$(LIB)/libcudart.so
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -L$(LIB) \
+		-Wl,-rpath,$(abspath $(LIB)/san) -Wl,-rpath,$(abspath $(LIB)) \
+		-lcuda -lcudart -lpthread
+
+$(CUDA_TST)/test_cu_probe_hostfn: $(CUDA_TST)/probe_hostfn \
+	$(CUDA_PROBE_HOSTFN_GOLDEN)
+$(CUDA_TST)/test_cu_probe_hostfn: private CUDA_TEST_CFLAGS += \
+	-DPROBE_HOSTFN_BIN='"$(abspath $(CUDA_TST)/probe_hostfn)"'
+$(CUDA_TST)/test_cu_probe_hostfn-san: $(CUDA_TST)/probe_hostfn-san \
+	$(CUDA_PROBE_HOSTFN_GOLDEN)
+$(CUDA_TST)/test_cu_probe_hostfn-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_HOSTFN_BIN='"$(abspath $(CUDA_TST)/probe_hostfn-san)"'
+$(CUDA_TST)/test_cu_probe_hostfn $(CUDA_TST)/test_cu_probe_hostfn-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_HOSTFN_GOLDEN='"$(abspath $(CUDA_PROBE_HOSTFN_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_hostfn $(CUDA_TST)/probe_hostfn-san \
+	$(CUDA_PROBE_HOSTFN_GOLDEN)
+# test_cu_probe_pools does the same with tools/cuda-probe/probe_pools.c
+# (memory pools and libraries).
+CUDA_PROBE_POOLS_SRC := tools/cuda-probe/probe_pools.c
+CUDA_PROBE_POOLS_GOLDEN := $(CUDA_TEST_DATA)/probe_pools.h100.txt
+
+$(CUDA_PROBE_POOLS_GOLDEN): tools/cuda-probe/golden/probe_pools.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_pools: $(CUDA_PROBE_POOLS_SRC) $(CUDA_DRV)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lpthread
+$(CUDA_TST)/probe_pools-san: $(CUDA_PROBE_POOLS_SRC) $(CUDA_DRV_SAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
+
+$(CUDA_TST)/test_cu_probe_pools: $(CUDA_TST)/probe_pools \
+	$(CUDA_PROBE_POOLS_GOLDEN)
+$(CUDA_TST)/test_cu_probe_pools: private CUDA_TEST_CFLAGS += \
+	-DPROBE_POOLS_BIN='"$(abspath $(CUDA_TST)/probe_pools)"'
+$(CUDA_TST)/test_cu_probe_pools-san: $(CUDA_TST)/probe_pools-san \
+	$(CUDA_PROBE_POOLS_GOLDEN)
+$(CUDA_TST)/test_cu_probe_pools-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_POOLS_BIN='"$(abspath $(CUDA_TST)/probe_pools-san)"'
+$(CUDA_TST)/test_cu_probe_pools $(CUDA_TST)/test_cu_probe_pools-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_POOLS_GOLDEN='"$(abspath $(CUDA_PROBE_POOLS_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_pools $(CUDA_TST)/probe_pools-san \
+	$(CUDA_PROBE_POOLS_GOLDEN)
 
 # test_cu_host_memory uses portable memory from a second device.
 $(CUDA_TST)/test_cu_host_memory.vmargs $(CUDA_TST)/test_cu_host_memory-san.vmargs:

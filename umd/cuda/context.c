@@ -75,6 +75,7 @@ CUresult cu_ctx_new(struct cu_device *dev, unsigned int flags, bool primary,
 	pthread_mutex_init(&ctx->lock, NULL);
 	pthread_mutex_init(&ctx->stage_lock, NULL);
 	pthread_mutex_init(&ctx->printf_lock, NULL);
+	cu_host_func_init(ctx);
 	cu_ctx_defaults(ctx);
 	pthread_mutex_lock(&cu_ctx_id_lock);
 	ctx->id = cu_ctx_next_id++;
@@ -134,6 +135,8 @@ void cu_ctx_free(struct cu_ctx *ctx)
 	unsigned int i;
 
 	cu_ctx_sync(ctx);	/* a dead context returns at once */
+	/* Its host functions ran (or were dropped): stop their thread. */
+	cu_host_func_fini(ctx);
 	pthread_mutex_lock(&dev->lock);
 	for (pp = &dev->contexts; *pp; pp = &(*pp)->next) {
 		if (*pp == ctx) {
@@ -180,7 +183,7 @@ void cu_ctx_free(struct cu_ctx *ctx)
 
 /*
  * The sticky error: once the driver stopped the context (a fault, the
- * watchdog, the firmware gone), every call in it fails the same way, and
+ * execution limit, a hung engine, the firmware gone), every call in it fails the same way, and
  * after a fault every call in every context of the process does.
  * Reading the fence pages' error words costs no system call; only a
  * stopped queue makes us ask the driver why.
@@ -244,6 +247,8 @@ CUresult cu_ctx_sync(struct cu_ctx *ctx)
 			first = res;
 	}
 	cu_printf_flush(ctx);
+	if (first == CUDA_SUCCESS)
+		cu_pool_synced(ctx, NULL, NULL);
 	return first;
 }
 
@@ -286,6 +291,10 @@ CU_EXPORT CUresult CUDAAPI cuCtxDestroy(CUcontext h)
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* Not from a host function: its thread cannot wait for itself. */
+	res = cu_host_func_forbid();
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (!ctx || !cu_ctx_valid(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	if (ctx->is_primary)
@@ -303,6 +312,10 @@ static CUresult cu_primary_device(CUdevice dev, struct cu_device **out)
 {
 	CUresult res = cu_initialized();
 
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* Device calls are refused inside host functions (host_func.c). */
+	res = cu_host_func_forbid();
 	if (res != CUDA_SUCCESS)
 		return res;
 	*out = cu_device_get(dev);

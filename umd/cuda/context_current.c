@@ -7,6 +7,11 @@
  * replaces the top).  It lives in thread-local storage, so threads never
  * contend for it.  A handle on the stack may have been destroyed by
  * another thread since; every user checks it with cu_ctx_valid().
+ *
+ * A thread running a host function has no current context and cannot get
+ * one: on an H100, cuCtxGetCurrent there answers CUDA_ERROR_NOT_PERMITTED,
+ * and so does every call that would use the current context
+ * (tools/cuda-probe/golden/probe_hostfn.h100.txt).
  */
 #include "cuda_internal.h"
 #include "handles.h"
@@ -58,6 +63,9 @@ CUresult cu_ctx_get(struct cu_ctx **out)
 	*out = NULL;
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* A host function's thread has no context to take (host_func.c). */
+	if (cu_in_host_func())
+		return CUDA_ERROR_NOT_PERMITTED;
 	ctx = cu_ctx_current();
 	if (!ctx || !cu_ctx_valid(ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
@@ -69,6 +77,9 @@ CU_EXPORT CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx)
 {
 	CUresult res = cu_initialized();
 
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_host_func_forbid();
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!ctx || !cu_ctx_valid((struct cu_ctx *)ctx))
@@ -85,6 +96,9 @@ CU_EXPORT CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx)
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	res = cu_host_func_forbid();
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (!cu_tls_depth)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	cu_tls_depth--;
@@ -99,6 +113,9 @@ CU_EXPORT CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx)
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	res = cu_host_func_forbid();
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (ctx && !cu_ctx_valid((struct cu_ctx *)ctx))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	cu_ctx_set_current((struct cu_ctx *)ctx);
@@ -110,6 +127,9 @@ CU_EXPORT CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx)
 	CUresult res = cu_initialized();
 	struct cu_ctx *ctx;
 
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_host_func_forbid();
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!pctx)

@@ -251,8 +251,11 @@ static CUresult cu_memcpy_api(uint64_t dst, uint64_t src, size_t n,
 {
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_stream_current(h, &ctx, &s);
+	/* Refused inside a host function, as on an H100 (host_func.c). */
+	CUresult res = cu_host_func_forbid();
 
+	if (res == CUDA_SUCCESS)
+		res = cu_stream_current(h, &ctx, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!n)

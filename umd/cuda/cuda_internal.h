@@ -23,7 +23,8 @@
  * cu_stream.lock, then cu_ctx.lock (lists of a context), then one
  * cu_queue.lock (never two at once), then the registry's and the VA
  * allocator's.  Nothing is called with a lock held that could take an
- * outer one.
+ * outer one.  cu_ctx.host_lock (the queue of host functions) is taken
+ * with no other lock held, and nothing else is taken under it.
  */
 #ifndef VGPU_CUDA_INTERNAL_H
 #define VGPU_CUDA_INTERNAL_H
@@ -31,10 +32,12 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <cuda.h>
 
 #include "libvgpu/libvgpu.h"
+#include "vgpu_occupancy.h"
 #include "vgpu_visa.h"
 
 #define CU_EXPORT __attribute__((visibility("default")))
@@ -56,11 +59,11 @@
 #define CU_MAX_GRID_YZ			65535u
 #define CU_SHARED_PER_BLOCK		(48u << 10)
 #define CU_SHARED_PER_BLOCK_OPTIN	(227u << 10)
-#define CU_SHARED_PER_SM		(228u << 10)
+#define CU_SHARED_PER_SM		VGPU_SM_SHARED_BYTES
 #define CU_REGS_PER_BLOCK		65536
 #define CU_REGS_PER_SM			65536
-#define CU_MAX_THREADS_PER_SM		2048
-#define CU_MAX_BLOCKS_PER_SM		32
+#define CU_MAX_THREADS_PER_SM		VGPU_SM_MAX_THREADS
+#define CU_MAX_BLOCKS_PER_SM		VGPU_SM_MAX_BLOCKS
 #define CU_CC_MAJOR			9
 #define CU_CC_MINOR			0
 #define CU_CONST_BYTES			(64u << 10)
@@ -73,9 +76,13 @@
 #define CU_ENGINE_COMPUTE		0
 #define CU_ENGINE_COPY			1
 
-/* The sync page: one u64 per queue, then event timestamps. */
+/*
+ * The sync page: one u64 per queue, one per queue that host functions
+ * write (host_func.c), then event timestamps.
+ */
 #define CU_SYNC_PAGE_SIZE		(64u << 10)
 #define CU_SYNC_QUEUE_SLOTS		CU_MAX_QUEUES
+#define CU_SYNC_HOST_FUNC_FIRST		CU_SYNC_QUEUE_SLOTS
 #define CU_SYNC_TS_FIRST		512	/* first u64 of timestamps */
 #define CU_SYNC_TS_SLOTS		(CU_SYNC_PAGE_SIZE / 8 - CU_SYNC_TS_FIRST)
 
@@ -91,6 +98,7 @@
 struct cu_ctx;
 struct cu_queue;
 struct cu_capture_point;
+struct cu_host_call;
 
 struct cu_device {
 	unsigned int ordinal;
@@ -138,6 +146,7 @@ struct cu_stream {
 	struct cu_capture_point *capture;	/* while capturing (stream_capture.c) */
 	bool per_thread;		/* a thread's CU_STREAM_PER_THREAD */
 	pthread_t owner;		/* ... that thread */
+	struct cu_pool_clock *pool_clock;	/* mem_pool_order.c */
 	struct cu_stream *next;		/* in ctx->streams */
 };
 
@@ -150,6 +159,7 @@ struct cu_event {
 	int ts_slot;			/* timestamp u64, -1 with DISABLE_TIMING */
 	struct cu_capture_point *captured;	/* recorded in a capture */
 	struct cu_ipc_event *ipc;	/* CU_EVENT_INTERPROCESS (ipc_event.c) */
+	struct cu_pool_clock *pool_clock;	/* frees its record follows */
 };
 
 struct cu_function {
@@ -222,6 +232,16 @@ struct cu_ctx {
 	uint32_t printf_handle;
 	struct visa_printf_fifo *printf_fifo;
 	size_t printf_size;
+
+	/* Host functions (host_func.c): their thread, started on first use. */
+	pthread_mutex_t host_lock;	/* the fields below */
+	pthread_cond_t host_cond;	/* a call was queued, or stop */
+	struct cu_host_call *host_calls;	/* queued, oldest first */
+	struct cu_host_call **host_tail;
+	bool host_started;
+	bool host_stop;			/* the context is being destroyed */
+	pid_t host_pid;			/* the process that started it */
+	pthread_t host_thread;
 };
 
 /* ---- process state (init.c) ------------------------------------------- */
@@ -299,6 +319,29 @@ CUresult cu_op_begin(struct cu_stream *s, unsigned int engine,
 		     const struct cu_point *also, struct cu_op *op);
 CUresult cu_op_end(struct cu_op *op, struct cu_point *done);
 void cu_op_abort(struct cu_op *op, int err);
+
+/* ---- host functions (host_func.c) ------------------------------------ */
+
+void cu_host_func_init(struct cu_ctx *ctx);
+/* Stop the context's thread once it ran what is queued (context freed). */
+void cu_host_func_fini(struct cu_ctx *ctx);
+/*
+ * Queue @fn(@user_data), or @callback(@handle, status, @user_data), on @s:
+ * it runs on the context's thread after the stream's earlier work, and
+ * the stream's later work waits for it.  Returns at once.
+ */
+CUresult cu_host_func_enqueue(struct cu_stream *s, CUstream handle,
+			      CUhostFn fn, CUstreamCallback callback,
+			      void *user_data);
+/* Whether the calling thread is running a host function. */
+bool cu_in_host_func(void);
+/*
+ * CUDA_ERROR_NOT_PERMITTED inside a host function, else CUDA_SUCCESS:
+ * for the calls an H100 refuses there although they name their stream
+ * (tools/cuda-probe/golden/probe_hostfn.h100.txt); calls that take the
+ * thread's current context are refused by cu_ctx_get().
+ */
+CUresult cu_host_func_forbid(void);
 
 /* ---- stream capture (stream_capture.c) -------------------------------- */
 
@@ -425,6 +468,27 @@ CUresult cu_mem_device_map(struct cu_ctx *ctx, uint32_t handle,
 void cu_mem_device_release(const struct cu_mem *m, bool unmap);
 void cu_mem_free_ctx(struct cu_ctx *ctx);
 
+/* ---- stream-ordered memory pools (mem_pool*.c) ------------------------ */
+
+struct cu_pool_clock;
+/* cuEventRecord of @ev on @s, cuStreamWaitEvent of @s on @ev. */
+void cu_pool_note_record(struct cu_event *ev, struct cu_stream *s);
+void cu_pool_note_wait(struct cu_stream *s, struct cu_event *ev);
+void cu_pool_clock_free(struct cu_pool_clock **c);
+/*
+ * The host waited for @s (or for @ev, or with both NULL for all of @ctx):
+ * the frees that came before are now ordered before everything, and pools
+ * above their release threshold give memory back.
+ */
+void cu_pool_synced(struct cu_ctx *ctx, struct cu_stream *s,
+		    struct cu_event *ev);
+/* cuMemFree of pool memory; CUDA_ERROR_NOT_FOUND: @p is not pool memory. */
+CUresult cu_pool_free_now(CUdeviceptr p);
+/* The pool (CUmemoryPool) that allocation @base came from, or NULL. */
+void *cu_pool_of(uint64_t base);
+/* @ctx is going away with its address space: drop its chunks. */
+void cu_pool_forget_ctx(struct cu_ctx *ctx);
+
 /* ---- copies (copy.c) --------------------------------------------------- */
 
 /* Where a pointer is, seen from the device. */
@@ -516,6 +580,12 @@ void cu_module_free(struct cu_module *m);
  */
 CUresult cu_read_file(const char *path, void **data, size_t *size);
 bool cu_function_valid(const struct cu_function *f);
+
+/*
+ * A CUkernel (library.c) as the CUfunction of the current context, loaded
+ * there if need be (NULL if that fails); any other handle as it is.
+ */
+struct cu_function *cu_kernel_as_function(void *h);
 
 /* ---- launches (launch.c) ------------------------------------------------ */
 

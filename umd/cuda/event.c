@@ -118,6 +118,7 @@ CU_EXPORT CUresult CUDAAPI cuEventDestroy(CUevent hEvent)
 		cu_ipc_event_release(ev);
 	}
 	cu_capture_event_release(ev);
+	cu_pool_clock_free(&ev->pool_clock);
 	ev->magic = CU_DEAD_MAGIC;
 	free(ev);
 	return CUDA_SUCCESS;
@@ -131,14 +132,19 @@ static CUresult cu_event_record(CUevent hEvent, CUstream hStream)
 	struct cu_point done;
 	struct cu_op op;
 	bool recorded;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_initialized();
 	int ret;
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* Inside a host function the stream names the context (host_func.c). */
+	if (!cu_in_host_func())
+		res = cu_ctx_get(&ctx);
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (!cu_handle_valid(ev, CU_HANDLE_EVENT))
 		return CUDA_ERROR_INVALID_HANDLE;
-	res = cu_stream_resolve(ctx, hStream, &s);
+	res = cu_stream_current(hStream, &ctx, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (s->ctx != ev->ctx)
@@ -167,6 +173,7 @@ static CUresult cu_event_record(CUevent hEvent, CUstream hStream)
 		return res;
 	ev->point = done;
 	ev->recorded = true;
+	cu_pool_note_record(ev, s);
 	return CUDA_SUCCESS;
 }
 
@@ -229,6 +236,8 @@ CU_EXPORT CUresult CUDAAPI cuEventSynchronize(CUevent hEvent)
 	else
 		res = cu_point_wait(ev->ctx, &ev->point);
 	cu_printf_flush(ev->ctx);
+	if (res == CUDA_SUCCESS)
+		cu_pool_synced(ev->ctx, NULL, ev);
 	return res;
 }
 

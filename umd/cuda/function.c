@@ -2,11 +2,13 @@
 /*
  * function.c - kernel attributes and occupancy, from the vISA metadata.
  *
- * Occupancy follows the CUDA calculator's rules with the limits of the
- * device we present (attributes.c): threads (2048) and blocks (32) per
- * SM, and shared memory per SM.  Registers do not limit it: vISA
- * registers live in the SM worker thread's memory, not in a register
- * file.
+ * Occupancy is include/vgpu_occupancy.h's formula, the very one the GR
+ * engine's block scheduler applies, so a grid sized by
+ * cuOccupancyMaxActiveBlocksPerMultiprocessor() is resident at once: the
+ * limits of the device we present (attributes.c), threads (2048), warps
+ * (64) and blocks (32) per SM, and shared memory per SM with the 1 KiB
+ * reserved per block.  Registers do not limit it: vISA registers live in
+ * the SM worker thread's memory, not in a register file.
  */
 #include "cuda_internal.h"
 
@@ -181,19 +183,8 @@ CU_EXPORT CUresult CUDAAPI cuFuncGetParamInfo(CUfunction hfunc,
 static int cu_blocks_per_sm(const struct cu_function *f, int block_size,
 			    size_t dyn_smem)
 {
-	int warps = (block_size + CU_WARP_SIZE - 1) / CU_WARP_SIZE;
-	int by_threads = CU_MAX_THREADS_PER_SM / (warps * CU_WARP_SIZE);
-	int n = by_threads < CU_MAX_BLOCKS_PER_SM ? by_threads :
-		CU_MAX_BLOCKS_PER_SM;
-	size_t smem = f->kernel->shared_size + dyn_smem;
-
-	if (smem) {
-		size_t by_smem = CU_SHARED_PER_SM / smem;
-
-		if (by_smem < (size_t)n)
-			n = (int)by_smem;
-	}
-	return n;
+	return (int)vgpu_occupancy_blocks_per_sm((uint32_t)block_size,
+			vgpu_occupancy_block_shared(f->kernel, dyn_smem));
 }
 
 CU_EXPORT CUresult CUDAAPI

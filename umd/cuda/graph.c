@@ -79,7 +79,7 @@ void cu_graph_node_free_params(struct cu_graph_node *n)
 CUresult cu_kernel_node_set(struct cu_kernel_node *k,
 			    const CUDA_KERNEL_NODE_PARAMS *p)
 {
-	const struct cu_function *f = (const struct cu_function *)p->func;
+	const struct cu_function *f;
 	uint32_t i, count, size;
 	uint8_t *buf;
 	void **args;
@@ -87,9 +87,10 @@ CUresult cu_kernel_node_set(struct cu_kernel_node *k,
 
 	/*
 	 * No function, like a function that is not one, is a bad handle
-	 * (recorded on an H100: probe_capture.h100.txt).  CUkernel handles
-	 * (cuLibrary*) do not exist in this library.
+	 * (recorded on an H100: probe_capture.h100.txt).  A CUkernel
+	 * (library.c) stands for its function in the current context.
 	 */
+	f = cu_kernel_as_function(p->func);
 	if (!f || !cu_function_valid(f))
 		return CUDA_ERROR_INVALID_HANDLE;
 	res = cu_launch_params(f, p->kernelParams, p->extra, NULL);

@@ -184,8 +184,9 @@ static CUresult cu_exec_node(const struct cu_graph_node *n, CUstream h)
  * The engine whose queue a node's waits go to: the one the node itself
  * uses.  The GR engine runs one packet at a time, kernels to the end, so
  * a wait queued there would also wait for whatever kernel GR is running;
- * a copy (or a host call, which needs no engine) waits on a copy queue
- * instead and can overlap a kernel of another branch.
+ * a copy (or a host function, whose operation goes to the copy queue for
+ * the same reason: host_func.c) waits on a copy queue instead and can
+ * overlap a kernel of another branch.
  */
 static unsigned int cu_node_engine(const struct cu_graph_node *n)
 {

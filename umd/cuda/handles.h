@@ -17,6 +17,9 @@ enum cu_handle_type {
 	CU_HANDLE_GRAPH_NODE,
 	CU_HANDLE_GRAPH_EXEC,
 	CU_HANDLE_LINK,
+	CU_HANDLE_MEMPOOL,
+	CU_HANDLE_LIBRARY,
+	CU_HANDLE_KERNEL,
 };
 
 CUresult cu_handle_add(const void *p, enum cu_handle_type type);

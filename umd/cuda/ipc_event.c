@@ -25,7 +25,8 @@
  * A record waits for the event's previous record, so that the numbers are
  * written in order; records of the same event from two processes at once
  * are not ordered with each other.  Like any WAIT_MEM, a stream waiting
- * for another process's work is subject to the driver's watchdog.
+ * for another process's work waits as long as that work takes: waiting is
+ * not a hang.
  */
 #include <errno.h>
 #include <poll.h>

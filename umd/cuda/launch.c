@@ -143,6 +143,8 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* A CUkernel stands for its function in this context (library.c). */
+	f = cu_kernel_as_function(f);
 	if (!cu_function_valid(f))
 		return CUDA_ERROR_INVALID_HANDLE;
 	m = f->module;
@@ -201,6 +203,8 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	}
 	v1->param_size = psize;
 	v1->local_bytes = 0;
+	/* cuStreamCreateWithPriority's range [-5, 0] is the packet's. */
+	v1->priority = s->priority;
 	return cu_op_end(&op, NULL);
 }
 

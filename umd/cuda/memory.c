@@ -113,7 +113,11 @@ void cu_mem_device_release(const struct cu_mem *m, bool unmap)
 CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p)
 {
 	struct cu_mem m;
+	CUresult res = cu_pool_free_now(p);
 
+	/* Memory of a pool goes back to it (mem_pool_alloc.c). */
+	if (res != CUDA_ERROR_NOT_FOUND)
+		return res;
 	if (cu_registry_find(p, &m) && m.managed && m.base == p) {
 		/* Work still queued may use it, as for device memory. */
 		if (ctx)
@@ -138,6 +142,7 @@ void cu_mem_free_ctx(struct cu_ctx *ctx)
 	struct cu_mem m;
 
 	/* The context's address space goes with it: no unmapping needed. */
+	cu_pool_forget_ctx(ctx);
 	while (cu_registry_take_ctx(ctx, &m))
 		cu_mem_device_release(&m, false);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * misc.c - the small rest of the API: peers (there are none), the
- * profiler hooks, stream-ordered allocation on top of cuMemAlloc.
+ * profiler hooks.  (Stream-ordered allocation: mem_pool*.c.)
  */
 #include <cudaProfiler.h>
 
@@ -45,36 +45,6 @@ CU_EXPORT CUresult CUDAAPI cuProfilerStart(void)
 CU_EXPORT CUresult CUDAAPI cuProfilerStop(void)
 {
 	return CUDA_SUCCESS;
-}
-
-/*
- * Stream-ordered allocation without memory pools: allocating at once is
- * always a correct ordering; freeing waits for the stream first.
- */
-CU_EXPORT CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize,
-					   CUstream hStream)
-{
-	struct cu_ctx *ctx;
-	struct cu_stream *s;
-	CUresult res = cu_stream_current(hStream, &ctx, &s);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	return cuMemAlloc(dptr, bytesize);
-}
-
-CU_EXPORT CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
-{
-	struct cu_ctx *ctx;
-	struct cu_stream *s;
-	CUresult res = cu_stream_current(hStream, &ctx, &s);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_stream_sync(s);
-	if (res != CUDA_SUCCESS)
-		return res;
-	return cuMemFree(dptr);
 }
 
 /* NVIDIA's private tables for its own runtime: we have none. */

@@ -464,11 +464,3 @@ CU_EXPORT CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes,
 		*bytes = s->size;
 	return CUDA_SUCCESS;
 }
-
-CU_EXPORT CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
-{
-	if (!mode)
-		return CUDA_ERROR_INVALID_VALUE;
-	*mode = CU_MODULE_EAGER_LOADING;
-	return CUDA_SUCCESS;
-}

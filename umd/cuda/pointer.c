@@ -82,7 +82,7 @@ static CUresult cu_pointer_attr(void *data, CUpointer_attribute attr,
 			CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-		*(void **)data = NULL;
+		*(void **)data = m ? cu_pool_of(m->base) : NULL;
 		return CUDA_SUCCESS;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
@@ -97,6 +97,10 @@ CU_EXPORT CUresult CUDAAPI cuPointerGetAttribute(void *data,
 	bool known;
 	CUresult res = cu_initialized();
 
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* Refused inside a host function, as on an H100 (host_func.c). */
+	res = cu_host_func_forbid();
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!data)

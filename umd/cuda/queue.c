@@ -17,7 +17,10 @@
 
 #include "cuda_internal.h"
 
-/* How long one wait lasts before it is renewed; the watchdog bounds work. */
+/*
+ * How long one wait lasts before it is renewed.  Work may take as long as
+ * it takes; the driver's hang detection ends waits on what really hangs.
+ */
 #define CU_WAIT_SLICE_NS	(10ll * 1000000000)
 
 CUresult cu_queue_get(struct cu_ctx *ctx, unsigned int engine,

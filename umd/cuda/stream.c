@@ -32,6 +32,7 @@ void cu_stream_fini(struct cu_stream *s)
 	if (s->copy)
 		cu_queue_put(s->copy);
 	s->compute = s->copy = NULL;
+	cu_pool_clock_free(&s->pool_clock);
 	s->magic = CU_DEAD_MAGIC;
 	pthread_mutex_destroy(&s->lock);
 }
@@ -55,11 +56,37 @@ CUresult cu_stream_resolve(struct cu_ctx *ctx, CUstream h,
 	return CUDA_SUCCESS;
 }
 
+/*
+ * Inside a host function the thread has no current context (an H100
+ * answers CUDA_ERROR_NOT_PERMITTED to cuCtxGetCurrent there), yet calls
+ * that name a stream of their own work on it: the stream says which
+ * context.  The default streams need the current context: refused.
+ */
+static CUresult cu_stream_of_host_func(CUstream h, struct cu_ctx **ctx,
+				       struct cu_stream **out)
+{
+	struct cu_stream *s = (struct cu_stream *)h;
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!h || h == CU_STREAM_LEGACY || h == CU_STREAM_PER_THREAD)
+		return CUDA_ERROR_NOT_PERMITTED;
+	if (!cu_handle_valid(s, CU_HANDLE_STREAM))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*ctx = s->ctx;
+	*out = s;
+	return cu_ctx_check(s->ctx);
+}
+
 CUresult cu_stream_current(CUstream h, struct cu_ctx **ctx,
 			   struct cu_stream **s)
 {
-	CUresult res = cu_ctx_get(ctx);
+	CUresult res;
 
+	if (cu_in_host_func())
+		return cu_stream_of_host_func(h, ctx, s);
+	res = cu_ctx_get(ctx);
 	if (res != CUDA_SUCCESS)
 		return res;
 	return cu_stream_resolve(*ctx, h, s);
@@ -75,6 +102,8 @@ CUresult cu_stream_sync(struct cu_stream *s)
 	pthread_mutex_unlock(&s->ctx->lock);
 	res = cu_point_wait(s->ctx, &p);
 	cu_printf_flush(s->ctx);
+	if (res == CUDA_SUCCESS)
+		cu_pool_synced(s->ctx, s, NULL);
 	return res;
 }
 
@@ -219,6 +248,8 @@ CU_EXPORT CUresult CUDAAPI cuStreamWaitEvent(CUstream h, CUevent hEvent,
 	res = cu_capture_wait_event(s, ev, &recorded);
 	if (res != CUDA_SUCCESS || recorded)
 		return res;
+	/* Pool memory freed before the record may now come back to @s. */
+	cu_pool_note_wait(s, ev);
 	/* Another process's event: the device waits on its shared page. */
 	if (cu_ipc_event_imported(ev))
 		return cu_ipc_event_wait(s, ev);
@@ -326,10 +357,9 @@ CU_EXPORT CUresult CUDAAPI cuStreamGetId(CUstream h,
 }
 
 /*
- * Host functions run once everything before them in the stream is done.
- * This library has no callback thread: it waits for the stream and calls
- * the function on the calling thread, which keeps the ordering promise
- * at the price of blocking the caller.
+ * Host functions return at once and run later on the context's thread,
+ * in stream order (host_func.c).  Captured, a host function becomes a
+ * host node; a callback cannot be captured.
  */
 CU_EXPORT CUresult CUDAAPI cuLaunchHostFunc(CUstream h, CUhostFn fn,
 					    void *userData)
@@ -338,23 +368,16 @@ CU_EXPORT CUresult CUDAAPI cuLaunchHostFunc(CUstream h, CUhostFn fn,
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
 	bool recorded;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(h, &ctx, &s);
 
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!fn)
 		return CUDA_ERROR_INVALID_VALUE;
-	res = cu_stream_resolve(ctx, h, &s);
-	if (res != CUDA_SUCCESS)
-		return res;
 	res = cu_capture_op(s, CU_GRAPH_NODE_TYPE_HOST, &node, NULL, &recorded);
 	if (res != CUDA_SUCCESS || recorded)
 		return res;
-	res = cu_stream_sync(s);
-	if (res != CUDA_SUCCESS)
-		return res;
-	fn(userData);
-	return CUDA_SUCCESS;
+	return cu_host_func_enqueue(s, h, fn, NULL, userData);
 }
 
 CU_EXPORT CUresult CUDAAPI cuStreamAddCallback(CUstream h,
@@ -364,22 +387,16 @@ CU_EXPORT CUresult CUDAAPI cuStreamAddCallback(CUstream h,
 {
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res = cu_stream_current(h, &ctx, &s);
 
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!callback || flags)
 		return CUDA_ERROR_INVALID_VALUE;
-	res = cu_stream_resolve(ctx, h, &s);
-	if (res != CUDA_SUCCESS)
-		return res;
-	/* Callbacks cannot be captured (host nodes can). */
 	res = cu_capture_forbid(s);
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = cu_stream_sync(s);
-	callback((CUstream)h, res, userData);
-	return CUDA_SUCCESS;
+	return cu_host_func_enqueue(s, h, NULL, callback, userData);
 }
 
 /* The CUDA 3.x name, still looked up by name by older programs. */

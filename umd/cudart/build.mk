@@ -121,8 +121,22 @@ $(TST)/cudart/test_cudart_samples: $(OBJ)/umd/cudart/tests/test_cudart_samples.o
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $^
 
+# Memory pools and stream-ordered allocation (mem_pool.c).
+$(TST)/cudart/test_cudart_mem_pool: umd/cudart/tests/test_cudart_mem_pool.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
+
+# Library loading (library.c), on the driver tests' fatbinary.
+$(TST)/cudart/test_cudart_libload: umd/cudart/tests/test_cudart_libload.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK) \
+		$(CUDA_TEST_KERNELS)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
+
 CUDART_GUEST_TESTS := $(addprefix $(TST)/cudart/,test_cudart_api \
-	test_cudart_per_thread test_cudart_samples)
+	test_cudart_per_thread test_cudart_samples test_cudart_mem_pool \
+	test_cudart_libload)
 ALL_TARGETS += $(CUDART_GUEST_TESTS)
 GUEST_TESTS += $(CUDART_GUEST_TESTS)
 
@@ -172,6 +186,15 @@ $(TST)/cudart/test_cudart_graph: umd/cudart/tests/test_cudart_graph.cu \
 	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/cudart/test_cudart_graph
 GUEST_TESTS += $(TST)/cudart/test_cudart_graph
+
+# Host functions and stream callbacks through the runtime (<<<>>> kernels
+# that wait for the host, a graph host node, calls made inside them).
+$(TST)/cudart/test_cudart_host_func: umd/cudart/tests/test_cudart_host_func.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/test_cudart_host_func
+GUEST_TESTS += $(TST)/cudart/test_cudart_host_func
 
 # The device runtime: programs built as NVIDIA's samples build themselves
 # (-rdc=true, PTX for compute_90 only), so that nvcc links NVIDIA's

@@ -142,6 +142,13 @@ struct rt_variable *rt_variable_lookup(const void *host_var);
 /* Forget @fb and everything registered with it, and free it. */
 void rt_registry_remove(struct rt_fatbin *fb);
 
+/*
+ * Whether @func is a kernel of a library (cudaLibraryGetKernel); then
+ * *@fn is its function in the current context and *@err says how getting
+ * it went (library.c).
+ */
+bool rt_library_function(const void *func, CUfunction *fn, cudaError_t *err);
+
 /* The function a cudaKernel_t from __cudaGetKernel() stands for, or NULL. */
 struct rt_function *rt_function_from_kernel(cudaKernel_t kernel);
 

@@ -184,8 +184,17 @@ cudaError_t cudaGetDeviceCount(int *count)
 
 cudaError_t cudaGetDevice(int *device)
 {
+	CUcontext cur;
+
 	if (!device)
 		return rt_return(cudaErrorInvalidValue);
+	/*
+	 * Inside a host function the driver refuses the thread's context;
+	 * NVIDIA's runtime then refuses this call too (probe_hostfn.c).
+	 */
+	if (rt_driver_ready() == cudaSuccess &&
+	    cuCtxGetCurrent(&cur) == CUDA_ERROR_NOT_PERMITTED)
+		return rt_return(cudaErrorNotPermitted);
 	/* A context the program made current names the device. */
 	if (rt_driver_ready() != cudaSuccess || !rt_user_context(device))
 		*device = rt_thread_device;

@@ -104,8 +104,23 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim,
 			     void **args, size_t sharedMem,
 			     cudaStream_t stream)
 {
-	return rt_return(rt_launch_registered(rt_function_named(func),
-					      gridDim, blockDim, args,
+	struct rt_function *f = rt_function_named(func);
+	CUfunction fn;
+	cudaError_t err;
+	int dev;
+
+	/* A library's kernel (cudaLibraryGetKernel). */
+	if (!f) {
+		err = rt_enter(&dev);
+		if (err == cudaSuccess && rt_library_function(func, &fn, &err) &&
+		    err == cudaSuccess)
+			err = rt_launch(fn, gridDim, blockDim, args, sharedMem,
+					stream);
+		else if (err == cudaSuccess)
+			err = cudaErrorInvalidDeviceFunction;
+		return rt_return(err);
+	}
+	return rt_return(rt_launch_registered(f, gridDim, blockDim, args,
 					      sharedMem, stream));
 }
 

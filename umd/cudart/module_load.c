@@ -247,6 +247,8 @@ cudaError_t rt_function_resolve(const void *func, CUfunction *fn)
 	f = rt_function_lookup(func);
 	if (!f)
 		f = rt_function_from_kernel((cudaKernel_t)func);
+	if (!f && rt_library_function(func, fn, &err))
+		return err;
 	if (!f)
 		return cudaErrorInvalidResourceHandle;
 	return rt_function_get(f, dev, fn);

@@ -64,6 +64,7 @@ RT_PER_THREAD(cudaLaunchKernel, _ptsz);
 RT_PER_THREAD(cudaLaunchHostFunc, _ptsz);
 RT_PER_THREAD(cudaMallocAsync, _ptsz);
 RT_PER_THREAD(cudaFreeAsync, _ptsz);
+RT_PER_THREAD(cudaMallocFromPoolAsync, _ptsz);
 RT_PER_THREAD(cudaGetDriverEntryPointByVersion, _ptsz);
 
 /* --- synchronous calls on the per-thread default stream ------------------- */
@@ -238,6 +239,13 @@ cudaError_t cudaMallocAsync_ptsz(void **devPtr, size_t size,
 cudaError_t cudaFreeAsync_ptsz(void *devPtr, cudaStream_t hStream)
 {
 	return cudaFreeAsync(devPtr, rt_ptsz(hStream));
+}
+
+cudaError_t cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size,
+					 cudaMemPool_t memPool,
+					 cudaStream_t stream)
+{
+	return cudaMallocFromPoolAsync(ptr, size, memPool, rt_ptsz(stream));
 }
 
 /*

@@ -36,44 +36,39 @@ struct gpr_use {
 	uint32_t ndst;
 };
 
-static bool pred_logic(const struct visa_insn *in)
-{
-	return in->type == VISA_T_PRED &&
-	       (in->op == VISA_OP_MOV || in->op == VISA_OP_AND ||
-		in->op == VISA_OP_OR || in->op == VISA_OP_XOR ||
-		in->op == VISA_OP_NOT);
-}
-
 static void add(uint16_t *v, uint32_t *n, uint16_t r)
 {
 	if (r != VISA_OPND_NONE && !(r & VISA_OPND_LIT))
 		v[(*n)++] = r;
 }
 
+/*
+ * Reads and writes as the opcode table (include/vgpu_visa_ops.h) says: a
+ * slot is a destination when the table marks it written (ld's vector
+ * elements b, c, e); d is one unless the opcode reads it (st's third
+ * vector element).  Predicate logic names no GPRs at all.
+ */
 static void gpr_uses(const struct visa_insn *in, struct gpr_use *u)
 {
+	const struct visa_op_info *oi = visa_op_info(in->op);
+	const uint16_t r[5] = { in->d, in->a, in->b, in->c, in->e };
+	static const int slot[5] = { VISA_SLOT_D, VISA_SLOT_A, VISA_SLOT_B,
+				     VISA_SLOT_C, VISA_SLOT_E };
+
 	memset(u, 0, sizeof(*u));
-	if (pred_logic(in))
+	if (visa_insn_pred_logic(in))
 		return;
-	switch (in->op) {
-	case VISA_OP_ST:
-		add(u->src, &u->nsrc, in->d);
-		break;
-	case VISA_OP_LD:
-		add(u->dst, &u->ndst, in->b);
-		add(u->dst, &u->ndst, in->c);
-		add(u->dst, &u->ndst, in->e);
-		add(u->dst, &u->ndst, in->d);
-		add(u->src, &u->nsrc, in->a);
-		return;
-	default:
-		add(u->dst, &u->ndst, in->d);
-		break;
+	for (int i = 0; i < 5; i++) {
+		unsigned int use = oi ? VISA_SLOT_USE(oi->slots, slot[i]) : 0;
+		bool written = (use & VISA_USE_USED) ?
+			       (use & VISA_USE_WRITTEN) != 0 :
+			       slot[i] == VISA_SLOT_D;
+
+		if (written)
+			add(u->dst, &u->ndst, r[i]);
+		else
+			add(u->src, &u->nsrc, r[i]);
 	}
-	add(u->src, &u->nsrc, in->a);
-	add(u->src, &u->nsrc, in->b);
-	add(u->src, &u->nsrc, in->c);
-	add(u->src, &u->nsrc, in->e);
 }
 
 #define BIT(set, r)	((set)[(r) / 64] >> ((r) % 64) & 1)
@@ -304,7 +299,7 @@ void cg_allocate_registers(struct cg *g, struct cg_fn *fn)
 	for (i = 0; i < fn->code.n; i++) {
 		struct visa_insn *in = &fn->code.v[i];
 
-		if (pred_logic(in))
+		if (visa_insn_pred_logic(in))
 			continue;
 		rewrite(&in->d, map);
 		rewrite(&in->a, map);

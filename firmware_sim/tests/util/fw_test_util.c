@@ -406,6 +406,7 @@ int fw_emit_launch(struct fw_client *c, const struct fw_module *m,
 	v1->printf_fifo_va = a->printf_fifo_va;
 	v1->printf_fifo_size = a->printf_fifo_size;
 	v1->param_size = a->param_size;
+	v1->priority = a->priority;
 	if (a->param_size)
 		memcpy(v1 + 1, a->params, a->param_size);
 	vgpu_tq_emit(&c->gr, buf, size);

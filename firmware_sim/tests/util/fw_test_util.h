@@ -86,6 +86,7 @@ struct fw_launch_args {
 	uint32_t param_size;
 	uint64_t printf_fifo_va;
 	uint64_t printf_fifo_size;
+	int32_t priority;		/* vgpu_launch_v1.priority */
 };
 
 /* Queue a LAUNCH of @kernel with inline parameters on the GR queue. */

@@ -39,7 +39,7 @@
 #include <linux/types.h>
 
 #define VGPU_UAPI_VERSION_MAJOR	1
-#define VGPU_UAPI_VERSION_MINOR	1
+#define VGPU_UAPI_VERSION_MINOR	2
 
 #define VGPU_IOCTL_BASE		0xB7
 
@@ -57,12 +57,27 @@
  *	can reach at once).
  * @va_bits: width of a GPU virtual address.
  * @max_queues: queues allowed per open file.
- * @watchdog_ms: a job making no progress for this long kills its context.
+ * @kernel_exec_timeout_ms: since 1.2: the per-kernel execution limit in
+ *	ms (module parameter kernel_exec_timeout_ms; 0, the default, means
+ *	none): a grid scheduled on GR for longer is stopped and its context
+ *	gets VGPU_FAULT_WATCHDOG.  The firmware enforces it when
+ *	VGPU_INFO_EXEC_LIMIT is set.  Until 1.1 this field was watchdog_ms,
+ *	the time a queue could make no progress before its context was
+ *	stopped; both answer "can a long kernel be stopped?" (CUDA's
+ *	kernelExecTimeoutEnabled), so a 1.1 program reads it correctly.
  * @num_compute_engines: number of VGPU_ENGINE_COMPUTE engines.
  * @num_copy_engines: number of VGPU_ENGINE_COPY engines.
  * @hw_version: version of the hardware interface (VGPU_HW_VERSION of
  *	include/vgpu_hw.h) that the driver programs.
  * @pad: zero.
+ * @hang_timeout_ms: since 1.2: the hang detection time in ms (module
+ *	parameter hang_timeout_ms; 0 = off): a firmware attached with
+ *	VGPU_FW_ATTACH_HEARTBEAT that sends no heartbeat for this long is
+ *	detached (device lost), and the context running on an engine that
+ *	has runnable work but makes no progress for this long is stopped
+ *	with VGPU_FAULT_WATCHDOG.  A kernel that runs long, or a queue that
+ *	waits, is never stopped by it.
+ * @pad1: zero.
  */
 struct vgpu_info {
 	__u32 version_major;
@@ -75,15 +90,20 @@ struct vgpu_info {
 	__u64 gart_entries;
 	__u32 va_bits;
 	__u32 max_queues;
-	__u32 watchdog_ms;
+	__u32 kernel_exec_timeout_ms;
 	__u16 num_compute_engines;
 	__u16 num_copy_engines;
 	__u32 hw_version;
 	__u32 pad;
+	/* Since 1.2: */
+	__u32 hang_timeout_ms;
+	__u32 pad1;
 };
 
 /* struct vgpu_info.flags */
 #define VGPU_INFO_FW_ATTACHED	(1U << 0)	/* a firmware serves the device */
+/* Since 1.2: the firmware enforces kernel_exec_timeout_ms per grid. */
+#define VGPU_INFO_EXEC_LIMIT	(1U << 1)
 
 /**
  * struct vgpu_ctx_create - create a context (VGPU_IOCTL_CTX_CREATE)
@@ -96,6 +116,13 @@ struct vgpu_info {
  * A context is one GPU virtual address space plus the queues that run in
  * it.  Faults and timeouts are sticky per context.  Its page tables are
  * VRAM of the calling user (-EDQUOT over the user's share).
+ *
+ * Since 1.2 a device with no firmware attached (VGPU_INFO_FW_ATTACHED
+ * clear) refuses at once with -ENODEV: the device is present but cannot
+ * run anything, and a context created then would only fail later.  The
+ * check and the creation are atomic with respect to the firmware
+ * attaching and detaching.  Once a firmware attaches, contexts can be
+ * created again; the driver need not be reloaded.
  */
 struct vgpu_ctx_create {
 	__u32 flags;
@@ -124,7 +151,7 @@ enum vgpu_fault_kind {
 	VGPU_FAULT_TRAP = 5,		/* trap or breakpoint instruction */
 	VGPU_FAULT_BARRIER = 6,		/* barrier deadlock */
 	VGPU_FAULT_BAD_PACKET = 7,	/* malformed queue packet */
-	VGPU_FAULT_WATCHDOG = 8,	/* job ran past the watchdog timeout */
+	VGPU_FAULT_WATCHDOG = 8,	/* exec limit, or its engine hung */
 	/* Since 1.1: */
 	VGPU_FAULT_ASSERT = 9,		/* device-side assert() failed */
 	VGPU_FAULT_STACK_OVERFLOW = 10,	/* call stack / local memory exceeded */
@@ -149,8 +176,11 @@ enum vgpu_fault_kind {
  *	assert: "file:line: function: block: [x,y,z], thread: [x,y,z]
  *	Assertion `expression` failed.".
  *
- * The firmware fills every field it knows and zeroes the others; the driver
- * fills @kind, @engine and @queue_id of a watchdog timeout itself.
+ * The firmware fills every field it knows and zeroes the others.  A
+ * VGPU_FAULT_WATCHDOG is reported by the firmware for a grid that ran past
+ * kernel_exec_timeout_ms (since 1.2), or made by the driver for the context
+ * running on an engine that hung (then @queue_id is 0, @engine the hung
+ * engine's enum vgpu_engine, and @message says which engine).
  *
  * The kinds tell user space which error to report; since 1.1 the firmware
  * reports the ASSERT, STACK_OVERFLOW and OUT_OF_RANGE kinds that 1.0 folded
@@ -189,7 +219,7 @@ struct vgpu_ctx_status {
 };
 
 #define VGPU_CTX_STATE_FAULTED	(1U << 0)	/* a fault stopped the context */
-#define VGPU_CTX_STATE_GUILTY	(1U << 1)	/* it caused a watchdog reset */
+#define VGPU_CTX_STATE_GUILTY	(1U << 1)	/* it ran on an engine that hung */
 #define VGPU_CTX_STATE_LOST	(1U << 2)	/* the device was lost under it */
 
 /**
@@ -417,7 +447,8 @@ struct vgpu_queue_eventfd {
 
 /**
  * struct vgpu_fw_attach - become the device's firmware (VGPU_IOCTL_FW_ATTACH)
- * @flags: zero.
+ * @flags: VGPU_FW_ATTACH_* bits: what this firmware does (since 1.2;
+ *	unknown bits -EINVAL).
  * @pad: zero.
  * @vram_size: out: bytes of VRAM.
  * @vram_offset: out: mmap offset of all of VRAM (read-write, shared).
@@ -429,6 +460,14 @@ struct vgpu_queue_eventfd {
  * one firmware per device (-EBUSY).  The firmware then read()s struct
  * vgpu_fw_event records from the file (poll for POLLIN) and detaches by
  * closing it; a dying firmware process marks the device lost.
+ *
+ * A firmware that attached with VGPU_FW_ATTACH_HEARTBEAT and then sends no
+ * VGPU_IOCTL_FW_HEARTBEAT for vgpu_info.hang_timeout_ms is hung: the
+ * driver detaches it as if it had died (device lost), revokes its
+ * mappings of VRAM, the GART and the queues, and fails its read(), poll()
+ * (EPOLLERR) and ioctls with -ENODEV, so that a firmware that wakes up
+ * again learns that it no longer serves the device and exits.  A new
+ * firmware can attach at once.
  */
 struct vgpu_fw_attach {
 	__u32 flags;
@@ -438,6 +477,17 @@ struct vgpu_fw_attach {
 	__u64 gart_entries;
 	__u64 gart_offset;
 };
+
+/* struct vgpu_fw_attach.flags, since 1.2 */
+/* It sends VGPU_IOCTL_FW_HEARTBEAT; the driver may declare it hung. */
+#define VGPU_FW_ATTACH_HEARTBEAT	(1U << 0)
+/* It reads VGPU_FW_EV_CONFIG records. */
+#define VGPU_FW_ATTACH_CONFIG		(1U << 1)
+/* It stops a grid that ran past the exec limit (VGPU_INFO_EXEC_LIMIT). */
+#define VGPU_FW_ATTACH_EXEC_LIMIT	(1U << 2)
+#define VGPU_FW_ATTACH_FLAGS		(VGPU_FW_ATTACH_HEARTBEAT | \
+					 VGPU_FW_ATTACH_CONFIG | \
+					 VGPU_FW_ATTACH_EXEC_LIMIT)
 
 /**
  * struct vgpu_fw_signal - a queue's fence completed (VGPU_IOCTL_FW_SIGNAL)
@@ -459,7 +509,8 @@ struct vgpu_fw_signal {
  * @flags: zero.
  * @pad: zero.
  * @fault: the record; @fault.queue_id names the queue, @fault.kind must be
- *	a known kind other than NONE and WATCHDOG.
+ *	a known kind other than NONE (WATCHDOG since 1.2: the grid ran past
+ *	kernel_exec_timeout_ms).
  *
  * Stops the queue's context: its waits fail with -ECANCELED.
  */
@@ -478,6 +529,8 @@ enum vgpu_fw_event_type {
 	VGPU_FW_EV_QUEUE_CREATE = 5,	/* see below */
 	VGPU_FW_EV_QUEUE_DESTROY = 6,	/* queue_id, ctx_id */
 	VGPU_FW_EV_QUEUE_KICK = 7,	/* queue_id, ctx_id: doorbell rang */
+	/* Since 1.2, only to a firmware attached with VGPU_FW_ATTACH_CONFIG: */
+	VGPU_FW_EV_CONFIG = 8,		/* arg0 = kernel_exec_timeout_ms */
 };
 
 /**
@@ -488,6 +541,9 @@ enum vgpu_fw_event_type {
  * @engine: QUEUE_CREATE: enum vgpu_engine.
  * @arg0: CTX_CREATE: VRAM offset of the page directory.
  *	QUEUE_CREATE: ring size in bytes.
+ *	CONFIG: the per-kernel execution limit in ms, 0 = none (sent once
+ *	right after attaching, before any other record, and again whenever
+ *	the module parameter kernel_exec_timeout_ms changes).
  * @arg1: QUEUE_CREATE: mmap offset of the ring in the firmware file.
  * @arg2: QUEUE_CREATE: mmap offset of the doorbell page in the firmware
  *	file.
@@ -528,6 +584,53 @@ struct vgpu_fw_ack {
 	__u64 seq;
 	__u32 flags;
 	__u32 pad;
+};
+
+/**
+ * struct vgpu_fw_engine_status - one engine in a heartbeat
+ * @progress: a counter that moves whenever the engine does work: for GR
+ *	warp-instructions retired plus packets handled, for a copy engine
+ *	packets handled.  Any change counts as progress.
+ * @ctx_id: the context whose work runs on the engine now, 0 if none or
+ *	unknown.
+ * @flags: VGPU_FW_ENGINE_* bits; unknown bits -EINVAL.
+ * @pad: zero.
+ */
+struct vgpu_fw_engine_status {
+	__u64 progress;
+	__u32 ctx_id;
+	__u16 flags;
+	__u16 pad;
+};
+
+/*
+ * The engine has work it could run now.  Queues waiting in WAIT_MEM for
+ * the host or another queue are legal waiting, not runnable work.
+ */
+#define VGPU_FW_ENGINE_RUNNABLE	(1U << 0)
+
+/**
+ * struct vgpu_fw_heartbeat - the firmware is alive (VGPU_IOCTL_FW_HEARTBEAT)
+ * @flags: zero.
+ * @num_engines: entries at @engines: must be vgpu_info.num_compute_engines
+ *	+ num_copy_engines (-EINVAL otherwise).
+ * @engines: user pointer to @num_engines struct vgpu_fw_engine_status,
+ *	compute engines first, then copy engines.
+ *
+ * Since 1.2.  A firmware attached with VGPU_FW_ATTACH_HEARTBEAT sends one
+ * at least every hang_timeout_ms / 4 (vgpu-fw: every 250 ms).  An engine
+ * reported RUNNABLE whose @progress has not changed for hang_timeout_ms
+ * is hung: the driver stops the context reported running on it
+ * (VGPU_CTX_STATE_GUILTY, fault VGPU_FAULT_WATCHDOG) and no other; if no
+ * context is reported, or the engine is still hung hang_timeout_ms after
+ * its context was stopped, the firmware itself is declared hung.
+ * -EPERM on a client file, -ENODEV on a firmware that was detached as
+ * hung, -EFAULT for a bad @engines.
+ */
+struct vgpu_fw_heartbeat {
+	__u32 flags;
+	__u32 num_engines;
+	__u64 engines;
 };
 
 #define VGPU_IOCTL_GET_INFO \
@@ -572,5 +675,7 @@ struct vgpu_fw_ack {
 	_IOW(VGPU_IOCTL_BASE, 0x42, struct vgpu_fw_fault)
 #define VGPU_IOCTL_FW_ACK \
 	_IOW(VGPU_IOCTL_BASE, 0x43, struct vgpu_fw_ack)
+#define VGPU_IOCTL_FW_HEARTBEAT \
+	_IOW(VGPU_IOCTL_BASE, 0x44, struct vgpu_fw_heartbeat)
 
 #endif /* _UAPI_LINUX_VGPU_H */

@@ -10,13 +10,20 @@
  *     tiled product), results checked against the CPU, against the same
  *     computation done by this CPU core in plain C;
  *   - copy bandwidth host->device, device->host (pinned and pageable) and
- *     device->device against memcpy() in the same guest.
+ *     device->device against memcpy() in the same guest;
+ *   - the scheduler: how soon the first block of a kernel launched
+ *     behind a long grid of another stream runs, with a higher stream
+ *     priority and with the same one, against the null ioctl.
  *
  * Not a test: it prints a table (make bench runs it in the VM, on both
  * kernels).  By hand:
  *   tools/vgpu-vm -- build/tests/cuda/bench_cu
+ * With -t only the kernel throughput, for the block-scaling comparison
+ * that make bench runs under vgpu-fw --sms 1 and --sms 2; with -l only
+ * the launch latencies (to compare firmwares: VGPU_FW=...).
  */
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +109,40 @@ static double bench_memset(CUdeviceptr d, int n)
 	return (now_s() - t) / n * 1e6;
 }
 
+static void noop_host_fn(void *arg)
+{
+	(void)arg;
+}
+
+/*
+ * A host function + synchronize: the copy engine's fence, the host
+ * function thread's wake-up, the call, the word it writes and the
+ * engine's next look at its stalled WAIT_MEM (umd-driver-api.rst).
+ */
+static double bench_host_fn(int n)
+{
+	double t = now_s();
+
+	for (int i = 0; i < n; i++) {
+		CHECK(cuLaunchHostFunc(NULL, noop_host_fn, NULL));
+		CHECK(cuCtxSynchronize());
+	}
+	return (now_s() - t) / n * 1e6;
+}
+
+/* n x (empty launch, host function) queued, then one synchronize. */
+static double bench_host_fn_queued(CUfunction f, int n)
+{
+	double t = now_s();
+
+	for (int i = 0; i < n; i++) {
+		CHECK(cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+		CHECK(cuLaunchHostFunc(NULL, noop_host_fn, NULL));
+	}
+	CHECK(cuCtxSynchronize());
+	return (now_s() - t) / n * 1e6;
+}
+
 /* Submission alone: n launches queued, then one synchronize. */
 static double bench_launch_queued(CUfunction f, int n)
 {
@@ -134,6 +175,82 @@ static void row_us(const char *what, double us, double null_us)
 {
 	printf("  %-34s %9.1f us   %8.1fx null ioctl\n", what, us,
 	       us / null_us);
+}
+
+#define SCHED_PTX	CUDA_TEST_DATA "/sched_kernels.ptx"
+
+/*
+ * Microseconds from launching one block of "ticket" on a stream of
+ * priority @prio until it runs, while a long grid of 32 blocks (one per
+ * SM at a time: 200 KiB of shared memory each) runs on a stream of the
+ * lowest priority.  The tickets live in mapped host memory, so the
+ * host sees the block start without a synchronize.
+ */
+static double bench_first_block(CUfunction ticket, int prio)
+{
+	unsigned int dyn = 200 << 10, work_low = 8000, work_fast = 10;
+	volatile unsigned int *h;
+	CUdeviceptr count, order_low, order_fast;
+	CUstream slow, fast;
+	void *pl[] = { &count, &order_low, &work_low };
+	void *pf[] = { &count, &order_fast, &work_fast };
+	double t;
+
+	CHECK(cuStreamCreateWithPriority(&slow, CU_STREAM_NON_BLOCKING, 0));
+	CHECK(cuStreamCreateWithPriority(&fast, CU_STREAM_NON_BLOCKING, prio));
+	CHECK(cuMemHostAlloc((void **)&h, 4096, CU_MEMHOSTALLOC_DEVICEMAP));
+	h[0] = 0;		/* tickets drawn */
+	h[64] = ~0u;		/* the fast block's ticket */
+	CHECK(cuMemHostGetDevicePointer(&count, (void *)h, 0));
+	order_fast = count + 64 * 4;
+	CHECK(cuMemAlloc(&order_low, 32 * 4));
+	CHECK(cuLaunchKernel(ticket, 32, 1, 1, 32, 1, 1, dyn, slow, pl, NULL));
+	while (!__atomic_load_n(&h[0], __ATOMIC_ACQUIRE))
+		sched_yield();	/* the SM threads need the CPUs */
+	t = now_s();
+	CHECK(cuLaunchKernel(ticket, 1, 1, 1, 32, 1, 1, dyn, fast, pf, NULL));
+	while (__atomic_load_n(&h[64], __ATOMIC_ACQUIRE) == ~0u)
+		sched_yield();
+	t = now_s() - t;
+	CHECK(cuCtxSynchronize());
+	CHECK(cuMemFree(order_low));
+	CHECK(cuMemFreeHost((void *)h));
+	CHECK(cuStreamDestroy(slow));
+	CHECK(cuStreamDestroy(fast));
+	return t * 1e6;
+}
+
+static void bench_scheduler(double null_us)
+{
+	CUmodule m;
+	CUfunction ticket;
+	double hi[3], eq[3];
+
+	CHECK(cuModuleLoad(&m, SCHED_PTX));
+	CHECK(cuModuleGetFunction(&ticket, m, "ticket"));
+	CHECK(cuFuncSetAttribute(ticket,
+		CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 200 << 10));
+	for (int i = 0; i < 3; i++) {
+		hi[i] = bench_first_block(ticket, -5);
+		eq[i] = bench_first_block(ticket, 0);
+	}
+	/* the middle of three, by hand */
+	for (int i = 0; i < 2; i++)
+		for (int j = i + 1; j < 3; j++) {
+			double x;
+
+			if (hi[j] < hi[i]) {
+				x = hi[i]; hi[i] = hi[j]; hi[j] = x;
+			}
+			if (eq[j] < eq[i]) {
+				x = eq[i]; eq[i] = eq[j]; eq[j] = x;
+			}
+		}
+	printf("scheduler (median of 3)\n");
+	row_us("first block, high prio behind grid", hi[1], null_us);
+	row_us("first block, same prio behind grid", eq[1], null_us);
+	printf("  %-34s %9.1fx\n", "  priority speed-up", eq[1] / hi[1]);
+	CHECK(cuModuleUnload(m));
 }
 
 /* vectorAdd over @n floats: device against the CPU, results checked. */
@@ -239,8 +356,10 @@ static void bench_matrix_mul(CUmodule m, int n)
 	free(ref);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int throughput_only = argc > 1 && !strcmp(argv[1], "-t");
+	int latency_only = argc > 1 && !strcmp(argv[1], "-l");
 	const size_t size = 64u << 20;
 	const int reps = 4;
 	CUcontext ctx;
@@ -264,6 +383,14 @@ int main(void)
 	CHECK(cuModuleGetFunction(&empty, m, "empty"));
 	CHECK(cuModuleGetFunction(&print_if, m, "print_if"));
 
+	if (throughput_only) {
+		printf("kernel throughput (the samples' kernels)\n");
+		bench_vector_add(m, 1 << 20);
+		bench_matrix_mul(m, 256);
+		CHECK(cuDevicePrimaryCtxRelease(0));
+		fw_launcher_stop(fw);
+		return 0;
+	}
 	printf("latency (per round trip)\n");
 	null_us = bench_null_ioctl();
 	row_us("null ioctl (GET_INFO)", null_us, null_us);
@@ -283,6 +410,15 @@ int main(void)
 	       null_us);
 	CHECK(cuMemAlloc(&d1, size));
 	row_us("1-byte memset + synchronize", bench_memset(d1, 200), null_us);
+	row_us("host function + synchronize", bench_host_fn(200), null_us);
+	row_us("launch + host function, 200 queued",
+	       bench_host_fn_queued(empty, 200), null_us);
+	if (latency_only) {
+		CHECK(cuDevicePrimaryCtxRelease(0));
+		fw_launcher_stop(fw);
+		return 0;
+	}
+	bench_scheduler(null_us);
 
 	printf("kernel throughput (the samples' kernels)\n");
 	bench_vector_add(m, 1 << 20);

@@ -367,8 +367,15 @@ const struct tlb_entry *tlb_peek(const struct sm *sm, uint64_t va);
 
 /* firmware_sim/jit/: the native tier (NULL / no-op when not chosen). */
 struct jit_module *jit_module_create(const struct vgpu_module *m);
-void jit_module_free(struct jit_module *jm);
+/*
+ * True when the tier's compile thread is translating a function of the
+ * module: the thread then frees the module (core_module_free()) itself.
+ */
+bool jit_module_free(struct jit_module *jm);
 int jit_warp_run(struct warp *w, uint32_t quantum);
+
+/* module.c: the module's memory (the native tier's part freed first). */
+void core_module_free(struct vgpu_module *m);
 
 /* validate.c */
 int visa_validate(const void *image, size_t size, char *err, size_t errlen);

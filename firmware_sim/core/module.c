@@ -144,16 +144,23 @@ int vgpu_core_module_load(const void *image, size_t size,
 	return 0;
 }
 
-void vgpu_core_module_unload(struct vgpu_module *m)
+void core_module_free(struct vgpu_module *m)
 {
-	if (!m)
-		return;
-	jit_module_free(m->jit);
 	free(m->code);
 	free(m->funcs);
 	free(m->litrows);
 	free(m->image);
 	free(m);
+}
+
+void vgpu_core_module_unload(struct vgpu_module *m)
+{
+	if (!m)
+		return;
+	/* a translation in progress reads @m: its thread frees it then */
+	if (jit_module_free(m->jit))
+		return;
+	core_module_free(m);
 }
 
 unsigned int vgpu_core_module_num_kernels(const struct vgpu_module *m)

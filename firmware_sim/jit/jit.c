@@ -320,9 +320,10 @@ static void compile_locked(struct jit_module *jm, uint32_t fi)
  * The background compiler (vgpu_jit_set_async): one thread for the
  * process, a queue of functions.  Lock order: llvm_lock, then queue_lock
  * (nothing waits for llvm_lock while holding queue_lock).  A job holds a
- * reference to its jit_module; a module being freed purges its jobs and
- * waits only while the thread translates one of its functions (reading
- * the vgpu_module), see translation_done().
+ * reference to its jit_module; a module being freed purges its jobs and,
+ * while the thread translates one of its functions (reading the
+ * vgpu_module), leaves the module's memory to the thread to free, see
+ * translation_done().
  */
 struct job {
 	struct jit_module *jm;
@@ -332,10 +333,10 @@ struct job {
 
 static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t queue_cv = PTHREAD_COND_INITIALIZER;
-static pthread_cond_t translated_cv = PTHREAD_COND_INITIALIZER;
 static struct job *queue_head, **queue_tail = &queue_head;
 static pthread_once_t worker_once = PTHREAD_ONCE_INIT;
 static bool worker_ok, worker_quit;
+static _Thread_local bool in_compile_thread;
 static bool async_default;
 
 static void jm_destroy(struct jit_module *jm)
@@ -367,19 +368,33 @@ static void jm_put(struct jit_module *jm)
 
 /*
  * The translation no longer needs the vgpu_module (what takes time,
- * LLVM's passes and code generation, comes after): a module waiting to
- * be freed may go.  Returns true when it is gone (or going): the rest of
- * the compilation is pointless.
+ * LLVM's passes and code generation, comes after).  Only the compile
+ * thread's translations count (a test's synchronous compilation runs
+ * while its caller holds the module): when the module was unloaded
+ * meanwhile, its memory is freed here, by the compile thread, so that
+ * unloading never waits for this idle-priority thread (the engine that
+ * unloads, at a TLB flush, must not stall behind SM threads that keep
+ * every CPU busy).  Returns true when the module is gone: the rest of
+ * the compilation is pointless.  Idempotent.
  */
 static bool translation_done(struct jit_module *jm)
 {
+	struct vgpu_module *orphan = NULL;
 	bool dead;
 
+	if (!in_compile_thread)
+		return false;
 	pthread_mutex_lock(&queue_lock);
 	jm->translating = false;
 	dead = jm->dead;
-	pthread_cond_broadcast(&translated_cv);
+	if (jm->free_module) {
+		/* jit_module_create() keeps it const; it is ours now */
+		orphan = (struct vgpu_module *)jm->m;
+		jm->free_module = false;
+	}
 	pthread_mutex_unlock(&queue_lock);
+	if (orphan)
+		core_module_free(orphan);
 	return dead;
 }
 
@@ -393,6 +408,7 @@ static void *compile_worker(void *arg)
 	 * the engines must keep making progress (the driver's watchdog), and
 	 * the interpreter runs the function meanwhile anyway.
 	 */
+	in_compile_thread = true;
 	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle))
 		(void)setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
 	for (;;) {
@@ -413,6 +429,8 @@ static void *compile_worker(void *arg)
 		pthread_mutex_unlock(&queue_lock);
 		pthread_mutex_lock(&llvm_lock);
 		compile_locked(j->jm, j->fi);
+		/* compiled meanwhile by a test's vgpu_jit_module_compile() */
+		translation_done(j->jm);
 		/* under llvm_lock: the last reference disposes of an LLJIT,
 		 * which must not race with quiesce() and exit */
 		jm_put(j->jm);
@@ -563,22 +581,25 @@ struct jit_module *jit_module_create(const struct vgpu_module *m)
 	return jm;
 }
 
-void jit_module_free(struct jit_module *jm)
+bool jit_module_free(struct jit_module *jm)
 {
+	bool deferred;
+
 	if (!jm)
-		return;
+		return false;
 	/*
-	 * Nothing of ours is queued after this, and a translation in
-	 * progress (it reads the module) is waited for; a compilation
-	 * past that point keeps the jit_module alive itself and drops it.
+	 * Nothing of ours is queued after this.  A translation in progress
+	 * reads the module: the compile thread frees it when done (see
+	 * translation_done()); a compilation past that point keeps the
+	 * jit_module alive itself and drops it.
 	 */
 	pthread_mutex_lock(&queue_lock);
 	purge_queue(jm);
 	jm->dead = true;
-	while (jm->translating)
-		pthread_cond_wait(&translated_cv, &queue_lock);
+	deferred = jm->free_module = jm->translating;
 	pthread_mutex_unlock(&queue_lock);
 	jm_put(jm);
+	return deferred;
 }
 
 int vgpu_jit_module_select(struct vgpu_module *mod, enum vgpu_tier t)

@@ -63,6 +63,8 @@ struct jit_module {
 	unsigned int refs;		/* the module's + queued jobs' */
 	bool translating;		/* the compile thread reads ->m */
 	bool dead;			/* the module is being freed */
+	bool free_module;		/* ... and the compile thread frees
+					 * ->m once its translation is done */
 };
 
 /* Where translate.c writes its result. */

@@ -659,6 +659,20 @@ int vgpu_jit_module_compile(struct vgpu_module *mod, int kernel)
 	return n;
 }
 
+int vgpu_jit_kernel_native(const struct vgpu_module *mod, int kernel)
+{
+	const struct visa_kernel *k;
+	int st;
+
+	if (!mod->jit || kernel < 0)
+		return -1;
+	k = vgpu_core_module_kernel(mod, (unsigned int)kernel);
+	if (!k || k->func >= mod->jit->nfuncs)
+		return -1;
+	st = atomic_load(&mod->jit->funcs[k->func].state);
+	return st == JF_NATIVE ? 1 : st == JF_INTERP ? -1 : 0;
+}
+
 /* ---- running a warp ----------------------------------------------------- */
 
 static bool is_leader(const struct jit_func *jf, const struct mfunc *f,

@@ -101,4 +101,12 @@ void vgpu_jit_module_stats(const struct vgpu_module *mod,
  */
 int vgpu_jit_module_compile(struct vgpu_module *mod, int kernel);
 
+/*
+ * Where kernel @kernel's function runs: 1 natively, 0 not decided yet
+ * (never entered, or waiting for the compile thread), -1 on the
+ * interpreter for good (the compile budget was spent, the function is
+ * too long or LLVM refused it; also without a native tier).
+ */
+int vgpu_jit_kernel_native(const struct vgpu_module *mod, int kernel);
+
 #endif /* VGPU_JIT_H */

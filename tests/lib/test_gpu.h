@@ -77,11 +77,12 @@ uint64_t tg_symbol(struct test_gpu *g, struct tg_module *m, const char *name);
 
 /*
  * Launch kernel @name; returns vgpu_core_launch()'s result.  With
- * both_tiers the launch runs on the native tier, and twice more from the
- * same memory on a core of one SM, once per tier: return value, fault
- * record and every byte of device memory must be identical there (a
- * difference is printed and aborts the test).  The caller sees the first
- * run's memory and fault.
+ * both_tiers the launch runs on the native tier, and (unless the
+ * kernel's function stays on the interpreter: past the compile budget)
+ * twice more from the same memory on a core of one SM, once per tier:
+ * return value, fault record and every byte of device memory must be
+ * identical there (a difference is printed and aborts the test).  The
+ * caller sees the first run's memory and fault.
  */
 int tg_launch(struct test_gpu *g, struct tg_module *m, const char *name,
 	      const uint32_t grid[3], const uint32_t block[3],

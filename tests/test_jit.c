@@ -4,7 +4,8 @@
  * setting, quantum boundaries that must fall on the same instruction as
  * in the interpreter, partial masks and guards in straight-line code,
  * the background compiler of the firmware, unloading a module whose
- * functions are still queued for it, and the size limit.
+ * functions are still queued for it or being translated, and the size
+ * limit.
  *
  * Every launch also runs on both tiers and is compared to the byte by
  * test_gpu.c; the checks here are against C.
@@ -259,24 +260,20 @@ static void test_async(void)
 	tap_ok(&t, all_ok, "modules unloaded while queued for the compiler");
 }
 
-/* A function too long to compile runs on the interpreter, and right. */
-static void test_too_long(void)
+/*
+ * vISA of kernel "sum": out[tid] = tid * @adds, by @adds additions, so
+ * that translating it takes the compile thread a while.
+ */
+static struct vb *sum_kernel(int adds)
 {
 	struct vb *b = vb_new();
-	struct vgpu_jit_stats st;
-	struct vgpu_core_fault f;
-	struct tg_module m;
-	uint64_t out = tg_alloc(&gpu, 32 * 8);
-	uint64_t *o = tg_host(&gpu, out);
 	struct visa_insn *i;
-	bool ok = true;
-	int r;
 
-	vb_func(b, "long", VISA_FUNC_KERNEL);
+	vb_func(b, "sum", VISA_FUNC_KERNEL);
 	vb_ld_param(b, VISA_T_U64, 0, 0);
 	vb_sreg(b, 1, VISA_SREG_TID_X);
 	op3(b, VISA_OP_MOV, VISA_T_U64, 2, vb_lit(b, 0), NONE);
-	for (int k = 0; k < VGPU_JIT_MAX_INSNS; k++)
+	for (int k = 0; k < adds; k++)
 		op3(b, VISA_OP_ADD, VISA_T_U64, 2, 2, 1);
 	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 3, 1, vb_lit(b, 8));
 	op3(b, VISA_OP_ADD, VISA_T_U64, 3, 0, 3);
@@ -286,12 +283,82 @@ static void test_too_long(void)
 	i->b = 2;
 	vb_exit(b);
 	vb_end_func(b, 4, 0, 0);
-	vb_kernel(b, "long", 0, 8, 0);
-	if (!o || load(b, &m)) {
+	vb_kernel(b, "sum", 0, 8, 0);
+	return b;
+}
+
+/*
+ * The firmware's TLB flush frees a module whose function the compile
+ * thread may be translating right then: unloading does not wait, the
+ * thread frees the module when its translation ends (ASan in the -san
+ * twin sees a use after free).  Long functions, unloaded at once after
+ * their first launch queued them, make that window wide; each launch is
+ * right, and a last module becomes native once the thread is through.
+ */
+static void test_unload_translating(void)
+{
+	const int adds = VGPU_JIT_MAX_INSNS - 1000;
+	struct vgpu_jit_stats st = { 0 };
+	struct vgpu_core_fault f;
+	struct tg_module m;
+	uint64_t out = tg_alloc(&gpu, 32 * 8);
+	uint64_t *o = tg_host(&gpu, out);
+	bool ok = o != NULL;
+
+	vgpu_jit_set_async(true);
+	/* one run per launch: unloaded while the translation has begun */
+	gpu.both_tiers = false;
+	/* the unload comes 1 to 32 ms after the launch: some fall into the
+	 * translation (the thread runs when a CPU is idle) */
+	for (int n = 0; ok && n < 6; n++) {
+		if (load(sum_kernel(adds), &m)) {
+			ok = false;
+			break;
+		}
+		memset(o, 0, 32 * 8);
+		ok &= tg_launch(&gpu, &m, "sum", (uint32_t[3]){ 1, 1, 1 },
+				(uint32_t[3]){ 32, 1, 1 }, 0, &out, 8, &f) == 0;
+		for (uint64_t l = 0; l < 32; l++)
+			ok &= o[l] == l * adds;
+		usleep(1000u << n);
+		tg_unload(&m);
+	}
+	gpu.both_tiers = true;
+	/* the queue is in order: this one is native after the others */
+	if (ok && !load(sum_kernel(16), &m)) {
+		/* up to about 60 s on a loaded machine */
+		for (int i = 0; i < 6000 && !st.funcs_native; i++) {
+			memset(o, 0, 32 * 8);
+			ok &= tg_launch(&gpu, &m, "sum", (uint32_t[3]){ 1, 1, 1 },
+					(uint32_t[3]){ 32, 1, 1 }, 0, &out, 8,
+					&f) == 0 && o[31] == 31 * 16;
+			vgpu_jit_module_stats(m.mod, &st);
+			if (!st.funcs_native)
+				usleep(10000);
+		}
+		tg_unload(&m);
+	}
+	vgpu_jit_set_async(false);
+	tap_ok(&t, ok && st.funcs_native == 1,
+	       "modules unloaded while the compile thread translates them");
+}
+
+/* A function too long to compile runs on the interpreter, and right. */
+static void test_too_long(void)
+{
+	struct vgpu_jit_stats st;
+	struct vgpu_core_fault f;
+	struct tg_module m;
+	uint64_t out = tg_alloc(&gpu, 32 * 8);
+	uint64_t *o = tg_host(&gpu, out);
+	bool ok = true;
+	int r;
+
+	if (!o || load(sum_kernel(VGPU_JIT_MAX_INSNS), &m)) {
 		tap_ok(&t, 0, "a function too long for the native tier");
 		return;
 	}
-	r = tg_launch(&gpu, &m, "long", (uint32_t[3]){ 1, 1, 1 },
+	r = tg_launch(&gpu, &m, "sum", (uint32_t[3]){ 1, 1, 1 },
 		      (uint32_t[3]){ 32, 1, 1 }, 0, &out, 8, &f);
 	for (uint64_t l = 0; l < 32; l++)
 		ok &= o[l] == l * VGPU_JIT_MAX_INSNS;
@@ -304,7 +371,7 @@ static void test_too_long(void)
 
 int main(void)
 {
-	tap_plan(6);
+	tap_plan(7);
 	if (tg_init(&gpu, 2)) {
 		printf("Bail out! core\n");
 		return 1;
@@ -313,6 +380,7 @@ int main(void)
 	test_quantum();
 	test_masks();
 	test_async();
+	test_unload_translating();
 	test_too_long();
 	tg_fini(&gpu);
 	return tap_done(&t);

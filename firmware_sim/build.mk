@@ -8,7 +8,7 @@
 FW_BIN := $(BIN)/vgpu-fw
 FW_SRCS := $(wildcard firmware_sim/fw/*.c)
 FW_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(FW_SRCS))
-FW_CFLAGS := -Ifirmware_sim/core -pthread
+FW_CFLAGS := -Ifirmware_sim/core -Ifirmware_sim/jit -pthread
 FW_CORE_LIB := $(LIB)/libvgpu-core.a
 FW_LDLIBS := -lpthread -lm
 
@@ -87,8 +87,24 @@ $(FW_TEST_DIR)/%-san: $(OBJ)/san/firmware_sim/tests/%.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -o $@ $^ $(FW_LDLIBS)
 
-ALL_TARGETS += $(FW_TEST_BINS) $(FW_TEST_SAN_BINS)
-GUEST_TESTS += $(FW_TEST_BINS) $(FW_TEST_SAN_BINS)
+# The native-tier twins: the same tests with the firmware started with
+# --tier native (firmware_sim/jit/), so kernels run as LLVM-compiled code.
+FW_TEST_NATIVE_OBJS := $(patsubst %.c,$(OBJ)/native/%.o,$(FW_TEST_SRCS) $(FW_TEST_UTIL_SRCS))
+FW_TEST_NATIVE_BINS := $(addsuffix -native,$(FW_TEST_BINS))
+
+$(FW_TEST_NATIVE_OBJS): $(OBJ)/native/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(FW_TEST_CFLAGS) -DFW_TEST_TIER='"native"' \
+		-MMD -MP -c $< -o $@
+
+$(FW_TEST_DIR)/%-native: $(OBJ)/native/firmware_sim/tests/%.o \
+		$(patsubst %.c,$(OBJ)/native/%.o,$(FW_TEST_UTIL_SRCS)) \
+		$(OBJ)/selftests/vgpu_lib.o $(LIB)/libvgpu-ptx.a $(FW_CORE_LIB) | $(FW_TEST_PTX) $(FW_BIN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $^ $(FW_LDLIBS)
+
+ALL_TARGETS += $(FW_TEST_BINS) $(FW_TEST_SAN_BINS) $(FW_TEST_NATIVE_BINS)
+GUEST_TESTS += $(FW_TEST_BINS) $(FW_TEST_SAN_BINS) $(FW_TEST_NATIVE_BINS)
 
 # The benchmark: built here, run by hand in the guest (it asserts nothing).
 FW_BENCH := $(FW_TEST_DIR)/bench_fw
@@ -98,5 +114,5 @@ $(OBJ)/firmware_sim/tests/bench_fw.o: firmware_sim/tests/bench_fw.c
 ALL_TARGETS += $(FW_BENCH)
 
 -include $(FW_OBJS:.o=.d) $(FW_TEST_OBJS:.o=.d) $(FW_SAN_OBJS:.o=.d) \
-	$(FW_TEST_SAN_OBJS:.o=.d) \
+	$(FW_TEST_SAN_OBJS:.o=.d) $(FW_TEST_NATIVE_OBJS:.o=.d) \
 	$(OBJ)/firmware_sim/tests/bench_fw.d

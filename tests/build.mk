@@ -8,7 +8,7 @@
 # Every test is built twice: plain and with ASan/UBSan (-san).
 
 CTEST_LIB_SRCS := tests/lib/visa_builder.c tests/lib/test_gpu.c
-CTEST_CFLAGS := -Itests/lib -Ifirmware_sim/core -Iumd
+CTEST_CFLAGS := -Itests/lib -Ifirmware_sim/core -Ifirmware_sim/jit -Iumd
 
 CTEST_LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CTEST_LIB_SRCS))
 CTEST_LIB_SAN_OBJS := $(patsubst %.c,$(OBJ)/san/%.o,$(CTEST_LIB_SRCS))
@@ -69,6 +69,9 @@ $(OBJ)/tests/test_corpus.o $(OBJ)/san/tests/test_corpus.o: \
 $(eval $(call ctest,test_corpus,$(LIB)/libvgpu-ptx.a))
 $(TST)/core/test_corpus $(TST)/core/test_corpus-san: | $(CORPUS_PTX)
 ALL_TARGETS += $(CORPUS_PTX)
+
+# The native tier itself: quantum boundaries, masks, background compiles.
+$(eval $(call ctest,test_jit,))
 
 # The scheduler (resident blocks, concurrent grids, priorities, time
 # slices, TLB shootdown), observed by kernels compiled with nvcc.

@@ -12,6 +12,11 @@
  * callback, so any other stray access is a host out-of-bounds access that
  * ASan reports.  A watchdog thread stops kernels that loop forever.
  *
+ * The first FUZZ_NATIVE_RUNS mutants that run are compiled by the native
+ * tier (firmware_sim/jit/) before their launch, and each launch runs on
+ * both tiers (test_gpu.c compares them); the rest run on the interpreter
+ * only (compiling is what costs time here).
+ *
  * Deterministic (fixed seed) and bounded (FUZZ_ITERS mutants).
  */
 #include <pthread.h>
@@ -24,9 +29,11 @@
 #include "tap.h"
 #include "test_gpu.h"
 #include "visa_builder.h"
+#include "vgpu_jit.h"
 
 #define FUZZ_ITERS	4000
 #define FUZZ_MAX_RUNS	400
+#define FUZZ_NATIVE_RUNS 60
 
 static struct test_gpu gpu;
 static uint64_t rng = 0x853c49e6748fea9bull;
@@ -206,7 +213,7 @@ int main(void)
 	size_t seed_size;
 	uint8_t *seed = seed_image(&seed_size);
 	uint64_t buf = 0;
-	int rejected = 0, accepted = 0, ran = 0, faulted = 0;
+	int rejected = 0, accepted = 0, ran = 0, faulted = 0, native = 0;
 	struct tg_module m;
 	char err[256] = "";
 	pthread_t th;
@@ -257,13 +264,22 @@ int main(void)
 			if (k && k->param_size <= sizeof(params)) {
 				const char *name = vgpu_core_module_string(m.mod,
 									   k->name);
-				int r = tg_launch(&gpu, &m, name,
+				int r;
+
+				/* compiled outside the watchdog's reach */
+				if (vgpu_jit_module_compile(m.mod, -1) > 0)
+					native++;
+				r = tg_launch(&gpu, &m, name,
 						  (uint32_t[3]){ 2, 1, 1 },
 						  (uint32_t[3]){ 64, 1, 1 }, 0,
 						  params, k->param_size, &f);
 
 				ran++;
 				faulted += r != 0;
+				if (ran == FUZZ_NATIVE_RUNS) {
+					vgpu_jit_set_tier(VGPU_TIER_INTERP);
+					gpu.both_tiers = false;
+				}
 				free(tg_printf_output(&gpu, NULL));
 			}
 			tg_unload(&m);
@@ -273,7 +289,8 @@ int main(void)
 	atomic_store(&done, 1);
 	pthread_join(th, NULL);
 	tap_diag("%d mutants: %d rejected, %d accepted, %d run (%d faulted or "
-		 "were stopped)", FUZZ_ITERS, rejected, accepted, ran, faulted);
+		 "were stopped), %d of them also natively", FUZZ_ITERS,
+		 rejected, accepted, ran, faulted, native);
 	tap_ok(&t, rejected > FUZZ_ITERS / 4, "the validator rejects broken "
 	       "images with an error (%d)", rejected);
 	tap_ok(&t, ran > 0, "accepted mutants run without crashing or touching "

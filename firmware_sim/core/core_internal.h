@@ -73,6 +73,8 @@ struct vgpu_module {
 	const struct visa_line *lines;
 	uint32_t nlines;
 	uint64_t *litrows;
+	struct jit_module *jit;		/* native tier (firmware_sim/jit/),
+					 * NULL: interpreter only */
 };
 
 /* Reconvergence stack entry (see "Reconvergence" in vgpu_visa.h). */
@@ -271,6 +273,18 @@ void core_record_fault(struct grid *g, const struct warp *w, int lane,
 /* warp.c: run up to @quantum instructions.  Returns an enum run_result. */
 enum run_result { RUN_YIELD, RUN_BARRIER, RUN_DONE, RUN_FAULT };
 int warp_run(struct warp *w, uint32_t quantum);
+/*
+ * The interpreter itself (warp_run without the native tier), and the
+ * pieces of it the native tier (firmware_sim/jit/) calls so that both
+ * tiers share one implementation of the hard parts: one instruction
+ * (returns an enum exec_status), a divergent BRA (0, or -1 on a fault),
+ * and popping finished reconvergence entries (false: the warp is done).
+ */
+int warp_interp(struct warp *w, uint32_t quantum);
+int warp_exec_insn(struct warp *w, const struct dinsn *in, uint32_t pc,
+		   uint32_t mask);
+int warp_branch(struct warp *w, const struct dinsn *in, uint32_t pc);
+bool warp_settle(struct warp *w);
 int warp_init(struct warp *w, struct block *b, uint32_t warp_id);
 void warp_release(struct warp *w);
 void warp_thread_idx(const struct warp *w, int lane, uint32_t tid[3]);
@@ -350,6 +364,18 @@ int mem_read_string(struct warp *w, uint32_t pc, int lane, uint64_t gaddr,
 		    char *dst, uint32_t cap, uint32_t *len);
 void tlb_flush(struct sm *sm);
 const struct tlb_entry *tlb_peek(const struct sm *sm, uint64_t va);
+
+/* firmware_sim/jit/: the native tier (NULL / no-op when not chosen). */
+struct jit_module *jit_module_create(const struct vgpu_module *m);
+/*
+ * True when the tier's compile thread is translating a function of the
+ * module: the thread then frees the module (core_module_free()) itself.
+ */
+bool jit_module_free(struct jit_module *jm);
+int jit_warp_run(struct warp *w, uint32_t quantum);
+
+/* module.c: the module's memory (the native tier's part freed first). */
+void core_module_free(struct vgpu_module *m);
 
 /* validate.c */
 int visa_validate(const void *image, size_t size, char *err, size_t errlen);

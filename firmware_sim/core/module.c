@@ -138,19 +138,29 @@ int vgpu_core_module_load(const void *image, size_t size,
 		f->lits = m->litrows + (size_t)vf->lit_start * WARP_SIZE;
 		decode_func(m, i, vf, code, entsize);
 	}
+	/* The native tier when chosen (VGPU_TIER); functions compile lazily. */
+	m->jit = jit_module_create(m);
 	*out = m;
 	return 0;
+}
+
+void core_module_free(struct vgpu_module *m)
+{
+	free(m->code);
+	free(m->funcs);
+	free(m->litrows);
+	free(m->image);
+	free(m);
 }
 
 void vgpu_core_module_unload(struct vgpu_module *m)
 {
 	if (!m)
 		return;
-	free(m->code);
-	free(m->funcs);
-	free(m->litrows);
-	free(m->image);
-	free(m);
+	/* a translation in progress reads @m: its thread frees it then */
+	if (jit_module_free(m->jit))
+		return;
+	core_module_free(m);
 }
 
 unsigned int vgpu_core_module_num_kernels(const struct vgpu_module *m)

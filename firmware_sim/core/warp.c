@@ -584,7 +584,31 @@ static int execute(struct warp *w, const struct dinsn *in, uint32_t pc,
 	return exec_bad(w, in, mask);	/* the validator refused it */
 }
 
+int warp_exec_insn(struct warp *w, const struct dinsn *in, uint32_t pc,
+		   uint32_t mask)
+{
+	return execute(w, in, pc, mask);
+}
+
+int warp_branch(struct warp *w, const struct dinsn *in, uint32_t pc)
+{
+	return do_branch(w, in, pc);
+}
+
+bool warp_settle(struct warp *w)
+{
+	return settle(w);
+}
+
 int warp_run(struct warp *w, uint32_t quantum)
+{
+	/* The native tier, when the module has one (firmware_sim/jit/). */
+	if (w->blk->g->mod->jit)
+		return jit_warp_run(w, quantum);
+	return warp_interp(w, quantum);
+}
+
+int warp_interp(struct warp *w, uint32_t quantum)
 {
 	const struct dinsn *code = w->blk->g->mod->code;
 	uint64_t lanes = 0;

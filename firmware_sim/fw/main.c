@@ -3,8 +3,7 @@
  * main.c - vgpu-fw: the firmware of the vGPU, i.e. the GPU itself.
  *
  *   vgpu-fw [--daemon] [--syslog] [--sms N] [--poll-us N] [--timeslice-us N]
- *           [--pidfile FILE]
- *           [DEVICE]...
+ *           [--pidfile FILE] [--tier interp|native] [DEVICE]...
  *
  * Attaches to every /dev/vgpuN (or the devices named), serves them until
  * SIGTERM or SIGINT, then detaches (the driver reports the device lost to
@@ -29,6 +28,7 @@
 
 #include "fw.h"
 #include "log.h"
+#include "vgpu_jit.h"
 
 #define FW_MAX_DEVICES		16
 #define FW_DEFAULT_PIDFILE	"/run/vgpu-fw.pid"
@@ -47,8 +47,11 @@ static void usage(FILE *f)
 		"                   sleeping (default 100)\n"
 		"  --timeslice-us N time slice of a GPU context on GR when\n"
 		"                   others have grids to run (default %u)\n"
+		"  --tier T         run kernels on the interpreter (interp)\n"
+		"                   or as LLVM-compiled host code (native)\n"
+		"                   (default: $VGPU_TIER, else %s)\n"
 		"  -h, --help       this text\n", FW_DEFAULT_PIDFILE,
-		VGPU_CORE_TIMESLICE_US);
+		VGPU_CORE_TIMESLICE_US, vgpu_jit_tier_name(VGPU_TIER_DEFAULT));
 }
 
 /* A number option in [@min, @max]; 0, or -1 after saying what is wrong. */
@@ -201,6 +204,7 @@ int main(int argc, char **argv)
 		{ "pidfile", required_argument, NULL, 'p' },
 		{ "poll-us", required_argument, NULL, 'u' },
 		{ "timeslice-us", required_argument, NULL, 't' },
+		{ "tier", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -236,6 +240,14 @@ int main(int argc, char **argv)
 				       &opt.timeslice_us))
 				return 2;
 			break;
+		case 'T':
+			if (vgpu_jit_parse_tier(optarg) < 0) {
+				fprintf(stderr, "vgpu-fw: --tier wants interp or "
+					"native, not '%s'\n", optarg);
+				return 2;
+			}
+			vgpu_jit_set_tier(vgpu_jit_parse_tier(optarg));
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -249,6 +261,12 @@ int main(int argc, char **argv)
 		opt.num_sms = cpus > 0 ? (unsigned int)cpus : 1;
 	}
 	fw_log_init(use_syslog);
+	/* never stall a launch on the compiler: the driver's watchdog */
+	vgpu_jit_set_async(true);
+	if (vgpu_jit_get_tier() == VGPU_TIER_NATIVE && vgpu_jit_init())
+		vgpu_jit_set_tier(VGPU_TIER_INTERP);
+	fw_log_info("kernels run on the %s tier",
+		    vgpu_jit_tier_name(vgpu_jit_get_tier()));
 	ndev = find_devices(argc - optind, argv + optind, paths);
 	if (!ndev) {
 		fw_log_err("no vgpu device found (is vgpu.ko loaded?)");
@@ -257,5 +275,14 @@ int main(int argc, char **argv)
 	ret = serve(paths, ndev, &opt, daemon ? pidfile : NULL);
 	for (int i = 0; i < ndev; i++)
 		free(paths[i]);
+	/*
+	 * Everything is detached.  With the native tier, leave without
+	 * libLLVM's global destructors: the background compile thread may
+	 * still be inside LLVM (seen as a SIGSEGV after SIGTERM).
+	 */
+	if (vgpu_jit_get_tier() == VGPU_TIER_NATIVE) {
+		fflush(NULL);
+		_exit(ret);
+	}
 	return ret;
 }

@@ -17,9 +17,15 @@
  * thread-instructions per CPU-second of the SM worker threads, and the
  * slowdown compares CPU seconds with the C version's.
  *
- *   vgpu-core-bench [-s SMS] [-q] [-k KERNEL]
+ * Each kernel runs on the interpreter and on the native tier
+ * (firmware_sim/jit/, LLVM-compiled) in the same process, one after the
+ * other from the same inputs; the native tier's functions are compiled
+ * before the timed runs, and the compile time is printed per kernel.
+ *
+ *   vgpu-core-bench [-s SMS] [-q] [-k KERNEL] [-t TIER]
  *     -q  smaller sizes, for a smoke run
  *     -k  run only KERNEL (vectorAdd, matmul, reduce, divergent, alu)
+ *     -t  interp, native or both (default both)
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,6 +37,7 @@
 #include "ptx/ptx_compiler.h"
 #include "simd.h"
 #include "test_gpu.h"
+#include "vgpu_jit.h"
 
 #ifndef BENCH_PTX
 #define BENCH_PTX "build/tests/bench/bench_kernels.ptx"
@@ -39,6 +46,10 @@
 static struct test_gpu gpu;
 static struct tg_module mod;
 static unsigned int sms = 1;
+
+/* Which tiers run: bit (1 << enum vgpu_tier). */
+static unsigned int tiers = 3;
+#define NTIERS 2
 
 /*
  * CPU time, not wall time: the machine may be shared, and what we want is
@@ -67,41 +78,74 @@ static double process_now(void)
 struct result {
 	const char *name;
 	uint64_t threads;
-	double t_core, t_c;
+	double t_core[NTIERS], t_c;
+	double jit_ms;			/* compiling the kernel's function */
 	uint64_t thread_insns;
-	int ok;
+	int ok[NTIERS];
 };
 
 static void print_result(const struct result *r)
 {
-	/* t_core is CPU time summed over the SM threads */
-	double per_core = r->thread_insns / r->t_core;
+	for (int t = 0; t < NTIERS; t++) {
+		/* t_core is CPU time summed over the SM threads */
+		double per_core = r->thread_insns / r->t_core[t];
 
-	printf("%-12s %10llu %14llu %9.3f %10.3f %9.4f %8.1fx  %s\n", r->name,
-	       (unsigned long long)r->threads,
-	       (unsigned long long)r->thread_insns, r->t_core, per_core / 1e9,
-	       r->t_c, r->t_core / r->t_c, r->ok ? "ok" : "WRONG");
+		if (!((tiers >> t) & 1))
+			continue;
+		printf("%-12s %-6s %10llu %14llu %9.3f %10.3f %9.4f %8.2fx  %s\n",
+		       r->name, vgpu_jit_tier_name(t),
+		       (unsigned long long)r->threads,
+		       (unsigned long long)r->thread_insns, r->t_core[t],
+		       per_core / 1e9, r->t_c, r->t_core[t] / r->t_c,
+		       r->ok[t] ? "ok" : "WRONG");
+	}
 }
 
-static int run(const char *k, uint32_t gx, uint32_t gy, uint32_t bx,
-	       uint32_t by, const void *params, uint32_t psize,
-	       struct result *r)
+/* The kernel's function compiled now, outside the timed runs: its ms. */
+static double jit_compile(const char *k)
+{
+	struct vgpu_jit_stats before, after;
+
+	if (!((tiers >> VGPU_TIER_NATIVE) & 1))
+		return 0;
+	vgpu_jit_module_stats(mod.mod, &before);
+	vgpu_jit_module_compile(mod.mod,
+				vgpu_core_module_find_kernel(mod.mod, k));
+	vgpu_jit_module_stats(mod.mod, &after);
+	return after.compile_ms - before.compile_ms;
+}
+
+/*
+ * Launch @k on tier @tier.  @reset (reset_len bytes) is zeroed first, for
+ * kernels that accumulate into their output.
+ */
+static int run(const char *k, int tier, uint32_t gx, uint32_t gy,
+	       uint32_t bx, uint32_t by, const void *params, uint32_t psize,
+	       void *reset, size_t reset_len, struct result *r)
 {
 	struct vgpu_core_fault f;
 	struct vgpu_core_stats st;
-	double t0 = process_now();
-	int ret = tg_launch(&gpu, &mod, k, (uint32_t[3]){ gx, gy, 1 },
-			    (uint32_t[3]){ bx, by, 1 }, 0, params, psize, &f);
+	double t0;
+	int ret;
 
-	r->t_core = process_now() - t0;
+	if (reset)
+		memset(reset, 0, reset_len);
+	vgpu_jit_module_select(mod.mod, tier);
+	t0 = process_now();
+	ret = tg_launch(&gpu, &mod, k, (uint32_t[3]){ gx, gy, 1 },
+			(uint32_t[3]){ bx, by, 1 }, 0, params, psize, &f);
+	r->t_core[tier] = process_now() - t0;
 	vgpu_core_get_stats(gpu.core, &st);
-	r->thread_insns = st.thread_insns;
+	r->thread_insns = st.thread_insns;	/* per launch */
 	r->threads = (uint64_t)gx * gy * bx * by;
 	if (ret)
 		fprintf(stderr, "%s: %s (%s)\n", k, vgpu_core_fault_name(f.kind),
 			f.message);
 	return ret;
 }
+
+#define FOR_TIERS(t) \
+	for (int t = 0; t < NTIERS; t++) if ((tiers >> t) & 1)
 
 /* ---- the plain C versions ------------------------------------------------ */
 
@@ -182,11 +226,16 @@ static void bench_vector_add(int n, struct result *r)
 		b[i] = (float)(n - i) * 0.5f;
 	}
 	r->name = "vectorAdd";
-	run("vector_add", (n + 255) / 256, 1, 256, 1, p, 28, r);
+	r->jit_ms = jit_compile("vector_add");
 	t0 = now();
 	c_vector_add(a, b, ref, n);
 	r->t_c = now() - t0;
-	r->ok = !memcmp(ref, c, (size_t)n * 4);
+	FOR_TIERS(t) {
+		memset(c, 0, (size_t)n * 4);
+		run("vector_add", t, (n + 255) / 256, 1, 256, 1, p, 28, NULL, 0,
+		    r);
+		r->ok[t] = !memcmp(ref, c, (size_t)n * 4);
+	}
 	free(ref);
 }
 
@@ -204,16 +253,20 @@ static void bench_matmul(int n, struct result *r)
 		B[i] = (float)(i % 13) * 0.5f;
 	}
 	r->name = "matmul";
-	run("matmul", n / 16, n / 16, 16, 16, p, 28, r);
+	r->jit_ms = jit_compile("matmul");
 	t0 = now();
 	c_matmul(A, B, ref, n);
 	r->t_c = now() - t0;
-	for (int i = 0; i < n * n; i++) {
-		double e = ref[i] - C[i];
+	FOR_TIERS(t) {
+		run("matmul", t, n / 16, n / 16, 16, 16, p, 28, C, sz, r);
+		maxerr = 0;
+		for (int i = 0; i < n * n; i++) {
+			double e = ref[i] - C[i];
 
-		maxerr = e > maxerr ? e : -e > maxerr ? -e : maxerr;
+			maxerr = e > maxerr ? e : -e > maxerr ? -e : maxerr;
+		}
+		r->ok[t] = maxerr <= 1e-3 * n;	/* fma vs mul+add rounding */
 	}
-	r->ok = maxerr <= 1e-3 * n;	/* fma vs mul+add rounding */
 	free(ref);
 }
 
@@ -227,13 +280,15 @@ static void bench_reduce(int n, struct result *r)
 
 	for (int i = 0; i < n; i++)
 		in[i] = (unsigned)(i * 2654435761u) >> 20;
-	*s = 0;
 	r->name = "reduce";
-	run("reduce", 256, 1, 256, 1, p, 20, r);
+	r->jit_ms = jit_compile("reduce");
 	t0 = now();
 	want = c_reduce(in, n);
 	r->t_c = now() - t0;
-	r->ok = *s == want;
+	FOR_TIERS(t) {
+		run("reduce", t, 256, 1, 256, 1, p, 20, s, sizeof(*s), r);
+		r->ok[t] = *s == want;
+	}
 }
 
 static void bench_divergent(int n, struct result *r)
@@ -247,12 +302,16 @@ static void bench_divergent(int n, struct result *r)
 	for (int i = 0; i < n; i++)
 		in[i] = (int)((unsigned)(i * 2246822519u) >> 8);
 	r->name = "divergent";
-	run("divergent", (n + 255) / 256, 1, 256, 1, p, 20, r);
+	r->jit_ms = jit_compile("divergent");
 	t0 = now();
 	for (int i = 0; i < n; i++)
 		ref[i] = c_divergent_one(in[i]);
 	r->t_c = now() - t0;
-	r->ok = !memcmp(ref, out, (size_t)n * 4);
+	FOR_TIERS(t) {
+		run("divergent", t, (n + 255) / 256, 1, 256, 1, p, 20, out,
+		    (size_t)n * 4, r);
+		r->ok[t] = !memcmp(ref, out, (size_t)n * 4);
+	}
 	free(ref);
 }
 
@@ -262,21 +321,34 @@ static void bench_alu(int n, int iters, struct result *r)
 	float *out = tg_host(&gpu, dout);
 	uint64_t p[2] = { dout, (uint64_t)iters };
 	double t0;
-	int bad = 0;
+	float *ref = malloc(64 * sizeof(*ref));
 
 	r->name = "alu";
-	run("alu", (uint32_t)n / 256, 1, 256, 1, p, 12, r);
+	r->jit_ms = jit_compile("alu");
 	t0 = now();
 	for (int i = 0; i < n; i++) {
 		float v = c_alu_one(i, iters);
 
 		sink_f = v;
-		/* -O2 C keeps x*a+b unfused: allow the fma difference */
-		bad += i < 64 && out[i] != v && !(out[i] - v < 1e-2f * (v < 0 ? -v : v) &&
-					     v - out[i] < 1e-2f * (v < 0 ? -v : v));
+		if (i < 64)
+			ref[i] = v;
 	}
 	r->t_c = now() - t0;
-	r->ok = !bad;
+	FOR_TIERS(t) {
+		int bad = 0;
+
+		run("alu", t, (uint32_t)n / 256, 1, 256, 1, p, 12, out,
+		    (size_t)n * 4, r);
+		/* -O2 C keeps x*a+b unfused: allow the fma difference */
+		for (int i = 0; i < 64; i++) {
+			float v = ref[i], e = v < 0 ? -v : v;
+
+			bad += out[i] != v && !(out[i] - v < 1e-2f * e &&
+						v - out[i] < 1e-2f * e);
+		}
+		r->ok[t] = !bad;
+	}
+	free(ref);
 }
 
 int main(int argc, char **argv)
@@ -292,19 +364,26 @@ int main(int argc, char **argv)
 	size_t size;
 	int opt, scale;
 
-	while ((opt = getopt(argc, argv, "s:qk:")) != -1) {
-		if (opt == 's')
+	while ((opt = getopt(argc, argv, "s:qk:t:")) != -1) {
+		if (opt == 's') {
 			sms = (unsigned int)atoi(optarg);
-		else if (opt == 'q')
+		} else if (opt == 'q') {
 			quick = true;
-		else if (opt == 'k')
+		} else if (opt == 'k') {
 			only = optarg;
-		else {
-			fprintf(stderr, "usage: %s [-s SMS] [-q] [-k KERNEL]\n",
-				argv[0]);
+		} else if (opt == 't' && !strcmp(optarg, "both")) {
+			tiers = 3;
+		} else if (opt == 't' && vgpu_jit_parse_tier(optarg) >= 0) {
+			tiers = 1u << vgpu_jit_parse_tier(optarg);
+		} else {
+			fprintf(stderr, "usage: %s [-s SMS] [-q] [-k KERNEL] "
+				"[-t interp|native|both]\n", argv[0]);
 			return 2;
 		}
 	}
+	/* modules get a native tier; each run selects its tier */
+	if ((tiers >> VGPU_TIER_NATIVE) & 1)
+		vgpu_jit_set_tier(VGPU_TIER_NATIVE);
 	if (!sms)
 		sms = 1;
 	scale = quick ? 16 : 1;
@@ -319,9 +398,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
-	if (tg_init(&gpu, sms) || tg_load(&gpu, img, size, &mod, err, sizeof(err))) {
+	if (tg_init(&gpu, sms)) {
+		fprintf(stderr, "cannot set up the core\n");
+		return 1;
+	}
+	if (!((tiers >> VGPU_TIER_NATIVE) & 1))
+		vgpu_jit_set_tier(VGPU_TIER_INTERP);
+	if (tg_load(&gpu, img, size, &mod, err, sizeof(err))) {
 		fprintf(stderr, "cannot set up the core: %s\n", err);
 		return 1;
+	}
+	gpu.both_tiers = false;	/* one run per tier, timed */
+	if (((tiers >> VGPU_TIER_NATIVE) & 1) &&
+	    vgpu_jit_module_select(mod.mod, VGPU_TIER_NATIVE)) {
+		fprintf(stderr, "the native tier is not available\n");
+		tiers &= ~(1u << VGPU_TIER_NATIVE);
 	}
 	vgpu_ptx_free(img);
 	free((void *)src.text);
@@ -346,14 +437,24 @@ int main(int argc, char **argv)
 	for (const char *const *lv = core_simd_levels(); *lv; lv++)
 		printf("%s%s", *lv, lv[1] ? "|" : "");
 	printf(" chooses another)\n\n");
-	printf("%-12s %10s %14s %9s %10s %9s %9s\n", "kernel", "threads",
-	       "thread-insns", "core cpu-s", "Gti/s/core", "C cpu-s", "slowdown");
+	printf("%-12s %-6s %10s %14s %9s %10s %9s %9s\n", "kernel", "tier",
+	       "threads", "thread-insns", "core cpu-s", "Gti/s/core", "C cpu-s",
+	       "slowdown");
 	for (int i = 0; i < nr; i++)
 		print_result(&r[i]);
+	if (tiers == 3) {
+		printf("\n%-12s %12s %14s\n", "kernel", "native vs", "jit compile");
+		printf("%-12s %12s %14s\n", "", "interpreter", "(ms, once)");
+		for (int i = 0; i < nr; i++)
+			printf("%-12s %11.1fx %14.1f\n", r[i].name,
+			       r[i].t_core[VGPU_TIER_INTERP] /
+			       r[i].t_core[VGPU_TIER_NATIVE], r[i].jit_ms);
+	}
 	tg_unload(&mod);
 	tg_fini(&gpu);
 	for (int i = 0; i < nr; i++)
-		if (!r[i].ok)
-			return 1;
+		FOR_TIERS(t)
+			if (!r[i].ok[t])
+				return 1;
 	return 0;
 }

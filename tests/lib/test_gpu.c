@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "test_gpu.h"
+#include "vgpu_jit.h"
 #include "vgpu_printf.h"
 
 #define TG_FIFO_SIZE	(1u << 20)
@@ -86,6 +87,12 @@ int tg_init_cfg(struct test_gpu *g, const struct vgpu_core_config *cfg)
 
 	memset(g, 0, sizeof(*g));
 	g->next_va = 0x100000000ull;
+	if (!getenv("VGPU_TIER")) {
+		vgpu_jit_set_tier(VGPU_TIER_NATIVE);
+		/* compiling costs: TG_NATIVE_FUNCS functions compared */
+		vgpu_jit_set_compile_budget(TG_NATIVE_FUNCS);
+	}
+	g->both_tiers = true;
 	g->core = vgpu_core_create(cfg);
 	if (!g->core)
 		return -errno;
@@ -98,6 +105,13 @@ int tg_init_cfg(struct test_gpu *g, const struct vgpu_core_config *cfg)
 
 void tg_fini(struct test_gpu *g)
 {
+	if (g->tier_launches)
+		printf("# both tiers: %llu launches, native tier identical to "
+		       "the interpreter (%llu racy, checked by the test "
+		       "only)\n", (unsigned long long)g->tier_launches,
+		       (unsigned long long)g->tier_nondet);
+	if (g->ref_core)
+		vgpu_core_destroy(g->ref_core);
 	vgpu_core_destroy(g->core);
 	for (unsigned int i = 0; i < g->nmaps; i++)
 		free(g->maps[i].host);
@@ -174,6 +188,161 @@ uint64_t tg_symbol(struct test_gpu *g, struct tg_module *m, const char *name)
 	return 0;
 }
 
+/* ---- both tiers ----------------------------------------------------------- */
+
+/* A copy of all device memory. */
+static uint8_t **snapshot(const struct test_gpu *g)
+{
+	uint8_t **s = calloc(g->nmaps + 1, sizeof(*s));
+
+	if (!s)
+		abort();
+	for (unsigned int i = 0; i < g->nmaps; i++) {
+		s[i] = malloc(g->maps[i].size);
+		if (!s[i])
+			abort();
+		memcpy(s[i], g->maps[i].host, g->maps[i].size);
+	}
+	return s;
+}
+
+static void restore(struct test_gpu *g, uint8_t **s)
+{
+	for (unsigned int i = 0; i < g->nmaps; i++)
+		memcpy(g->maps[i].host, s[i], g->maps[i].size);
+}
+
+static void snapshot_free(const struct test_gpu *g, uint8_t **s)
+{
+	for (unsigned int i = 0; i < g->nmaps; i++)
+		free(s[i]);
+	free(s);
+}
+
+/* The first difference between device memory and @s, or false. */
+static bool memory_differs(const struct test_gpu *g, uint8_t **s,
+			   char *what, size_t len)
+{
+	for (unsigned int i = 0; i < g->nmaps; i++) {
+		const struct tg_map *m = &g->maps[i];
+
+		/* memcmp first: tests with hundreds of maps compare often */
+		if (!memcmp(m->host, s[i], m->size))
+			continue;
+		for (uint64_t o = 0; o < m->size; o++)
+			if (m->host[o] != s[i][o]) {
+				snprintf(what, len, "byte at 0x%llx: native "
+					 "0x%02x, interpreter 0x%02x",
+					 (unsigned long long)(m->va + o),
+					 s[i][o], m->host[o]);
+				return true;
+			}
+	}
+	return false;
+}
+
+static bool fault_differs(int ra, const struct vgpu_core_fault *a, int rb,
+			  const struct vgpu_core_fault *b, char *what,
+			  size_t len)
+{
+	if (ra != rb || (ra == 1 && memcmp(a, b, sizeof(*a)))) {
+		snprintf(what, len, "result %d / %d, fault %s at pc %u line %u "
+			 "block %u thread %u addr 0x%llx (%.120s) / %s at pc %u "
+			 "line %u block %u thread %u addr 0x%llx (%.120s)", ra, rb,
+			 vgpu_core_fault_name(a->kind), a->pc, a->line,
+			 a->block[0], a->thread[0],
+			 (unsigned long long)a->address, a->message,
+			 vgpu_core_fault_name(b->kind), b->pc, b->line,
+			 b->block[0], b->thread[0],
+			 (unsigned long long)b->address, b->message);
+		return true;
+	}
+	return false;
+}
+
+/* One launch on @core and the tier @tier from the memory in @start. */
+static int launch_on(struct test_gpu *g, struct vgpu_core *core,
+		     struct tg_module *m, const struct vgpu_core_launch *l,
+		     uint8_t **start, enum vgpu_tier tier,
+		     struct vgpu_core_fault *f)
+{
+	restore(g, start);
+	memset(f, 0, sizeof(*f));
+	vgpu_jit_module_select(m->mod, tier);
+	return vgpu_core_launch(core, l, f);
+}
+
+/*
+ * The launch the caller asked for runs on its core with the native tier.
+ * Then the same launch runs twice more from the same memory on a private
+ * core of one SM, where blocks run in order (with several SMs, which of
+ * two faulting blocks is first, or the order of atomics, is a race):
+ * once per tier, and the two must agree to the byte.  A kernel that
+ * reads the clock of the wall (%globaltimer) may differ from itself: if
+ * a second interpreter run differs from the first, the launch is counted
+ * as racy and checked by the test's own assertions only.
+ */
+static int launch_both(struct test_gpu *g, struct tg_module *m,
+		       const struct vgpu_core_launch *l, const char *name,
+		       struct vgpu_core_fault *fault)
+{
+	uint8_t **start = snapshot(g), **result, **native;
+	struct vgpu_core_fault fr, fn, fi;
+	char what[1024];
+	int rr, rn, ri;
+
+	rr = launch_on(g, g->core, m, l, start, VGPU_TIER_NATIVE, &fr);
+	/* an outside stop request cannot be repeated: keep that run */
+	if (rr == 1 && fr.kind == VISA_FAULT_STOPPED)
+		goto out;
+	/*
+	 * The first run compiled the kernel's function (or queued it, in
+	 * the background mode): if it stays on the interpreter for good
+	 * (past the compile budget), both runs would be the interpreter's,
+	 * and a test of thousands of launches (test_core_fastpath) would pay
+	 * four copies of all device memory for each.
+	 */
+	if (vgpu_jit_kernel_native(m->mod, (int)l->kernel) < 0)
+		goto out;
+	if (!g->ref_core) {
+		struct vgpu_core_config cfg = { .num_sms = 1 };
+
+		g->ref_core = vgpu_core_create(&cfg);
+		if (!g->ref_core)
+			abort();
+	}
+	result = snapshot(g);
+	rn = launch_on(g, g->ref_core, m, l, start, VGPU_TIER_NATIVE, &fn);
+	native = snapshot(g);
+	ri = launch_on(g, g->ref_core, m, l, start, VGPU_TIER_INTERP, &fi);
+	if (fault_differs(rn, &fn, ri, &fi, what, sizeof(what)) ||
+	    memory_differs(g, native, what, sizeof(what))) {
+		uint8_t **interp = snapshot(g);
+		struct vgpu_core_fault fi2;
+		char again[1024];
+		int ri2 = launch_on(g, g->ref_core, m, l, start,
+				    VGPU_TIER_INTERP, &fi2);
+
+		if (!fault_differs(ri, &fi, ri2, &fi2, again, sizeof(again)) &&
+		    !memory_differs(g, interp, again, sizeof(again))) {
+			fprintf(stderr, "test_gpu: kernel %s: the native tier "
+				"differs from the interpreter: %s\n", name, what);
+			abort();
+		}
+		snapshot_free(g, interp);
+		g->tier_nondet++;
+	}
+	g->tier_launches++;
+	restore(g, result);
+	snapshot_free(g, result);
+	snapshot_free(g, native);
+out:
+	vgpu_jit_module_select(m->mod, VGPU_TIER_NATIVE);
+	snapshot_free(g, start);
+	*fault = fr;
+	return rr;
+}
+
 void tg_unmap(struct test_gpu *g, uint64_t va)
 {
 	for (unsigned int i = 0; i < g->nmaps; i++)
@@ -229,6 +398,8 @@ int tg_launch(struct test_gpu *g, struct tg_module *m, const char *name,
 	l.kernel = (uint32_t)k;
 	memcpy(l.grid, grid, sizeof(l.grid));
 	memcpy(l.block, block, sizeof(l.block));
+	if (g->both_tiers && !vgpu_jit_module_select(m->mod, VGPU_TIER_NATIVE))
+		return launch_both(g, m, &l, name, fault);
 	return vgpu_core_launch(g->core, &l, fault);
 }
 

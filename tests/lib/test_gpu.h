@@ -14,6 +14,12 @@
 #include "vgpu_core.h"
 
 #define TG_MAX_MAPS	1024
+/*
+ * Functions a test process compiles with the native tier (the rest run
+ * on the interpreter in both runs: compiling costs minutes for hundreds);
+ * VGPU_TIER=native lifts the limit.
+ */
+#define TG_NATIVE_FUNCS		200
 
 struct tg_map {
 	uint64_t va;
@@ -30,6 +36,16 @@ struct test_gpu {
 	uint64_t next_va;
 	uint64_t printf_fifo;	/* VA of the FIFO */
 	uint64_t translations;	/* translate calls (TLB misses) */
+	/*
+	 * Run every launch of a module that has a native tier on both
+	 * tiers and require the same outcome (tg_launch); false runs the
+	 * tier the module has selected, once (the benchmark).
+	 */
+	bool both_tiers;
+	struct vgpu_core *ref_core;	/* one SM: where the tiers are compared */
+	uint64_t tier_launches;		/* launches compared ... */
+	uint64_t tier_nondet;		/* ... not comparable: the
+					 * interpreter differs from itself */
 };
 
 struct tg_module {
@@ -37,6 +53,11 @@ struct tg_module {
 	uint64_t global_base, const_base;
 };
 
+/*
+ * Unless VGPU_TIER says otherwise, modules loaded after tg_init() get the
+ * native tier and launches run on both tiers (see both_tiers), the first
+ * TG_NATIVE_FUNCS functions compiled.
+ */
 int tg_init(struct test_gpu *g, unsigned int num_sms);
 int tg_init_cfg(struct test_gpu *g, const struct vgpu_core_config *cfg);
 void tg_fini(struct test_gpu *g);
@@ -54,7 +75,15 @@ void tg_unload(struct tg_module *m);
 /* VA of a module variable (cudaGetSymbolAddress). */
 uint64_t tg_symbol(struct test_gpu *g, struct tg_module *m, const char *name);
 
-/* Launch kernel @name; returns vgpu_core_launch()'s result. */
+/*
+ * Launch kernel @name; returns vgpu_core_launch()'s result.  With
+ * both_tiers the launch runs on the native tier, and (unless the
+ * kernel's function stays on the interpreter: past the compile budget)
+ * twice more from the same memory on a core of one SM, once per tier:
+ * return value, fault record and every byte of device memory must be
+ * identical there (a difference is printed and aborts the test).  The
+ * caller sees the first run's memory and fault.
+ */
 int tg_launch(struct test_gpu *g, struct tg_module *m, const char *name,
 	      const uint32_t grid[3], const uint32_t block[3],
 	      uint32_t dyn_shared, const void *params, uint32_t param_size,

@@ -64,6 +64,11 @@ pid_t fw_start(const char *const *extra_args)
 	int argc = 3, status;
 	pid_t pid;
 
+#ifdef FW_TEST_TIER
+	/* the -native twins: the same tests, kernels on the native tier */
+	argv[argc++] = "--tier";
+	argv[argc++] = FW_TEST_TIER;
+#endif
 	for (; extra_args && *extra_args && argc < 14; extra_args++)
 		argv[argc++] = *extra_args;
 	argv[argc++] = VGPU_DEV;

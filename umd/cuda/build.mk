@@ -253,9 +253,10 @@ $(CUDA_TST)/test_cu_probe_capture $(CUDA_TST)/test_cu_probe_capture-san: \
 ALL_TARGETS += $(CUDA_TST)/probe_capture $(CUDA_TST)/probe_capture-san \
 	$(CUDA_PROBE_CAPTURE_GOLDEN)
 
-# Both probe tests are probe_compare.h, with their own paths.
+# The probe tests are probe_compare.h, with their own paths.
 $(CUDA_TST)/test_cu_probe_capture $(CUDA_TST)/test_cu_probe_capture-san \
-$(CUDA_TST)/test_cu_probe_hostfn $(CUDA_TST)/test_cu_probe_hostfn-san: \
+$(CUDA_TST)/test_cu_probe_hostfn $(CUDA_TST)/test_cu_probe_hostfn-san \
+$(CUDA_TST)/test_cu_probe_pools $(CUDA_TST)/test_cu_probe_pools-san: \
 	umd/cuda/tests/probe_compare.h
 
 # test_cu_probe_hostfn does the same with tools/cuda-probe/probe_hostfn.c,

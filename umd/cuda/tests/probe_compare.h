@@ -8,7 +8,13 @@
  * line with the recording, whose first line (the GPU) is skipped: one TAP
  * result per line, the expected and the actual line as a diagnostic when
  * they differ.  The including test defines PROBE_BIN and PROBE_GOLDEN,
- * absolute paths that come from the build (umd/cuda/build.mk).
+ * absolute paths that come from the build (umd/cuda/build.mk), and may
+ * define:
+ *
+ *  - PROBE_PRINTS_GPU: the probe prints the GPU's name as its first line
+ *    (as in the recording), which is skipped too;
+ *  - PROBE_ON_PURPOSE: pairs { "H100 line", "vGPU line" } where vGPU
+ *    answers otherwise on purpose; such a line must be vGPU's answer.
  */
 #ifndef VGPU_PROBE_COMPARE_H
 #define VGPU_PROBE_COMPARE_H
@@ -25,6 +31,24 @@ struct lines {
 	char **v;
 	size_t n;
 };
+
+static const struct {
+	const char *h100, *vgpu;
+} on_purpose[] = {
+#ifdef PROBE_ON_PURPOSE
+	PROBE_ON_PURPOSE,
+#endif
+	{ NULL, NULL }
+};
+
+/* vGPU's answer where it differs from @want on purpose, else @want. */
+static const char *expected(const char *want)
+{
+	for (size_t i = 0; on_purpose[i].h100; i++)
+		if (!strcmp(on_purpose[i].h100, want))
+			return on_purpose[i].vgpu;
+	return want;
+}
 
 /* Append each line of @f (without its newline) to @l. */
 static int read_lines(FILE *f, struct lines *l)
@@ -56,6 +80,17 @@ static void free_lines(struct lines *l)
 	free(l->v);
 }
 
+/* Drop the first line of @l, which names the GPU; -1 if there is none. */
+static int drop_gpu_line(struct lines *l)
+{
+	if (!l->n)
+		return -1;
+	free(l->v[0]);
+	memmove(l->v, l->v + 1, (l->n - 1) * sizeof(char *));
+	l->n--;
+	return 0;
+}
+
 /* The recording, without its first line (which names the GPU). */
 static int read_golden(struct lines *golden)
 {
@@ -66,15 +101,13 @@ static int read_golden(struct lines *golden)
 		return -1;
 	err = read_lines(f, golden);
 	fclose(f);
-	if (err || !golden->n)
-		return -1;
-	free(golden->v[0]);
-	memmove(golden->v, golden->v + 1, (golden->n - 1) * sizeof(char *));
-	golden->n--;
-	return 0;
+	return err ? -1 : drop_gpu_line(golden);
 }
 
-/* What the probe prints against our libcuda; *@status: its wait status. */
+/*
+ * What the probe prints against our libcuda (without the GPU's name if
+ * it prints one); *@status: its wait status.
+ */
 static int run_probe(struct lines *actual, int *status)
 {
 	FILE *p = popen(PROBE_BIN, "r");
@@ -84,6 +117,10 @@ static int run_probe(struct lines *actual, int *status)
 		return -1;
 	err = read_lines(p, actual);
 	*status = pclose(p);
+#ifdef PROBE_PRINTS_GPU
+	if (!err)
+		err = drop_gpu_line(actual);
+#endif
 	return err;
 }
 
@@ -110,7 +147,8 @@ int main(void)
 	n = golden.n > actual.n ? golden.n : actual.n;
 	ksft_set_plan(n + 1);
 	for (i = 0; i < n; i++) {
-		const char *want = i < golden.n ? golden.v[i] : "(no line)";
+		const char *want = i < golden.n ? expected(golden.v[i]) :
+				   "(no line)";
 		const char *got = i < actual.n ? actual.v[i] : "(no line)";
 
 		if (!strcmp(want, got)) {

@@ -98,20 +98,6 @@ static struct visa_insn *stv(struct vb *b, uint8_t space, uint8_t ty, int n,
 	return i;
 }
 
-static int load(struct vb *b, struct tg_module *m)
-{
-	size_t size;
-	void *img = vb_finish(b, &size);
-	char err[200] = "";
-	int ret = tg_load(&gpu, img, size, m, err, sizeof(err));
-
-	if (ret)
-		tap_diag("load failed: %s", err);
-	free(img);
-	vb_free(b);
-	return ret;
-}
-
 static int run(struct tg_module *m, const char *name, uint32_t blocks,
 	       const uint32_t block[3], const void *params, uint32_t psize,
 	       struct vgpu_core_fault *f)
@@ -276,7 +262,7 @@ static int build_load(enum ld_source src, enum pattern p,
 	vb_exit(b);
 	vb_end_func(b, 16, 1, 0);
 	vb_kernel(b, "ld", fn, PARAM_SIZE, REGION);
-	return load(b, m);
+	return tg_load_vb(&gpu, b, m);
 }
 
 static void test_loads(void)
@@ -422,7 +408,7 @@ static int build_store(enum st_target dst, enum pattern p,
 	vb_exit(b);
 	vb_end_func(b, 16, 1, 0);
 	vb_kernel(b, "st", fn, 24, REGION);
-	return load(b, m);
+	return tg_load_vb(&gpu, b, m);
 }
 
 static void test_stores(void)
@@ -561,7 +547,7 @@ static void test_local(void)
 	vb_exit(b);
 	vb_end_func(b, 16, 1, 512);
 	vb_kernel(b, "loc", fn, 12, 0);
-	if (load(b, &m)) {
+	if (tg_load_vb(&gpu, b, &m)) {
 		tap_ok(&t, 0, "local memory");
 		return;
 	}
@@ -860,7 +846,7 @@ static void test_tids(void)
 	vb_exit(b);
 	vb_end_func(b, 12, 0, 0);
 	vb_kernel(b, "tid", fn, 8, 0);
-	if (load(b, &m)) {
+	if (tg_load_vb(&gpu, b, &m)) {
 		tap_ok(&t, 0, "threadIdx");
 		return;
 	}
@@ -1010,7 +996,7 @@ static void test_simd_levels(void)
 	vb_exit(b);
 	vb_end_func(b, 32, 0, 0);
 	vb_kernel(b, "ops", fn, 32, 0);
-	if (load(b, &m)) {
+	if (tg_load_vb(&gpu, b, &m)) {
 		tap_ok(&t, 0, "host vector levels");
 		return;
 	}

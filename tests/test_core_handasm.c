@@ -94,20 +94,6 @@ static struct visa_insn *setp(struct vb *b, uint8_t ty, unsigned int cmp,
 	return i;
 }
 
-static int load(struct vb *b, struct tg_module *m)
-{
-	size_t size;
-	void *img = vb_finish(b, &size);
-	char err[200] = "";
-	int ret = tg_load(&gpu, img, size, m, err, sizeof(err));
-
-	if (ret)
-		tap_diag("load failed: %s", err);
-	free(img);
-	vb_free(b);
-	return ret;
-}
-
 static int run1d(struct tg_module *m, const char *name, uint32_t blocks,
 		 uint32_t threads, const void *params, uint32_t psize,
 		 struct vgpu_core_fault *f)
@@ -149,7 +135,7 @@ static void test_vadd(uint64_t page)
 	vb_exit(b);
 	vb_end_func(b, 13, 1, 0);
 	vb_kernel(b, "vadd", fn, 32, 0);
-	if (load(b, &m)) {
+	if (tg_load_vb(&gpu, b, &m)) {
 		tap_ok(&t, 0, "vadd (%llu-byte pages)", (unsigned long long)page);
 		return;
 	}
@@ -216,7 +202,7 @@ static void test_divergence(void)
 	vb_end_func(b, 9, 2, 0);
 	vb_kernel(b, "div", fn, 8, 0);
 	(void)i;
-	if (load(b, &m) || run1d(&m, "div", 2, 128, &po, 8, &f)) {
+	if (tg_load_vb(&gpu, b, &m) || run1d(&m, "div", 2, 128, &po, 8, &f)) {
 		tap_ok(&t, 0, "nested divergence");
 		return;
 	}
@@ -267,7 +253,7 @@ static void test_loop_break_continue(void)
 	vb_exit(b);
 	vb_end_func(b, 10, 2, 0);
 	vb_kernel(b, "loop", fn, 8, 0);
-	if (load(b, &m) || run1d(&m, "loop", 1, 64, &po, 8, &f)) {
+	if (tg_load_vb(&gpu, b, &m) || run1d(&m, "loop", 1, 64, &po, 8, &f)) {
 		tap_ok(&t, 0, "loop with break and continue");
 		return;
 	}
@@ -322,7 +308,7 @@ static void test_shared_barrier(uint32_t live)
 		in[k] = k * 7 + 1;
 		o[k] = 0;
 	}
-	if (load(b, &m) || run1d(&m, "rev", 1, 64, params, 16, &f)) {
+	if (tg_load_vb(&gpu, b, &m) || run1d(&m, "rev", 1, 64, params, 16, &f)) {
 		tap_ok(&t, 0, "shared memory and barrier (%u live): %s", live,
 		       f.message);
 		return;
@@ -383,7 +369,7 @@ static void test_recursion(void)
 	(void)i;
 	vb_end_func(b, 5, 1, 16);
 	vb_kernel(b, "fibk", kfn, 8, 0)->flags = VISA_KERNEL_RECURSIVE;
-	if (load(b, &m) || run1d(&m, "fibk", 1, 64, &po, 8, &f)) {
+	if (tg_load_vb(&gpu, b, &m) || run1d(&m, "fibk", 1, 64, &po, 8, &f)) {
 		tap_ok(&t, 0, "divergent recursion: %s", f.message);
 		return;
 	}
@@ -422,7 +408,7 @@ static void test_shfl(void)
 	vb_exit(b);
 	vb_end_func(b, 7, 0, 0);
 	vb_kernel(b, "red", fn, 8, 0);
-	if (load(b, &m) || run1d(&m, "red", 1, 128, &po, 8, &f)) {
+	if (tg_load_vb(&gpu, b, &m) || run1d(&m, "red", 1, 128, &po, 8, &f)) {
 		tap_ok(&t, 0, "shuffle reduction");
 		return;
 	}
@@ -466,7 +452,7 @@ static void test_atomics(void)
 	vb_end_func(b, 2, 0, 0);
 	vb_kernel(b, "cnt", fn, 8, 0);
 	c[0] = c[1] = 0;
-	if (load(b, &m) || run1d(&m, "cnt", 64, 256, &pc, 8, &f)) {
+	if (tg_load_vb(&gpu, b, &m) || run1d(&m, "cnt", 64, 256, &pc, 8, &f)) {
 		tap_ok(&t, 0, "atomics");
 		return;
 	}
@@ -533,7 +519,7 @@ static void test_printf(void)
 	vb_exit(b);
 	vb_end_func(b, 5, 0, 16);
 	vb_kernel(b, "pr", fn, 0, 0)->flags = VISA_KERNEL_USES_PRINTF;
-	if (load(b, &m) || run1d(&m, "pr", 1, 2, NULL, 0, &f)) {
+	if (tg_load_vb(&gpu, b, &m) || run1d(&m, "pr", 1, 2, NULL, 0, &f)) {
 		tap_ok(&t, 0, "printf: %s", f.message);
 		return;
 	}
@@ -594,7 +580,7 @@ static void test_faults(void)
 	vb_exit(b);
 	vb_end_func(b, 4, 1, 0);
 	vb_kernel(b, "bad", fn, 16, 0);
-	if (load(b, &m)) {
+	if (tg_load_vb(&gpu, b, &m)) {
 		tap_ok(&t, 0, "faults");
 		return;
 	}
@@ -665,7 +651,7 @@ static void test_deadlock_and_trap(void)
 	vb_op(b, VISA_OP_TRAP, VISA_T_NONE);
 	vb_end_func(b, 0, 0, 0);
 	vb_kernel(b, "tr", fn2, 0, 0);
-	if (load(b, &m)) {
+	if (tg_load_vb(&gpu, b, &m)) {
 		tap_ok(&t, 0, "deadlock");
 		return;
 	}
@@ -702,7 +688,7 @@ static void test_stop(void)
 	vb_bra(b, 0, 0);
 	vb_end_func(b, 0, 0, 0);
 	vb_kernel(b, "spin", fn, 0, 0);
-	if (load(b, &m)) {
+	if (tg_load_vb(&gpu, b, &m)) {
 		tap_ok(&t, 0, "stop");
 		return;
 	}

@@ -37,20 +37,6 @@ static struct visa_insn *op3(struct vb *b, uint16_t op, uint8_t ty, uint16_t d,
 	return i;
 }
 
-static int load(struct vb *b, struct tg_module *m)
-{
-	size_t size;
-	void *img = vb_finish(b, &size);
-	char err[200] = "";
-	int ret = tg_load(&gpu, img, size, m, err, sizeof(err));
-
-	if (ret)
-		tap_diag("load failed: %s", err);
-	free(img);
-	vb_free(b);
-	return ret;
-}
-
 static void test_tier_names(void)
 {
 	tap_ok(&t, vgpu_jit_parse_tier("interp") == VGPU_TIER_INTERP &&
@@ -122,7 +108,7 @@ static void test_quantum(void)
 	uint8_t *seen;
 	int r;
 
-	if (!o || load(ticket_kernel(), &m)) {
+	if (!o || tg_load_vb(&gpu, ticket_kernel(), &m)) {
 		tap_ok(&t, 0, "quantum boundaries");
 		return;
 	}
@@ -188,7 +174,7 @@ static void test_masks(void)
 	vb_exit(b);
 	vb_end_func(b, 5, 2, 0);
 	vb_kernel(b, "masks", 0, 8, 0);
-	if (!o || load(b, &m)) {
+	if (!o || tg_load_vb(&gpu, b, &m)) {
 		tap_ok(&t, 0, "masks");
 		return;
 	}
@@ -224,7 +210,7 @@ static void test_async(void)
 	int launches = 0;
 
 	vgpu_jit_set_async(true);
-	if (!o || load(ticket_kernel(), &m)) {
+	if (!o || tg_load_vb(&gpu, ticket_kernel(), &m)) {
 		vgpu_jit_set_async(false);
 		tap_ok(&t, 0, "background compilation");
 		return;
@@ -247,7 +233,7 @@ static void test_async(void)
 	       launches);
 
 	for (int i = 0; i < 3; i++) {
-		if (load(ticket_kernel(), &m))
+		if (tg_load_vb(&gpu, ticket_kernel(), &m))
 			break;
 		memset(o, 0, n * 4);
 		all_ok &= tg_launch(&gpu, &m, "tickets",
@@ -311,7 +297,7 @@ static void test_unload_translating(void)
 	/* the unload comes 1 to 32 ms after the launch: some fall into the
 	 * translation (the thread runs when a CPU is idle) */
 	for (int n = 0; ok && n < 6; n++) {
-		if (load(sum_kernel(adds), &m)) {
+		if (tg_load_vb(&gpu, sum_kernel(adds), &m)) {
 			ok = false;
 			break;
 		}
@@ -325,7 +311,7 @@ static void test_unload_translating(void)
 	}
 	gpu.both_tiers = true;
 	/* the queue is in order: this one is native after the others */
-	if (ok && !load(sum_kernel(16), &m)) {
+	if (ok && !tg_load_vb(&gpu, sum_kernel(16), &m)) {
 		/* up to about 60 s on a loaded machine */
 		for (int i = 0; i < 6000 && !st.funcs_native; i++) {
 			memset(o, 0, 32 * 8);
@@ -354,7 +340,7 @@ static void test_too_long(void)
 	bool ok = true;
 	int r;
 
-	if (!o || load(sum_kernel(VGPU_JIT_MAX_INSNS), &m)) {
+	if (!o || tg_load_vb(&gpu, sum_kernel(VGPU_JIT_MAX_INSNS), &m)) {
 		tap_ok(&t, 0, "a function too long for the native tier");
 		return;
 	}

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tap.h"
 #include "test_gpu.h"
+#include "visa_builder.h"
 #include "vgpu_jit.h"
 #include "vgpu_printf.h"
 
@@ -162,6 +164,20 @@ int tg_load(struct test_gpu *g, const void *image, size_t size,
 	       h->sections[VISA_SEC_CONST_INIT].size);
 	apply_relocs(g, m);
 	return 0;
+}
+
+int tg_load_vb(struct test_gpu *g, struct vb *b, struct tg_module *m)
+{
+	size_t size;
+	void *img = vb_finish(b, &size);
+	char err[200] = "";
+	int ret = tg_load(g, img, size, m, err, sizeof(err));
+
+	if (ret)
+		tap_diag("load failed: %s", err);
+	free(img);
+	vb_free(b);
+	return ret;
 }
 
 void tg_unload(struct tg_module *m)

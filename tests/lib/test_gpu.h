@@ -72,6 +72,12 @@ void *tg_host(struct test_gpu *g, uint64_t va);
 int tg_load(struct test_gpu *g, const void *image, size_t size,
 	    struct tg_module *m, char *err, size_t errlen);
 void tg_unload(struct tg_module *m);
+/*
+ * Finish the image @b built (visa_builder.h), load it as tg_load() does
+ * and free @b; a load error is printed as a TAP diagnostic.
+ */
+struct vb;
+int tg_load_vb(struct test_gpu *g, struct vb *b, struct tg_module *m);
 /* VA of a module variable (cudaGetSymbolAddress). */
 uint64_t tg_symbol(struct test_gpu *g, struct tg_module *m, const char *name);
 

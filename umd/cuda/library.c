@@ -490,6 +490,17 @@ static CUresult cu_kernel_function(struct cu_kernel *k, CUfunction *out)
 	return cuModuleGetFunction(out, m, k->name);
 }
 
+/* The kernel @h names, once the driver is initialised. */
+static CUresult cu_kernel_lookup(CUkernel h, struct cu_kernel **out)
+{
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	*out = cu_kernel_get(h);
+	return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
 struct cu_function *cu_kernel_as_function(void *h)
 {
 	struct cu_kernel *k = cu_kernel_get((CUkernel)h);
@@ -506,13 +517,10 @@ CU_EXPORT CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc,
 					       CUkernel kernel)
 {
 	struct cu_kernel *k;
-	CUresult res = cu_initialized();
+	CUresult res = cu_kernel_lookup(kernel, &k);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	k = cu_kernel_get(kernel);
-	if (!k)
-		return CUDA_ERROR_INVALID_HANDLE;
 	if (!pFunc)
 		return CUDA_ERROR_INVALID_VALUE;
 	return cu_kernel_function(k, pFunc);
@@ -521,13 +529,10 @@ CU_EXPORT CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc,
 CU_EXPORT CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc)
 {
 	struct cu_kernel *k;
-	CUresult res = cu_initialized();
+	CUresult res = cu_kernel_lookup(hfunc, &k);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	k = cu_kernel_get(hfunc);
-	if (!k)
-		return CUDA_ERROR_INVALID_HANDLE;
 	if (!name)
 		return CUDA_ERROR_INVALID_VALUE;
 	*name = k->name;
@@ -538,13 +543,10 @@ CU_EXPORT CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib,
 					      CUkernel kernel)
 {
 	struct cu_kernel *k;
-	CUresult res = cu_initialized();
+	CUresult res = cu_kernel_lookup(kernel, &k);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	k = cu_kernel_get(kernel);
-	if (!k)
-		return CUDA_ERROR_INVALID_HANDLE;
 	if (!pLib)
 		return CUDA_ERROR_INVALID_VALUE;
 	*pLib = (CUlibrary)k->lib;
@@ -562,13 +564,10 @@ static CUresult cu_kernel_function_on(CUkernel kernel, CUdevice dev,
 {
 	struct cu_kernel *k;
 	struct cu_ctx *ctx;
-	CUresult res = cu_initialized();
+	CUresult res = cu_kernel_lookup(kernel, &k);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	k = cu_kernel_get(kernel);
-	if (!k)
-		return CUDA_ERROR_INVALID_HANDLE;
 	if (!cu_device_get(dev))
 		return CUDA_ERROR_INVALID_DEVICE;
 	res = cu_ctx_get(&ctx);

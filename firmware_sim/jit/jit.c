@@ -555,14 +555,17 @@ int vgpu_jit_init(void)
 
 struct jit_module *jit_module_create(const struct vgpu_module *m)
 {
+	static atomic_flag said_unavailable = ATOMIC_FLAG_INIT;
 	struct jit_module *jm;
 
 	if (vgpu_jit_get_tier() != VGPU_TIER_NATIVE)
 		return NULL;
 	pthread_once(&llvm_once, llvm_init);
 	if (!llvm_ok) {
-		fprintf(stderr, "vgpu: native tier unavailable (LLVM did not "
-			"start): using the interpreter\n");
+		/* the default tier: say it once, not at every module load */
+		if (!atomic_flag_test_and_set(&said_unavailable))
+			fprintf(stderr, "vgpu: native tier unavailable (LLVM "
+				"did not start): using the interpreter\n");
 		return NULL;
 	}
 	jm = calloc(1, sizeof(*jm));

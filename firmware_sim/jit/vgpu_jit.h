@@ -32,8 +32,12 @@ enum vgpu_tier {
  */
 #define VGPU_JIT_MAX_INSNS	20000
 
-/* The default when neither VGPU_TIER nor vgpu_jit_set_tier() says. */
-#define VGPU_TIER_DEFAULT	VGPU_TIER_INTERP
+/*
+ * The default when neither VGPU_TIER nor vgpu_jit_set_tier() says: the
+ * native tier, which falls back to the interpreter for a module when
+ * LLVM cannot start (and per function when it refuses one).
+ */
+#define VGPU_TIER_DEFAULT	VGPU_TIER_NATIVE
 
 /* "interp" or "native" -> tier; -1 for anything else. */
 int vgpu_jit_parse_tier(const char *name);

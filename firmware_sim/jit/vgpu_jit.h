@@ -86,6 +86,8 @@ int vgpu_jit_module_select(struct vgpu_module *mod, enum vgpu_tier tier);
 struct vgpu_jit_stats {
 	uint32_t funcs_native;		/* functions running as host code */
 	uint32_t funcs_interp;		/* functions left to the interpreter */
+	uint32_t funcs_cached;		/* ... of the native ones, loaded
+					 * from the compute cache */
 	uint64_t insns_inline;		/* their instructions compiled inline */
 	uint64_t insns_branch;		/* ... branches (inline unless the
 					 * warp diverges) */

@@ -29,6 +29,21 @@ struct tg_map {
 	uint8_t *host;
 };
 
+/*
+ * A copy of all device memory (test_gpu.c's tier comparison).  The
+ * buffers are kept from launch to launch: a fresh malloc() of megabytes
+ * for every copy was an mmap(), page faults and a munmap() each time
+ * (under ASan always), most of test_core_fastpath's time.
+ */
+#define TG_SNAPS	4	/* copies alive at once in one launch */
+struct tg_snap {
+	uint8_t *mem;		/* the maps' bytes, one after the other */
+	size_t cap;
+	uint8_t **at;		/* at[i]: map i's copy, in mem */
+	unsigned int at_cap;
+	bool busy;
+};
+
 struct test_gpu {
 	struct vgpu_core *core;
 	struct tg_map maps[TG_MAX_MAPS];
@@ -46,6 +61,7 @@ struct test_gpu {
 	uint64_t tier_launches;		/* launches compared ... */
 	uint64_t tier_nondet;		/* ... not comparable: the
 					 * interpreter differs from itself */
+	struct tg_snap snaps[TG_SNAPS];
 };
 
 struct tg_module {

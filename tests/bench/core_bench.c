@@ -28,10 +28,19 @@
  * other from the same inputs; the native tier's functions are compiled
  * before the timed runs, and the compile time is printed per kernel.
  *
- *   vgpu-core-bench [-s SMS] [-q] [-k KERNEL] [-t TIER]
+ * When OpenCL with a CPU device is installed (POCL, Debian's
+ * pocl-opencl-icd; loaded at run time, pocl_bench.c), the same kernels
+ * run on it too, in the same process, timed the same way.
+ *
+ * Scaling: each kernel also runs on the native tier on a core of one SM
+ * and of two SMs (wall time, the fastest of REPS): near 2x on two idle
+ * cores; on a shared machine the ratio says how much CPU was free.
+ *
+ *   vgpu-core-bench [-s SMS] [-q] [-k KERNEL] [-t TIER] [-n]
  *     -q  smaller sizes, for a smoke run
  *     -k  run only KERNEL (vectorAdd, matmul, reduce, divergent, alu)
  *     -t  interp, native or both (default both)
+ *     -n  no POCL and no scaling runs
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -40,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pocl_bench.h"
 #include "ptx/ptx_compiler.h"
 #include "simd.h"
 #include "test_gpu.h"
@@ -52,6 +62,10 @@
 static struct test_gpu gpu;
 static struct tg_module mod;
 static unsigned int sms = 1;
+static bool extras = true;		/* POCL and the scaling runs */
+static bool have_pocl;
+static struct vgpu_core *scale_core[2];	/* 1 and 2 SMs */
+static char pocl_device[320];
 
 /* Which tiers run: bit (1 << enum vgpu_tier). */
 static unsigned int tiers = 3;
@@ -113,6 +127,9 @@ struct result {
 	double w_core[NTIERS];		/* wall seconds */
 	double jit_ms;			/* compiling the kernel's function */
 	bool jit_cached;		/* ... or loading it from the cache */
+	double t_pocl, w_pocl;		/* POCL: CPU and wall seconds */
+	int ok_pocl;			/* -1: not run */
+	double w_scale[2];		/* native tier, 1 and 2 SMs: wall s */
 	uint64_t thread_insns;
 	int ok[NTIERS];
 };
@@ -133,6 +150,12 @@ static void print_result(const struct result *r)
 		       r->t_core[t] / r->t_c,
 		       r->ok[t] ? "ok" : "WRONG");
 	}
+	if (r->ok_pocl >= 0)
+		printf("%-12s %-6s %10llu %14s %9.4f %9.4f %10s %9.4f %8.2fx  "
+		       "%s\n", r->name, "pocl",
+		       (unsigned long long)r->threads, "-", r->t_pocl,
+		       r->w_pocl, "-", r->t_c, r->t_pocl / r->t_c,
+		       r->ok_pocl ? "ok" : "WRONG");
 }
 
 /*
@@ -193,6 +216,58 @@ static int run(const char *k, int tier, uint32_t gx, uint32_t gy,
 		fprintf(stderr, "%s: %s (%s)\n", k, vgpu_core_fault_name(f.kind),
 			f.message);
 	return ret;
+}
+
+/*
+ * The native tier's launch of @k on a core of one SM and one of two
+ * (wall seconds, the fastest of REPS after a warm-up).
+ */
+static void scale_run(const char *k, uint32_t gx, uint32_t gy, uint32_t bx,
+		      uint32_t by, const void *params, uint32_t psize,
+		      void *reset, size_t reset_len, struct result *r)
+{
+	struct vgpu_core_launch l;
+	struct vgpu_core_fault f;
+
+	if (!extras || !scale_core[1] || !((tiers >> VGPU_TIER_NATIVE) & 1))
+		return;
+	vgpu_jit_module_select(mod.mod, VGPU_TIER_NATIVE);
+	tg_launch_desc(&gpu, &mod, k, (uint32_t[3]){ gx, gy, 1 },
+		       (uint32_t[3]){ bx, by, 1 }, 0, params, psize, &l);
+	for (int c = 0; c < 2; c++) {
+		r->w_scale[c] = 1e30;
+		for (int rep = -1; rep < REPS; rep++) {
+			double w0;
+
+			if (reset)
+				memset(reset, 0, reset_len);
+			w0 = wall_now();
+			if (vgpu_core_launch(scale_core[c], &l, &f))
+				fprintf(stderr, "%s: %s\n", k,
+					vgpu_core_fault_name(f.kind));
+			w0 = wall_now() - w0;
+			if (rep >= 0 && w0 < r->w_scale[c])
+				r->w_scale[c] = w0;
+		}
+	}
+}
+
+/* POCL's run of @k, when there is POCL. */
+static bool pocl_want(struct result *r)
+{
+	r->ok_pocl = -1;
+	return extras && have_pocl;
+}
+
+static void pocl_time(const char *k, unsigned int dims, const size_t *global,
+		      const size_t *local, struct pocl_arg *args,
+		      unsigned int nargs, struct result *r)
+{
+	if (pocl_run(k, dims, global, local, args, nargs, REPS, &r->t_pocl,
+		     &r->w_pocl))
+		r->ok_pocl = 0;
+	else
+		r->ok_pocl = 1;	/* the caller checks the output */
 }
 
 #define FOR_TIERS(t) \
@@ -284,6 +359,20 @@ static void bench_vector_add(int n, struct result *r)
 		    r);
 		r->ok[t] = !memcmp(ref, c, (size_t)n * 4);
 	}
+	scale_run("vector_add", (n + 255) / 256, 1, 256, 1, p, 28, NULL, 0, r);
+	if (pocl_want(r)) {
+		struct pocl_arg a_[4] = {
+			{ a, (size_t)n * 4, true, false },
+			{ b, (size_t)n * 4, true, false },
+			{ c, (size_t)n * 4, true, true },
+			{ &n, 4, false, false },
+		};
+		size_t gl = (size_t)(n + 255) / 256 * 256, lo = 256;
+
+		memset(c, 0, (size_t)n * 4);
+		pocl_time("vector_add", 1, &gl, &lo, a_, 4, r);
+		r->ok_pocl &= !memcmp(ref, c, (size_t)n * 4);
+	}
 	free(ref);
 }
 
@@ -313,6 +402,24 @@ static void bench_matmul(int n, struct result *r)
 		}
 		r->ok[t] = maxerr <= 1e-3 * n;	/* fma vs mul+add rounding */
 	}
+	scale_run("matmul", n / 16, n / 16, 16, 16, p, 28, C, sz, r);
+	if (pocl_want(r)) {
+		struct pocl_arg a_[4] = {
+			{ A, sz, true, false }, { B, sz, true, false },
+			{ C, sz, true, true }, { &n, 4, false, false },
+		};
+		size_t gl[2] = { (size_t)n, (size_t)n }, lo[2] = { 16, 16 };
+
+		memset(C, 0, sz);
+		pocl_time("matmul", 2, gl, lo, a_, 4, r);
+		maxerr = 0;
+		for (int i = 0; i < n * n; i++) {
+			double e = ref[i] - C[i];
+
+			maxerr = e > maxerr ? e : -e > maxerr ? -e : maxerr;
+		}
+		r->ok_pocl &= maxerr <= 1e-3 * n;
+	}
 	free(ref);
 }
 
@@ -331,6 +438,19 @@ static void bench_reduce(int n, struct result *r)
 	FOR_TIERS(t) {
 		run("reduce", t, 256, 1, 256, 1, p, 20, s, sizeof(*s), r);
 		r->ok[t] = *s == want;
+	}
+	scale_run("reduce", 256, 1, 256, 1, p, 20, s, sizeof(*s), r);
+	if (pocl_want(r)) {
+		unsigned long long sum = 0;
+		struct pocl_arg a_[3] = {
+			{ in, (size_t)n * 4, true, false },
+			{ &sum, sizeof(sum), true, true },
+			{ &n, 4, false, false },
+		};
+		size_t gl = 256 * 256, lo = 256;
+
+		pocl_time("reduce", 1, &gl, &lo, a_, 3, r);
+		r->ok_pocl &= sum == want;
 	}
 }
 
@@ -352,7 +472,34 @@ static void bench_divergent(int n, struct result *r)
 		    (size_t)n * 4, r);
 		r->ok[t] = !memcmp(ref, out, (size_t)n * 4);
 	}
+	scale_run("divergent", (n + 255) / 256, 1, 256, 1, p, 20, NULL, 0, r);
+	if (pocl_want(r)) {
+		struct pocl_arg a_[3] = {
+			{ in, (size_t)n * 4, true, false },
+			{ out, (size_t)n * 4, true, true },
+			{ &n, 4, false, false },
+		};
+		size_t gl = (size_t)(n + 255) / 256 * 256, lo = 256;
+
+		memset(out, 0, (size_t)n * 4);
+		pocl_time("divergent", 1, &gl, &lo, a_, 3, r);
+		r->ok_pocl &= !memcmp(ref, out, (size_t)n * 4);
+	}
 	free(ref);
+}
+
+/* -O2 C keeps x*a+b unfused: allow the fma difference */
+static int alu_bad(const float *out, const float *ref)
+{
+	int bad = 0;
+
+	for (int i = 0; i < 64; i++) {
+		float v = ref[i], e = v < 0 ? -v : v;
+
+		bad += out[i] != v && !(out[i] - v < 1e-2f * e &&
+					v - out[i] < 1e-2f * e);
+	}
+	return bad;
 }
 
 static void bench_alu(int n, int iters, struct result *r)
@@ -372,18 +519,21 @@ static void bench_alu(int n, int iters, struct result *r)
 				       ref[i] = v;
 		       });
 	FOR_TIERS(t) {
-		int bad = 0;
-
 		run("alu", t, (uint32_t)n / 256, 1, 256, 1, p, 12, out,
 		    (size_t)n * 4, r);
-		/* -O2 C keeps x*a+b unfused: allow the fma difference */
-		for (int i = 0; i < 64; i++) {
-			float v = ref[i], e = v < 0 ? -v : v;
+		r->ok[t] = !alu_bad(out, ref);
+	}
+	scale_run("alu", (uint32_t)n / 256, 1, 256, 1, p, 12, NULL, 0, r);
+	if (pocl_want(r)) {
+		struct pocl_arg a_[2] = {
+			{ out, (size_t)n * 4, true, true },
+			{ &iters, 4, false, false },
+		};
+		size_t gl = (size_t)n, lo = 256;
 
-			bad += out[i] != v && !(out[i] - v < 1e-2f * e &&
-						v - out[i] < 1e-2f * e);
-		}
-		r->ok[t] = !bad;
+		memset(out, 0, (size_t)n * 4);
+		pocl_time("alu", 1, &gl, &lo, a_, 2, r);
+		r->ok_pocl &= !alu_bad(out, ref);
 	}
 	free(ref);
 }
@@ -392,7 +542,7 @@ int main(int argc, char **argv)
 {
 	struct vgpu_ptx_source src = { .name = BENCH_PTX };
 	struct vgpu_ptx_diag diag;
-	struct result r[5];
+	struct result r[5] = { 0 };
 	const char *only = NULL;
 	int nr = 0;
 	bool quick = false;
@@ -401,8 +551,10 @@ int main(int argc, char **argv)
 	size_t size;
 	int opt, scale;
 
-	while ((opt = getopt(argc, argv, "s:qk:t:")) != -1) {
-		if (opt == 's') {
+	while ((opt = getopt(argc, argv, "s:qk:t:n")) != -1) {
+		if (opt == 'n') {
+			extras = false;
+		} else if (opt == 's') {
 			sms = (unsigned int)atoi(optarg);
 		} else if (opt == 'q') {
 			quick = true;
@@ -414,7 +566,7 @@ int main(int argc, char **argv)
 			tiers = 1u << vgpu_jit_parse_tier(optarg);
 		} else {
 			fprintf(stderr, "usage: %s [-s SMS] [-q] [-k KERNEL] "
-				"[-t interp|native|both]\n", argv[0]);
+				"[-t interp|native|both] [-n]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -453,6 +605,18 @@ int main(int argc, char **argv)
 	}
 	vgpu_ptx_free(img);
 	free((void *)src.text);
+	if (extras) {
+		char why[256];
+
+		have_pocl = !pocl_open(pocl_device, sizeof(pocl_device), why,
+				       sizeof(why));
+		if (!have_pocl)
+			snprintf(pocl_device, sizeof(pocl_device),
+				 "not run: %s", why);
+		for (int c = 0; c < 2; c++)
+			scale_core[c] = vgpu_core_create(
+				&(struct vgpu_core_config){ .num_sms = c + 1 });
+	}
 
 #define WANT(name) (!only || !strcmp(only, name))
 	if (WANT("vectorAdd"))
@@ -488,11 +652,29 @@ int main(int argc, char **argv)
 			       r[i].t_core[VGPU_TIER_NATIVE], r[i].jit_ms,
 			       r[i].jit_cached ? " (from the cache)" : "");
 	}
+	if (extras) {
+		printf("\npocl: %s\n", pocl_device);
+		printf("\nscaling, native tier, wall time (%ld CPUs online; "
+		       "other load on the machine lowers it):\n",
+		       sysconf(_SC_NPROCESSORS_ONLN));
+		printf("%-12s %10s %10s %9s\n", "kernel", "1 SM s", "2 SMs s",
+		       "speed-up");
+		for (int i = 0; i < nr; i++)
+			if (r[i].w_scale[1] > 0)
+				printf("%-12s %10.4f %10.4f %8.2fx\n", r[i].name,
+				       r[i].w_scale[0], r[i].w_scale[1],
+				       r[i].w_scale[0] / r[i].w_scale[1]);
+	}
+	for (int c = 0; c < 2; c++)
+		if (scale_core[c])
+			vgpu_core_destroy(scale_core[c]);
+	if (have_pocl)
+		pocl_close();
 	tg_unload(&mod);
 	tg_fini(&gpu);
 	for (int i = 0; i < nr; i++)
 		FOR_TIERS(t)
-			if (!r[i].ok[t])
+			if (!r[i].ok[t] || !r[i].ok_pocl)
 				return 1;
 	return 0;
 }

@@ -89,6 +89,13 @@ int tg_init_cfg(struct test_gpu *g, const struct vgpu_core_config *cfg)
 
 	memset(g, 0, sizeof(*g));
 	g->next_va = 0x100000000ull;
+	/*
+	 * Every run translates (under ASan too, in the -san twins) and
+	 * nothing is written to the user's cache: no native code from the
+	 * compute cache unless the environment asks for it
+	 * (CUDA_CACHE_DISABLE=0).  test_jit tests the cache itself.
+	 */
+	setenv("CUDA_CACHE_DISABLE", "1", 0);
 	if (!getenv("VGPU_TIER")) {
 		vgpu_jit_set_tier(VGPU_TIER_NATIVE);
 		/* compiling costs: TG_NATIVE_FUNCS functions compared */

@@ -72,7 +72,8 @@ struct tg_module {
 /*
  * Unless VGPU_TIER says otherwise, modules loaded after tg_init() get the
  * native tier and launches run on both tiers (see both_tiers), the first
- * TG_NATIVE_FUNCS functions compiled.
+ * TG_NATIVE_FUNCS functions compiled.  Native code is not taken from or
+ * put into the compute cache unless CUDA_CACHE_DISABLE is set (to 0).
  */
 int tg_init(struct test_gpu *g, unsigned int num_sms);
 int tg_init_cfg(struct test_gpu *g, const struct vgpu_core_config *cfg);

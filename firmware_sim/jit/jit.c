@@ -205,6 +205,16 @@ static int get_object(struct jit_module *jm, uint32_t fi, uint32_t code_count,
 	LLVMContextRef cx;
 	LLVMErrorRef e;
 
+	/*
+	 * The cache is opened at the first compilation, not at module load:
+	 * a program that loads modules and runs nothing (vgpu-objdump)
+	 * touches no cache directory.  jm->m is alive until
+	 * translation_done().
+	 */
+	if (!jm->cache_tried) {
+		jm->cache_tried = true;
+		jit_cache_open(jm, jm->m, JIT_PASSES);
+	}
 	/* the dumps show the IR, which a cache hit does not make */
 	*cached = !dump && !jit_cache_load(jm, fi, code_count, tr, obj);
 	if (*cached) {
@@ -631,7 +641,6 @@ struct jit_module *jit_module_create(const struct vgpu_module *m)
 		.branch = (void *)warp_branch,
 		.mem_resolve = (void *)mem_resolve,
 	};
-	jit_cache_open(jm, m, JIT_PASSES);
 	jm->enabled = 1;
 	jm->refs = 1;		/* the module's */
 	jm->async = async_default;

@@ -88,6 +88,7 @@ struct jit_module {
 	uint32_t nfuncs;
 	bool async;			/* compile in the background */
 	struct jit_env env;		/* what its code calls and reads */
+	bool cache_tried;		/* jit_cache_open() done (llvm_lock) */
 	struct vgpu_cache *cache;	/* native code between runs, or NULL */
 	struct vgpu_cache_key_builder cache_kb;	/* the key less the function */
 	/* protected by jit.c's queue_lock: */

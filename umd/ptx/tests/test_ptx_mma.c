@@ -8,7 +8,8 @@
  *  - layouts: for every fragment of the recording ("L" lines) a kernel
  *    loads it from a matrix holding row numbers, then column numbers (or,
  *    sub-byte, word numbers), and stores each lane's registers; every
- *    element must be where the H100 put it;
+ *    element must be where the H100 put it; six of them again from
+ *    shared memory with rows (columns) 8 elements longer than the matrix;
  *  - arithmetic: for every WMMA product of the recording ("D" lines, with
  *    their inputs in the "I" lines before them) a kernel loads A, B and C,
  *    multiplies and stores D, whose bits must be the H100's;
@@ -84,7 +85,7 @@ static const char prologue[] =
 	" .param .u64 pd)\n{\n"
 	".reg .b32 %ra<16>, %rb<16>, %rc<16>, %rd<16>, %r<8>;\n"
 	".reg .f64 %fda<4>, %fdb<4>, %fdc<4>, %fdd<4>;\n"
-	".reg .b64 %p<8>;\n"
+	".reg .b64 %p<8>;\n.reg .pred %q;\n"
 	"ld.param.u64 %p0, [pa];\nld.param.u64 %p1, [pb];\n"
 	"ld.param.u64 %p2, [pc];\nld.param.u64 %p3, [pd];\n"
 	"cvta.to.global.u64 %p0, %p0;\ncvta.to.global.u64 %p1, %p1;\n"
@@ -132,7 +133,12 @@ static bool run(const char *what, const char *text, const uint64_t p[4])
  * L <shape> <a|b|c> <type> <row|col> lane N: r,c r,c ...   or
  * L <shape> <a|b> <type> <row|col> lane N: wW   (sub-byte words)
  */
-static void check_layout(char **lines, unsigned int first)
+/*
+ * @pad 0: the matrix is dense in global memory.  Else its rows (columns)
+ * are @pad elements longer than the matrix, and the kernel copies it to
+ * shared memory and loads it from there: strides and .shared.
+ */
+static void check_layout(char **lines, unsigned int first, unsigned int pad)
 {
 	char shape[16], mat[4], type[8], lay[8], what[64], text[4096];
 	char list[256];
@@ -158,21 +164,45 @@ static void check_layout(char **lines, unsigned int first)
 	}
 	col = !strcmp(lay, "col");
 	words = f.bits < 8;
+	if (words && pad)
+		return;
 	rows = f.rows;
 	cols = f.cols;
-	ld = col ? rows : cols;
+	ld = (col ? rows : cols) + pad;
+	if (pad)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what),
+			 " from .shared, stride %llu", (unsigned long long)ld);
 	nel = f.ntiles * f.e;
 	rp = f.bits == 64 ? 2 : 1;	/* 32-bit words per register */
 	regs(list, sizeof(list), "a", f.nregs, f.bits == 64);
 	{
-		size_t o = (size_t)snprintf(text, sizeof(text),
+		/* the bytes of the matrix, padded rows included, in words */
+		unsigned int bytes = ((col ? cols : rows) * (unsigned int)ld *
+				      esize(t) + 3) & ~3u;
+		char copy[1024] = "";
+		size_t o;
+
+		if (pad)
+			snprintf(copy, sizeof(copy),
+				 ".shared .align 16 .b8 sm[%u];\n"
+				 "mov.u32 %%r1, %%laneid;\nshl.b32 %%r1, %%r1, 2;\n"
+				 "LOOP:\nsetp.ge.u32 %%q, %%r1, %u;\n@%%q bra DONE;\n"
+				 "cvt.u64.u32 %%p5, %%r1;\nadd.u64 %%p6, %%p0, %%p5;\n"
+				 "ld.global.b32 %%r2, [%%p6];\nmov.u64 %%p7, sm;\n"
+				 "add.u64 %%p7, %%p7, %%p5;\n"
+				 "st.shared.b32 [%%p7], %%r2;\n"
+				 "add.u32 %%r1, %%r1, 128;\nbra LOOP;\n"
+				 "DONE:\nbar.sync 0;\nmov.u64 %%p0, sm;\n",
+				 bytes, bytes);
+		o = (size_t)snprintf(text, sizeof(text),
 			"%s%s"
 			"mov.u32 %%r0, %%laneid;\n"
 			"mul.wide.u32 %%p4, %%r0, %u;\n"
 			"add.u64 %%p4, %%p4, %%p1;\n"
-			"wmma.load.%c.sync.aligned.%s.%s.global.%s %s, [%%p0], %llu;\n",
-			prologue, "", f.nregs * rp * 4, mat[0], lay, shape, type,
-			list, (unsigned long long)ld);
+			"wmma.load.%c.sync.aligned.%s.%s.%s.%s %s, [%%p0], %llu;\n",
+			prologue, copy, f.nregs * rp * 4, mat[0], lay, shape,
+			pad ? "shared" : "global", type, list,
+			(unsigned long long)ld);
 
 		for (unsigned int i = 0; i < f.nregs; i++)
 			o += (size_t)snprintf(text + o, sizeof(text) - o,
@@ -189,8 +219,8 @@ static void check_layout(char **lines, unsigned int first)
 		for (unsigned int r = 0; r < rows; r++)
 			for (unsigned int c = 0; c < cols; c++) {
 				uint64_t v = pass ? c : r;
-				uint64_t at = col ? (uint64_t)c * rows + r :
-						    (uint64_t)r * cols + c;
+				uint64_t at = col ? (uint64_t)c * ld + r :
+						    (uint64_t)r * ld + c;
 
 				if (words) {	/* word numbers */
 					if ((at * f.bits) % 32 == 0) {
@@ -454,10 +484,21 @@ int main(void)
 		bufs[i] = tg_alloc(&gpu, BUF_SIZE);
 	for (unsigned int i = 0; i < n; i++) {
 		if (!strncmp(lines[i], "L ", 2) && strstr(lines[i], " lane 0:") &&
-		    i + 32 <= n)
-			check_layout(lines, i);
-		else if (!strncmp(lines[i], "D ", 2))
+		    i + 32 <= n) {
+			static const char *const strided[] = {
+				"L m16n16k16 a f16 row", "L m16n16k16 b bf16 col",
+				"L m32n8k16 a s8 row", "L m16n16k16 c f32 col",
+				"L m8n8k4 a f64 row", "L m8n32k16 b f16 row",
+			};
+
+			check_layout(lines, i, 0);
+			for (unsigned int j = 0; j < 6; j++)
+				if (!strncmp(lines[i], strided[j],
+					     strlen(strided[j])))
+					check_layout(lines, i, 8);
+		} else if (!strncmp(lines[i], "D ", 2)) {
 			check_product(lines, i);
+		}
 	}
 	check_errors();
 	t_diag("%u checks failed", failures);

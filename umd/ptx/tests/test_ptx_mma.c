@@ -13,12 +13,15 @@
  *  - arithmetic: for every WMMA product of the recording ("D" lines, with
  *    their inputs in the "I" lines before them) a kernel loads A, B and C,
  *    multiplies and stores D, whose bits must be the H100's;
+ *  - mma.sync shapes and types the recording lacks (s8/u8 k16, k32 u8,
+ *    m8n8k16, s4/u4, b1, tf32 k4, bf16 k8): each lane's registers packed
+ *    by the PTX ISA's figures, D checked against exact arithmetic;
  *  - errors: a wmma whose shape does not take its type is refused with a
  *    clear message.
  *
  * The mma.sync, ldmatrix, stmatrix and movmatrix lines of the recording
  * are checked by the guest test test_cu_probe_mma, which runs the probe
- * itself.
+ * itself.  (Mixed signedness, mma.sync's .u8.s8, is not supported.)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@
 
 #include "ptx_test.h"
 #include "test_gpu.h"
+#include "fp_formats.h"
 #include "vgpu_mma.h"
 
 #define GOLDEN PTX_TEST_SRC "/../../../tools/cuda-probe/golden/probe_mma.h100.txt"
@@ -434,6 +438,198 @@ static void check_product(char **lines, unsigned int d)
 		failures++;
 }
 
+/* ---- mma.sync shapes the recording does not cover ---------------------- */
+
+/*
+ * The PTX ISA's figures for mma.sync, written out here (not taken from
+ * vgpu_mma.h): g = lane / 4, t = lane % 4, E elements per 32-bit register.
+ *   A (16 rows): register r, element j at (g + 8 (r % 2), E t + j + 4E (r / 2))
+ *   A (8 rows):  (g, E t + j + 4E r)
+ *   B:           (k, n) = (E t + j + 4E r, g)
+ *   C (16 rows): register r at (g + 8 (r / 2), 2 t + r % 2); 8 rows: (g, 2t + r)
+ * The host packs each lane's registers, the kernel only loads them, runs
+ * the one mma.sync and stores D; the reference is exact integer (or small
+ * integer-valued float) arithmetic.
+ */
+struct sync_case {
+	const char *shape, *types, *suffix;
+	unsigned int m, n, k, bits;	/* bits of A and B elements */
+	bool sgn, flt;			/* signed ints; bf16/tf32 values */
+};
+
+static int64_t elem_int(uint32_t reg, unsigned int j, unsigned int bits,
+			bool sgn)
+{
+	uint32_t v = bits == 32 ? reg : (reg >> (j * bits)) & ((1u << bits) - 1);
+
+	if (sgn && bits < 32 && v >> (bits - 1))
+		return (int64_t)v - ((int64_t)1 << bits);
+	return v;
+}
+
+static void check_sync(const struct sync_case *sc)
+{
+	unsigned int e = 32 / sc->bits, na = sc->m * sc->k / 32 / e;
+	unsigned int nb = sc->k * sc->n / 32 / e, nc = sc->m * sc->n / 32;
+	static uint32_t ra[32][8], rb[32][8], rc[32][8];
+	static double A[16][256], B[256][8], C[16][8];
+	char text[4096], what[96], la[160], lb[160], lc[160], ld[160];
+	unsigned int bad = 0;
+	uint64_t p[4];
+	size_t o;
+
+	snprintf(what, sizeof(what), "mma.sync.%s.%s%s", sc->shape, sc->types,
+		 sc->suffix);
+	for (unsigned int l = 0; l < 32; l++) {
+		unsigned int g = l / 4, t = l % 4;
+
+		for (unsigned int r = 0; r < na; r++) {
+			ra[l][r] = 0;
+			for (unsigned int j = 0; j < e; j++) {
+				unsigned int row = sc->m == 16 ? g + 8 * (r % 2) : g;
+				unsigned int col = e * t + j + 4 * e *
+					(sc->m == 16 ? r / 2 : r);
+				uint32_t v = (row * 7 + col * 3 + 1) % 13;
+
+				if (sc->flt && sc->bits == 16)	/* bf16 of v - 6 */
+					v = bits_f32((float)v - 6) >> 16;
+				else if (sc->flt)
+					v = bits_f32((float)v - 6) | 0x1000; /* low bits */
+				else
+					v &= sc->bits == 32 ? ~0u : (1u << sc->bits) - 1;
+				ra[l][r] |= sc->bits == 32 ? v : v << (j * sc->bits);
+			}
+		}
+		for (unsigned int r = 0; r < nb; r++) {
+			rb[l][r] = 0;
+			for (unsigned int j = 0; j < e; j++) {
+				unsigned int k = e * t + j + 4 * e * r;
+				uint32_t v = (k * 5 + g * 11 + 2) % 9;
+
+				if (sc->flt && sc->bits == 16)
+					v = bits_f32((float)v - 4) >> 16;
+				else if (sc->flt)
+					v = bits_f32((float)v - 4) | 0x0fff;
+				else
+					v &= sc->bits == 32 ? ~0u : (1u << sc->bits) - 1;
+				rb[l][r] |= sc->bits == 32 ? v : v << (j * sc->bits);
+			}
+		}
+		for (unsigned int r = 0; r < nc; r++) {
+			unsigned int row = sc->m == 16 ? g + 8 * (r / 2) : g;
+			unsigned int col = 2 * t + (sc->m == 16 ? r % 2 : r);
+			int32_t v = (int32_t)(row * 8 + col) - 40;
+
+			rc[l][r] = sc->flt ? bits_f32((float)v) : (uint32_t)v;
+			C[row][col] = v;
+		}
+	}
+	/* the matrices the registers describe */
+	for (unsigned int l = 0; l < 32; l++) {
+		unsigned int g = l / 4, t = l % 4;
+
+		for (unsigned int r = 0; r < na; r++)
+			for (unsigned int j = 0; j < e; j++) {
+				unsigned int row = sc->m == 16 ? g + 8 * (r % 2) : g;
+				unsigned int col = e * t + j + 4 * e *
+					(sc->m == 16 ? r / 2 : r);
+
+				A[row][col] = !sc->flt ?
+					(double)elem_int(ra[l][r], j, sc->bits, sc->sgn) :
+					sc->bits == 16 ?
+					(double)f32_of(((ra[l][r] >> (16 * j)) & 0xffff) << 16) :
+					(double)f32_of(ra[l][r] & 0xffffe000u);
+			}
+		for (unsigned int r = 0; r < nb; r++)
+			for (unsigned int j = 0; j < e; j++) {
+				unsigned int k = e * t + j + 4 * e * r;
+
+				B[k][g] = !sc->flt ?
+					(double)elem_int(rb[l][r], j, sc->bits, sc->sgn) :
+					sc->bits == 16 ?
+					(double)f32_of(((rb[l][r] >> (16 * j)) & 0xffff) << 16) :
+					(double)f32_of(rb[l][r] & 0xffffe000u);
+			}
+	}
+	regs(la, sizeof(la), "a", na, false);
+	regs(lb, sizeof(lb), "b", nb, false);
+	regs(lc, sizeof(lc), "c", nc, false);
+	regs(ld, sizeof(ld), "d", nc, false);
+	o = (size_t)snprintf(text, sizeof(text),
+		"%smov.u32 %%r0, %%laneid;\nmul.wide.u32 %%p4, %%r0, 32;\n"
+		"add.u64 %%p5, %%p0, %%p4;\nadd.u64 %%p6, %%p1, %%p4;\n"
+		"add.u64 %%p7, %%p2, %%p4;\nadd.u64 %%p4, %%p3, %%p4;\n",
+		prologue);
+	for (unsigned int r = 0; r < na; r++)
+		o += (size_t)snprintf(text + o, sizeof(text) - o,
+				      "ld.global.b32 %%ra%u, [%%p5+%u];\n", r, 4 * r);
+	for (unsigned int r = 0; r < nb; r++)
+		o += (size_t)snprintf(text + o, sizeof(text) - o,
+				      "ld.global.b32 %%rb%u, [%%p6+%u];\n", r, 4 * r);
+	for (unsigned int r = 0; r < nc; r++)
+		o += (size_t)snprintf(text + o, sizeof(text) - o,
+				      "ld.global.b32 %%rc%u, [%%p7+%u];\n", r, 4 * r);
+	o += (size_t)snprintf(text + o, sizeof(text) - o,
+			      "mma.sync.aligned.%s.row.col.%s%s %s, %s, %s, %s;\n",
+			      sc->shape, sc->types, sc->suffix, ld, la, lb, lc);
+	for (unsigned int r = 0; r < nc; r++)
+		o += (size_t)snprintf(text + o, sizeof(text) - o,
+				      "st.global.b32 [%%p4+%u], %%rd%u;\n", 4 * r, r);
+	snprintf(text + o, sizeof(text) - o, "ret;\n}\n");
+	memcpy(p, bufs, sizeof(p));
+	memcpy(tg_host(&gpu, p[0]), ra, sizeof(ra));
+	memcpy(tg_host(&gpu, p[1]), rb, sizeof(rb));
+	memcpy(tg_host(&gpu, p[2]), rc, sizeof(rc));
+	if (!run(what, text, p)) {
+		t_ok(false, "%s runs", what);
+		failures++;
+		return;
+	}
+	for (unsigned int l = 0; l < 32; l++) {
+		const uint32_t *out = (const uint32_t *)tg_host(&gpu, p[3]) + 8 * l;
+
+		for (unsigned int r = 0; r < nc; r++) {
+			unsigned int row = sc->m == 16 ? l / 4 + 8 * (r / 2) : l / 4;
+			unsigned int col = 2 * (l % 4) + (sc->m == 16 ? r % 2 : r);
+			double want = C[row][col];
+			uint32_t w;
+
+			for (unsigned int k = 0; k < sc->k; k++)
+				want += sc->bits == 1 ?
+					(double)((int)A[row][k] ^ (int)B[k][col]) :
+					A[row][k] * B[k][col];
+			w = sc->flt ? bits_f32((float)want) : (uint32_t)(int32_t)want;
+			if (out[r] != w && bad++ < 3)
+				t_diag("%s: D[%u][%u] = %#x, want %#x", what, row,
+				       col, out[r], w);
+		}
+	}
+	if (!t_ok(!bad, "%s: D as the PTX ISA's layouts and exact arithmetic say",
+		  what))
+		failures++;
+}
+
+static void check_sync_shapes(void)
+{
+	static const struct sync_case cases[] = {
+		{ "m16n8k16", "s32.s8.s8.s32", "", 16, 8, 16, 8, true, false },
+		{ "m16n8k16", "s32.u8.u8.s32", "", 16, 8, 16, 8, false, false },
+		{ "m16n8k32", "s32.u8.u8.s32", "", 16, 8, 32, 8, false, false },
+		{ "m8n8k16", "s32.s8.s8.s32", "", 8, 8, 16, 8, true, false },
+		{ "m16n8k32", "s32.s4.s4.s32", "", 16, 8, 32, 4, true, false },
+		{ "m16n8k64", "s32.u4.u4.s32", "", 16, 8, 64, 4, false, false },
+		{ "m8n8k32", "s32.s4.s4.s32", "", 8, 8, 32, 4, true, false },
+		{ "m16n8k128", "s32.b1.b1.s32", ".xor.popc", 16, 8, 128, 1, false, false },
+		{ "m16n8k256", "s32.b1.b1.s32", ".xor.popc", 16, 8, 256, 1, false, false },
+		{ "m8n8k128", "s32.b1.b1.s32", ".xor.popc", 8, 8, 128, 1, false, false },
+		{ "m16n8k4", "f32.tf32.tf32.f32", "", 16, 8, 4, 32, true, true },
+		{ "m16n8k8", "f32.bf16.bf16.f32", "", 16, 8, 8, 16, true, true },
+	};
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		check_sync(&cases[i]);
+}
+
 /* ---- errors ------------------------------------------------------------ */
 
 static void check_errors(void)
@@ -500,6 +696,7 @@ int main(void)
 			check_product(lines, i);
 		}
 	}
+	check_sync_shapes();
 	check_errors();
 	t_diag("%u checks failed", failures);
 	tg_fini(&gpu);

@@ -32,6 +32,8 @@
  *          typed2           the same, decided by type2 (SET)
  *          mem              memory and address instructions
  *          barrier, warp    block barriers; warp-synchronous operations
+ *          mma              tensor-core operations (firmware_sim/core/
+ *                           exec_mma.c, include/vgpu_mma.h)
  *          printf, assert   the system calls
  *          nop, membar, sreg, branch, call, ret, exit, trap, brkpt,
  *          yield            one instruction each
@@ -211,4 +213,13 @@ VISA_OP(NANOSLEEP,  "nanosleep",  yield,   _, R, _, _, _, _, _, _,        _,   _
 /* system calls the compiler recognises */
 VISA_OP(VPRINTF,    "vprintf",    printf,  w, R, R, _, _, _, _, _,        _,   _,      0,                     "d = vprintf(format a, argument buffer b), generic addresses")
 VISA_OP(ASSERTFAIL, "assertfail", assert,  _, R, R, R, R, _, _, _,        _,   _,      0,                     "__assertfail(message a, file b, line c, function e): VISA_FAULT_ASSERT")
+/* tensor cores: warp-collective, through the warp's staging slots (vgpu_mma.h) */
+VISA_OP(MMAPUT,     "mma.put",    mma,     _, R, r, r, r, _, _, _,        _,   _,      0,                     "slots imm.. of each lane = a[, b, c, e] (64 bits each)")
+VISA_OP(MMAGET,     "mma.get",    mma,     W, _, w, w, w, _, _, _,        _,   _,      0,                     "d[, b, c, e] = slots imm.. of each lane")
+VISA_OP(MMALD,      "mma.ld",     mma,     _, R, R, _, _, _, _, SP_READ,  _,   _,      0,                     "fragment of matrix in imm = memory at a, stride b elements")
+VISA_OP(MMAST,      "mma.st",     mma,     _, R, R, _, _, _, _, SP_WRITE, _,   _,      0,                     "memory at a, stride b elements = fragment D of imm")
+VISA_OP(MMA,        "mma",        mma,     _, _, _, _, _, _, _, _,        _,   _,      0,                     "D slots = A x B + C slots (imm: shape, types, satfinite, b1 op)")
+VISA_OP(LDMATRIX,   "ldmatrix",   mma,     _, R, _, _, _, _, _, SP_READ,  _,   _,      0,                     "slots 0.. = imm 8x8 b16 matrices, row r of i at lane 8i+r's a")
+VISA_OP(STMATRIX,   "stmatrix",   mma,     _, R, _, _, _, _, _, SP_WRITE, _,   _,      0,                     "the matrices of slots 0.. to the rows lane 8i+r's a names")
+VISA_OP(MOVMATRIX,  "movmatrix",  mma,     _, _, _, _, _, _, _, _,        _,   _,      0,                     "slot 0 = the 8x8 b16 matrix of slot 0, transposed")
 #endif /* VISA_OP */

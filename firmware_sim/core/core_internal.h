@@ -123,6 +123,12 @@ struct warp {
 	struct frame *frames;
 	uint32_t nframes, frames_cap;
 
+	/*
+	 * The tensor-core staging slots (include/vgpu_mma.h): allocated by
+	 * the first matrix instruction, VISA_MMA_SLOTS rows of 32 lanes.
+	 */
+	uint64_t *mma_stage;
+
 	/* pending bar.red result */
 	uint16_t red_d, red_pd;
 	uint32_t red_mask;
@@ -346,6 +352,7 @@ int exec_int(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_float(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_mem(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_warp_op(struct warp *w, const struct dinsn *in, uint32_t mask);
+int exec_mma(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_misc(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_printf(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_assert(struct warp *w, const struct dinsn *in, uint32_t mask);

@@ -11,6 +11,7 @@
 
 #include "core_internal.h"
 #include "exec_handlers.h"
+#include "vgpu_mma.h"
 
 const struct vgpu_module *warp_module(const struct warp *w)
 {
@@ -147,6 +148,10 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 	w->rs_n = 0;
 	w->nframes = 0;
 	w->insns = w->lane_insns = 0;
+	/* a pooled warp's staging slots must not show the last block's data */
+	if (w->mma_stage)
+		memset(w->mma_stage, 0,
+		       (size_t)VISA_MMA_SLOTS * WARP_SIZE * sizeof(uint64_t));
 	if (grow_windows(w, f->num_regs, f->num_preds))
 		return -ENOMEM;
 	w->reg_top = f->num_regs;
@@ -162,6 +167,7 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 
 void warp_release(struct warp *w)
 {
+	free(w->mma_stage);
 	free(w->reg_arena);
 	free(w->pred_arena);
 	free(w->rs);
@@ -553,6 +559,7 @@ EXEC_CLASS(typed2, is_float_type(in->type2) ? exec_float(w, in, mask) :
 EXEC_CLASS(mem, exec_mem(w, in, mask))
 EXEC_CLASS(barrier, block_barrier(w, in, mask))
 EXEC_CLASS(warp, exec_warp_op(w, in, mask))
+EXEC_CLASS(mma, exec_mma(w, in, mask))
 EXEC_CLASS(printf, exec_printf(w, in, mask))
 EXEC_CLASS(assert, exec_assert(w, in, mask))
 #undef EXEC_CLASS

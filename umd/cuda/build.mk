@@ -326,6 +326,29 @@ $(CUDA_TST)/test_cu_probe_pools $(CUDA_TST)/test_cu_probe_pools-san: \
 ALL_TARGETS += $(CUDA_TST)/probe_pools $(CUDA_TST)/probe_pools-san \
 	$(CUDA_PROBE_POOLS_GOLDEN)
 
+# test_cu_probe_mma does the same with tools/cuda-probe/probe_mma.cu (the
+# tensor cores), built by nvcc as users build (PTX for compute_90 only,
+# the shared runtime: ours in the guest); both copies run the one probe.
+CUDA_PROBE_MMA_GOLDEN := $(CUDA_TEST_DATA)/probe_mma.h100.txt
+
+$(CUDA_PROBE_MMA_GOLDEN): tools/cuda-probe/golden/probe_mma.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_mma: tools/cuda-probe/probe_mma.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -gencode arch=compute_90,code=compute_90 \
+		-o $@ $<
+
+$(CUDA_TST)/test_cu_probe_mma $(CUDA_TST)/test_cu_probe_mma-san: \
+	$(CUDA_TST)/probe_mma $(CUDA_PROBE_MMA_GOLDEN) \
+	umd/cuda/tests/probe_compare.h
+$(CUDA_TST)/test_cu_probe_mma $(CUDA_TST)/test_cu_probe_mma-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_MMA_BIN='"$(abspath $(CUDA_TST)/probe_mma)"' \
+	-DPROBE_MMA_GOLDEN='"$(abspath $(CUDA_PROBE_MMA_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_mma $(CUDA_PROBE_MMA_GOLDEN)
+
 # test_cu_host_memory uses portable memory from a second device.
 $(CUDA_TST)/test_cu_host_memory.vmargs $(CUDA_TST)/test_cu_host_memory-san.vmargs:
 	@mkdir -p $(dir $@)

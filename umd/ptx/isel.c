@@ -1787,7 +1787,8 @@ void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 	struct mods m;
 	uint32_t i;
 
-	if (packed16(g, fn, in) || cg_select_video(g, fn, in))
+	if (packed16(g, fn, in) || cg_select_video(g, fn, in) ||
+	    cg_select_mma(g, fn, in))
 		return;
 	scan_mods(g, in, &m);
 	for (i = 0; i < sizeof(simple_ops) / sizeof(simple_ops[0]); i++)

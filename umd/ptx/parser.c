@@ -886,8 +886,10 @@ static void parse_group(struct parser *p, struct ptx_operand *o, char close,
 		}
 	}
 	expect_punct(p, close);
-	if (kind == PO_VEC && elems.n != 2 && elems.n != 4 && elems.n != 8)
-		FAIL(p, &o->pos, "a vector operand has 2, 4 or 8 elements, not %u",
+	/* {%r1}: mma.sync and ldmatrix fragments of one register */
+	if (kind == PO_VEC && elems.n != 1 && elems.n != 2 && elems.n != 4 &&
+	    elems.n != 8)
+		FAIL(p, &o->pos, "a vector operand has 1, 2, 4 or 8 elements, not %u",
 		     elems.n);
 	o->elems = elems.v;
 	o->nelems = elems.n;
@@ -999,7 +1001,7 @@ static void check_supported_family(struct parser *p, const struct ptx_insn *in)
 {
 	static const char *const families[] = {
 		"tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep",
-		"mma", "wmma", "wgmma", "ldmatrix", "stmatrix", "movmatrix",
+		"wgmma",
 		"mbarrier", "griddepcontrol", "elect",
 		"tcgen05", "setmaxnreg", "multimem", "alloca", "stacksave",
 		"stackrestore", "brx", "getctarank", "mapa", "clusterlaunchcontrol",

@@ -240,7 +240,8 @@ struct ptx_operand {
 	uint32_t nelems;
 };
 
-#define PTX_MAX_MODS 10
+/* wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32: 11 */
+#define PTX_MAX_MODS 12
 
 struct ptx_insn {
 	const char *op;			/* "ld" */

@@ -222,6 +222,10 @@ CUmemorytype rt_memory_type(enum cudaMemcpyKind kind, bool dst);
 	(c).Depth = (p)->extent.depth;					\
 } while (0)
 
+/* cudaMemcpy3D(Async) with an array on a side (array.c). */
+cudaError_t rt_memcpy3d_array(const struct cudaMemcpy3DParms *p,
+			      CUstream stream, bool async);
+
 /* --- launches (launch.c) ---------------------------------------------------- */
 
 cudaError_t rt_launch(CUfunction fn, dim3 grid, dim3 block, void **args,

@@ -91,6 +91,9 @@ $(OBJ)/tests/test_visa_optable.o $(OBJ)/san/tests/test_visa_optable.o: \
 	CTEST_EXTRA := -Itools/objdump
 $(eval $(call ctest,test_visa_optable,$(OBJ)/tools/objdump/visa_disasm.o))
 
+# The block-linear layout of CUDA arrays (include/vgpu_array.h).
+$(eval $(call ctest,test_bl_layout,))
+
 # Bounded fuzz test of the validator (meaningful mostly in the -san twin).
 $(eval $(call ctest,test_validator_fuzz,))
 

@@ -97,6 +97,17 @@ static bool cu_array_desc_ok(const CUDA_ARRAY3D_DESCRIPTOR *d)
 	       d->Depth <= cu_array_limits[kind].d;
 }
 
+/*
+ * What an H100 answers for a handle that is not a live array: NULL is
+ * not valid; anything else is taken for an array whose context is gone
+ * (cudaFreeArray twice, cudaArrayGetInfo after it: 709,
+ * tests/golden/probe_tex.h100.txt).
+ */
+static CUresult cu_array_bad(CUarray h)
+{
+	return h ? CUDA_ERROR_CONTEXT_IS_DESTROYED : CUDA_ERROR_INVALID_HANDLE;
+}
+
 struct cu_array *cu_array_get(CUarray h)
 {
 	struct cu_array *a = (struct cu_array *)h;
@@ -169,7 +180,7 @@ CU_EXPORT CUresult CUDAAPI cuArray3DGetDescriptor(
 	struct cu_array *a = cu_array_get(hArray);
 
 	if (!a)
-		return CUDA_ERROR_INVALID_HANDLE;
+		return cu_array_bad(hArray);
 	if (!pArrayDescriptor)
 		return CUDA_ERROR_INVALID_VALUE;
 	*pArrayDescriptor = a->desc;
@@ -183,7 +194,7 @@ CU_EXPORT CUresult CUDAAPI cuArrayGetDescriptor(
 	struct cu_array *a = cu_array_get(hArray);
 
 	if (!a)
-		return CUDA_ERROR_INVALID_HANDLE;
+		return cu_array_bad(hArray);
 	if (!pArrayDescriptor)
 		return CUDA_ERROR_INVALID_VALUE;
 	pArrayDescriptor->Width = a->desc.Width;
@@ -201,7 +212,7 @@ CU_EXPORT CUresult CUDAAPI cuArrayDestroy(CUarray hArray)
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!a || !cu_handle_remove(a, CU_HANDLE_ARRAY))
-		return CUDA_ERROR_INVALID_HANDLE;
+		return cu_array_bad(hArray);
 	/* Copies queued before the destruction still read it: wait. */
 	if (cu_ctx_valid(a->ctx)) {
 		cu_ctx_sync(a->ctx);

@@ -133,8 +133,11 @@ static cudaError_t rt_array_desc(cudaArray_const_t array,
 {
 	size_t i;
 
-	if (!array || cuArray3DGetDescriptor(d, (CUarray)array) != CUDA_SUCCESS)
+	if (!array)
 		return cudaErrorInvalidResourceHandle;
+	i = cuArray3DGetDescriptor(d, (CUarray)array);
+	if (i != CUDA_SUCCESS)
+		return rt_error_from_cu((CUresult)i);
 	for (i = 0; i < sizeof(rt_formats) / sizeof(rt_formats[0]); i++) {
 		if (rt_formats[i].format != d->Format)
 			continue;
@@ -389,12 +392,15 @@ cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src,
 }
 
 /*
- * cudaMemcpy3D's array sides (memory_3d.c): the extent and an array's
- * position are in elements of the array, a linear side's x in bytes.
+ * cudaMemcpy3D's array sides (memory_3d.c): once an array takes part,
+ * the extent's width and the x of both positions - a linear side's too -
+ * count elements of the array (of the source array between two), as an
+ * H100 does (test_cudart_array, run there).
  */
 cudaError_t rt_memcpy3d_array(const struct cudaMemcpy3DParms *p,
 			      CUstream stream, bool async)
 {
+	struct cudaPos srcpos = p->srcPos, dstpos = p->dstPos;
 	CUDA_MEMCPY3D c = { 0 };
 	CUDA_ARRAY3D_DESCRIPTOR d;
 	size_t elem = 1, src_elem = 1, dst_elem = 1;
@@ -410,28 +416,30 @@ cudaError_t rt_memcpy3d_array(const struct cudaMemcpy3DParms *p,
 		return err == cudaErrorInvalidResourceHandle ?
 		       cudaErrorInvalidValue : err;
 	elem = p->srcArray ? src_elem : dst_elem;
+	srcpos.x *= elem;
+	dstpos.x *= elem;
 	if (p->srcArray) {
 		c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
 		c.srcArray = (CUarray)p->srcArray;
-		c.srcXInBytes = p->srcPos.x * src_elem;
-		c.srcY = p->srcPos.y;
-		c.srcZ = p->srcPos.z;
+		c.srcXInBytes = srcpos.x;
+		c.srcY = srcpos.y;
+		c.srcZ = srcpos.z;
 	} else {
 		if (!p->srcPtr.ptr)
 			return cudaErrorInvalidValue;
-		RT_MEMCPY3D_SIDE(c, src, p->srcPtr, p->srcPos,
+		RT_MEMCPY3D_SIDE(c, src, p->srcPtr, srcpos,
 				 rt_memory_type(p->kind, false));
 	}
 	if (p->dstArray) {
 		c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
 		c.dstArray = (CUarray)p->dstArray;
-		c.dstXInBytes = p->dstPos.x * dst_elem;
-		c.dstY = p->dstPos.y;
-		c.dstZ = p->dstPos.z;
+		c.dstXInBytes = dstpos.x;
+		c.dstY = dstpos.y;
+		c.dstZ = dstpos.z;
 	} else {
 		if (!p->dstPtr.ptr)
 			return cudaErrorInvalidValue;
-		RT_MEMCPY3D_SIDE(c, dst, p->dstPtr, p->dstPos,
+		RT_MEMCPY3D_SIDE(c, dst, p->dstPtr, dstpos,
 				 rt_memory_type(p->kind, true));
 	}
 	if (!p->extent.width || !p->extent.height || !p->extent.depth)

@@ -321,7 +321,8 @@ static void test_3d(unsigned int flags, const char *what)
 	TAP(array_matches(a, &m), "%s: whole array round trip", what);
 
 	// a box from pitched device memory at array position (5, 6, 2)
-	T_OK(cudaMalloc3D(&dev, make_cudaExtent(row, h, depth)));
+	// rows wider than the array's: room for the box at x 16 elements
+	T_OK(cudaMalloc3D(&dev, make_cudaExtent(row + 512, h, depth)));
 	fill_pattern(host, row * h * depth, 8);
 	memset(&p, 0, sizeof(p));
 	p.srcPtr = make_cudaPitchedPtr(host, row, w, h);
@@ -331,14 +332,15 @@ static void test_3d(unsigned int flags, const char *what)
 	T_OK(cudaMemcpy3D(&p));
 	memset(&p, 0, sizeof(p));
 	p.srcPtr = dev;
-	p.srcPos = make_cudaPos(16, 1, 3);	// bytes on a linear side
+	// x counts elements of the array, on the linear side too (an H100)
+	p.srcPos = make_cudaPos(16, 1, 3);
 	p.dstArray = a;
 	p.dstPos = make_cudaPos(5, 6, 2);	// elements on an array side
-	p.extent = make_cudaExtent(60, 25, 5);	// elements of the array
+	p.extent = make_cudaExtent(50, 25, 5);	// elements of the array
 	p.kind = cudaMemcpyDeviceToDevice;
 	TAP(cudaMemcpy3D(&p) == cudaSuccess, "%s: cudaMemcpy3D device -> array at (5, 6, 2)", what);
-	model_put(&m, 5 * elem, 6, 2, host + (3 * h + 1) * row + 16, row, h,
-		  60 * elem, 25, 5);
+	model_put(&m, 5 * elem, 6, 2, host + (3 * h + 1) * row + 16 * elem, row, h,
+		  50 * elem, 25, 5);
 	TAP(array_matches(a, &m), "%s: the box lands at (5, 6, 2)", what);
 
 	// and back out of the array into device memory at a position
@@ -364,7 +366,7 @@ static void test_3d(unsigned int flags, const char *what)
 
 		for (size_t z = 0; z < 6; z++)
 			for (size_t y = 0; y < 30; y++)
-				same &= !memcmp(host + ((1 + z) * h + y) * row + 8,
+				same &= !memcmp(host + ((1 + z) * h + y) * row + 8 * elem,
 						m.b + ((3 + z) * h + 2 + y) * row +
 						1 * elem, 40 * elem);
 		TAP(same, "%s: the device box is the array's (1, 2, 3)", what);
@@ -497,6 +499,11 @@ static void test_errors(void)
 	T_OK(cudaFreeArray(b));
 	T_OK(cudaFreeArray(a));
 	T_OK(cudaFreeArray(NULL));
+	// a freed array: an H100 says its context is gone
+	T_IS(cudaErrorContextIsDestroyed, cudaFreeArray(a));
+	clear_error();
+	T_IS(cudaErrorContextIsDestroyed, cudaArrayGetInfo(NULL, NULL, NULL, a));
+	clear_error();
 }
 
 int main(void)

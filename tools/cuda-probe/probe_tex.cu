@@ -121,7 +121,7 @@ static void sweep(const fmt &f, int ch, int w, int h, int d, int dim,
   size_t elem = f.bits / 8 * ch;
   p.srcPtr = make_cudaPitchedPtr(host, w * elem, w, h);
   p.dstArray = a;
-  p.extent = make_cudaExtent(w, h, d ? d : 1);
+  p.extent = make_cudaExtent(w, h ? h : 1, d ? d : 1);  // a 1D array is one row
   p.kind = cudaMemcpyHostToDevice;
   cudaMemcpy3D(&p);
   cudaResourceDesc rd = {};
@@ -147,7 +147,7 @@ static void sweep(const fmt &f, int ch, int w, int h, int d, int dim,
     for (unsigned iy = 0; iy < (dim >= 2 ? sizeof(ys) / 4 : 1); iy++)
       for (unsigned ix = 0; ix < sizeof(xs) / 4; ix++) {
         float x = xs[ix], y = ys[iy], z = dim == 4 ? (float)iz : zs[iz];
-        if (norm) { x /= w; y /= h; if (dim == 3) z /= d; }
+        if (norm) { x /= w; if (h) y /= h; if (dim == 3) z /= d; }
         hc[k++] = make_float4(x, y, z, 0);
       }
   bool ints = read == 0 && f.kind != cudaChannelFormatKindFloat;

@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "vgpu_array.h"
+
 enum vgpu_tex_format {
 	VGPU_TEX_U8 = 1, VGPU_TEX_S8, VGPU_TEX_U16, VGPU_TEX_S16,
 	VGPU_TEX_U32, VGPU_TEX_S32, VGPU_TEX_F16, VGPU_TEX_F32,
@@ -68,6 +70,27 @@ static inline unsigned int vgpu_tex_format_bytes(unsigned int format)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * Whether the texture unit can use @d (formats, sizes, modes): the UMD
+ * checks what it writes, the firmware what it reads.
+ */
+static inline int vgpu_tex_desc_ok(const struct vgpu_tex_desc *d)
+{
+	unsigned int bytes = vgpu_tex_format_bytes(d->format);
+
+	if (!bytes || (d->channels != 1 && d->channels != 2 &&
+		       d->channels != 4) || !d->width || !d->height ||
+	    !d->depth || d->dims < 1 || d->dims > 3 || d->layout > 2 ||
+	    d->filter > 1 || d->read_mode > 1 ||
+	    d->block_h_log2 > VGPU_BL_MAX_LOG2 ||
+	    d->block_d_log2 > VGPU_BL_MAX_LOG2)
+		return 0;
+	for (unsigned int i = 0; i < 3; i++)
+		if (d->address[i] > VGPU_TEX_BORDER)
+			return 0;
+	return 1;
 }
 
 #endif /* _VGPU_TEX_H */

@@ -26,23 +26,6 @@
 /* Fraction bits of a normalized coordinate (see texel_space()). */
 #define COORD_FRAC_BITS	24
 
-int vgpu_tex_desc_ok(const struct vgpu_tex_desc *d)
-{
-	unsigned int bytes = vgpu_tex_format_bytes(d->format);
-
-	if (!bytes || (d->channels != 1 && d->channels != 2 &&
-		       d->channels != 4) || !d->width || !d->height ||
-	    !d->depth || d->dims < 1 || d->dims > 3 || d->layout > 2 ||
-	    d->filter > 1 || d->read_mode > 1 ||
-	    d->block_h_log2 > VGPU_BL_MAX_LOG2 ||
-	    d->block_d_log2 > VGPU_BL_MAX_LOG2)
-		return 0;
-	for (unsigned int i = 0; i < 3; i++)
-		if (d->address[i] > VGPU_TEX_BORDER)
-			return 0;
-	return 1;
-}
-
 static int is_integer(unsigned int format)
 {
 	return format != VGPU_TEX_F16 && format != VGPU_TEX_F32;

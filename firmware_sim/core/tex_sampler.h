@@ -27,7 +27,4 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		    void *opaque, const float c[3], int layer,
 		    uint32_t out[4]);
 
-/* Whether the texture unit can use @d (formats, sizes, modes). */
-int vgpu_tex_desc_ok(const struct vgpu_tex_desc *d);
-
 #endif /* VGPU_TEX_SAMPLER_H */

@@ -45,8 +45,8 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
  * The driver's format and channel count of @d: 1, 2 or 4 channels of
  * the same size, the first ones used.  False for what arrays cannot hold.
  */
-static bool rt_desc_format(const struct cudaChannelFormatDesc *d,
-			   CUarray_format *format, unsigned int *channels)
+bool rt_desc_format(const struct cudaChannelFormatDesc *d,
+		    CUarray_format *format, unsigned int *channels)
 {
 	int bits[4] = { d->x, d->y, d->z, d->w };
 	unsigned int n = 0, i;
@@ -126,33 +126,44 @@ cudaError_t cudaFreeArray(cudaArray_t array)
 	return rt_return_cu(cuArrayDestroy((CUarray)array));
 }
 
+bool rt_format_desc(CUarray_format format, unsigned int channels,
+		    struct cudaChannelFormatDesc *desc)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(rt_formats) / sizeof(rt_formats[0]); i++) {
+		int b = rt_formats[i].bits;
+
+		if (rt_formats[i].format != format)
+			continue;
+		*desc = cudaCreateChannelDesc(b, channels > 1 ? b : 0,
+					      channels > 2 ? b : 0,
+					      channels > 2 ? b : 0,
+					      rt_formats[i].kind);
+		return true;
+	}
+	return false;
+}
+
 /* The driver's description of @array, and its element size in bytes. */
 static cudaError_t rt_array_desc(cudaArray_const_t array,
 				 CUDA_ARRAY3D_DESCRIPTOR *d, size_t *elem,
 				 struct cudaChannelFormatDesc *desc)
 {
-	size_t i;
+	struct cudaChannelFormatDesc dd;
+	CUresult r;
 
 	if (!array)
 		return cudaErrorInvalidResourceHandle;
-	i = cuArray3DGetDescriptor(d, (CUarray)array);
-	if (i != CUDA_SUCCESS)
-		return rt_error_from_cu((CUresult)i);
-	for (i = 0; i < sizeof(rt_formats) / sizeof(rt_formats[0]); i++) {
-		if (rt_formats[i].format != d->Format)
-			continue;
-		*elem = (size_t)rt_formats[i].bits / 8 * d->NumChannels;
-		if (desc) {
-			int b = rt_formats[i].bits;
-
-			*desc = cudaCreateChannelDesc(b,
-				d->NumChannels > 1 ? b : 0,
-				d->NumChannels > 2 ? b : 0,
-				d->NumChannels > 2 ? b : 0, rt_formats[i].kind);
-		}
-		return cudaSuccess;
-	}
-	return cudaErrorInvalidResourceHandle;
+	r = cuArray3DGetDescriptor(d, (CUarray)array);
+	if (r != CUDA_SUCCESS)
+		return rt_error_from_cu(r);
+	if (!rt_format_desc(d->Format, d->NumChannels, &dd))
+		return cudaErrorInvalidResourceHandle;
+	*elem = (size_t)(dd.x + dd.y + dd.z + dd.w) / 8;
+	if (desc)
+		*desc = dd;
+	return cudaSuccess;
 }
 
 cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc,

@@ -9,6 +9,8 @@
 // pinned and device memory, each checked against a CPU model of the array
 // as plain rows of bytes.  The array itself is opaque (block-linear in
 // VRAM), so what is checked is that every box lands where CUDA says.
+// Texture and surface objects on arrays, pitch-2D and linear memory,
+// their getters and errors.
 // Error codes are those an H100 returns (this test, built against
 // NVIDIA's CUDA, passes on one: tools/cuda-probe/run-tests-on-gpu).
 #include <cuda.h>
@@ -506,6 +508,111 @@ static void test_errors(void)
 	clear_error();
 }
 
+// --- texture and surface objects ---------------------------------------------
+
+static void test_objects(void)
+{
+	cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+	cudaChannelFormatDesc i1 = cudaCreateChannelDesc<int>();
+	cudaChannelFormatDesc u2 = cudaCreateChannelDesc<uchar2>();
+	cudaArray_t a, ai, al;
+	cudaResourceDesc rd = {}, got = {};
+	cudaTextureDesc td = {}, gt;
+	cudaTextureObject_t t = 0;
+	cudaSurfaceObject_t so = 0;
+	void *lin;
+	size_t pitch;
+
+	T_OK(cudaMallocArray(&a, &f, 16, 8));
+	T_OK(cudaMallocArray(&ai, &i1, 16, 8));
+	T_OK(cudaMallocArray(&al, &f, 16, 8, cudaArraySurfaceLoadStore));
+	rd.resType = cudaResourceTypeArray;
+	rd.res.array.array = a;
+	td.addressMode[0] = cudaAddressModeWrap;
+	td.addressMode[1] = cudaAddressModeBorder;
+	td.filterMode = cudaFilterModeLinear;
+	td.readMode = cudaReadModeElementType;
+	td.normalizedCoords = 1;
+	td.borderColor[2] = 3.5f;
+	T_OK(cudaCreateTextureObject(&t, &rd, &td, NULL));
+	TAP(t != 0, "a texture object is a non-zero handle");
+	TAP(cudaGetTextureObjectTextureDesc(&gt, t) == cudaSuccess &&
+	    gt.filterMode == cudaFilterModeLinear &&
+	    gt.addressMode[0] == cudaAddressModeWrap &&
+	    gt.addressMode[1] == cudaAddressModeBorder &&
+	    gt.readMode == cudaReadModeElementType && gt.normalizedCoords == 1 &&
+	    gt.borderColor[2] == 3.5f,
+	    "cudaGetTextureObjectTextureDesc gives the sampler state back");
+	TAP(cudaGetTextureObjectResourceDesc(&got, t) == cudaSuccess &&
+	    got.resType == cudaResourceTypeArray && got.res.array.array == a,
+	    "cudaGetTextureObjectResourceDesc gives the array back");
+	T_OK(cudaDestroyTextureObject(t));
+	T_OK(cudaDestroyTextureObject(0));
+
+	// a pitch-2D and a linear resource
+	T_OK(cudaMallocPitch(&lin, &pitch, 64, 4));
+	memset(&rd, 0, sizeof(rd));
+	rd.resType = cudaResourceTypePitch2D;
+	rd.res.pitch2D.devPtr = lin;
+	rd.res.pitch2D.desc = u2;
+	rd.res.pitch2D.width = 32;
+	rd.res.pitch2D.height = 4;
+	rd.res.pitch2D.pitchInBytes = pitch;
+	td.readMode = cudaReadModeNormalizedFloat;
+	T_OK(cudaCreateTextureObject(&t, &rd, &td, NULL));
+	TAP(cudaGetTextureObjectResourceDesc(&got, t) == cudaSuccess &&
+	    got.resType == cudaResourceTypePitch2D &&
+	    got.res.pitch2D.devPtr == lin && got.res.pitch2D.desc.x == 8 &&
+	    got.res.pitch2D.desc.y == 8 && got.res.pitch2D.desc.z == 0 &&
+	    got.res.pitch2D.width == 32 && got.res.pitch2D.pitchInBytes == pitch,
+	    "a pitch-2D texture's resource comes back");
+	T_OK(cudaDestroyTextureObject(t));
+	memset(&rd, 0, sizeof(rd));
+	rd.resType = cudaResourceTypeLinear;
+	rd.res.linear.devPtr = lin;
+	rd.res.linear.desc = f;
+	rd.res.linear.sizeInBytes = 256;
+	td.filterMode = cudaFilterModePoint;
+	td.readMode = cudaReadModeElementType;
+	T_OK(cudaCreateTextureObject(&t, &rd, &td, NULL));
+	T_OK(cudaDestroyTextureObject(t));
+
+	// errors, as an H100 gives them (probe_tex.h100.txt)
+	T_IS(cudaErrorInvalidValue, cudaCreateTextureObject(&t, NULL, &td, NULL));
+	clear_error();
+	memset(&rd, 0, sizeof(rd));
+	rd.resType = cudaResourceTypeArray;
+	T_IS(cudaErrorInvalidResourceHandle,
+	     cudaCreateTextureObject(&t, &rd, &td, NULL));
+	clear_error();
+	rd.res.array.array = ai;
+	td.filterMode = cudaFilterModeLinear;
+	td.readMode = cudaReadModeElementType;
+	T_IS(cudaErrorInvalidFilterSetting,
+	     cudaCreateTextureObject(&t, &rd, &td, NULL));
+	clear_error();
+	td.filterMode = cudaFilterModePoint;
+	td.readMode = cudaReadModeNormalizedFloat;
+	T_IS(cudaErrorInvalidNormSetting,
+	     cudaCreateTextureObject(&t, &rd, &td, NULL));
+	clear_error();
+
+	// surfaces: an H100 makes one also without the load/store flag
+	rd.res.array.array = al;
+	T_OK(cudaCreateSurfaceObject(&so, &rd));
+	TAP(cudaGetSurfaceObjectResourceDesc(&got, so) == cudaSuccess &&
+	    got.res.array.array == al, "cudaGetSurfaceObjectResourceDesc");
+	T_OK(cudaDestroySurfaceObject(so));
+	rd.res.array.array = a;
+	T_OK(cudaCreateSurfaceObject(&so, &rd));
+	T_OK(cudaDestroySurfaceObject(so));
+
+	T_OK(cudaFree(lin));
+	T_OK(cudaFreeArray(a));
+	T_OK(cudaFreeArray(ai));
+	T_OK(cudaFreeArray(al));
+}
+
 int main(void)
 {
 	pid_t fw = fw_launcher_start();
@@ -520,6 +627,7 @@ int main(void)
 	test_3d(cudaArrayLayered, "2D layered");
 	test_1d_driver();
 	test_errors();
+	test_objects();
 	cudaDeviceReset();
 	fw_launcher_stop(fw);
 	return tap_finish();

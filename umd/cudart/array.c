@@ -344,11 +344,10 @@ static cudaError_t rt_copy_linear_array(cudaArray_const_t array, size_t x,
 	int dev;
 
 	err = rt_enter(&dev);
-	if (err == cudaSuccess)
-		err = rt_array_desc(array, &d, &elem, NULL);
 	if (err != cudaSuccess)
-		return err == cudaErrorInvalidResourceHandle ?
-		       cudaErrorInvalidValue : err;
+		return err;
+	if (rt_array_desc(array, &d, &elem, NULL) != cudaSuccess)
+		return cudaErrorInvalidValue;
 	row = d.Width * elem;
 	while (count && err == cudaSuccess) {
 		struct rt_side a = { .array = array, .x = x, .y = y };
@@ -418,14 +417,18 @@ cudaError_t rt_memcpy3d_array(const struct cudaMemcpy3DParms *p,
 	cudaError_t err;
 	int dev;
 
+	/* an array and a pointer on one side exclude each other */
+	if ((p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr))
+		return cudaErrorInvalidValue;
 	err = rt_enter(&dev);
-	if (err == cudaSuccess && p->srcArray)
-		err = rt_array_desc(p->srcArray, &d, &src_elem, NULL);
-	if (err == cudaSuccess && p->dstArray)
-		err = rt_array_desc(p->dstArray, &d, &dst_elem, NULL);
 	if (err != cudaSuccess)
-		return err == cudaErrorInvalidResourceHandle ?
-		       cudaErrorInvalidValue : err;
+		return err;
+	/* an array handle a copy cannot use: cudaErrorInvalidValue */
+	if ((p->srcArray &&
+	     rt_array_desc(p->srcArray, &d, &src_elem, NULL) != cudaSuccess) ||
+	    (p->dstArray &&
+	     rt_array_desc(p->dstArray, &d, &dst_elem, NULL) != cudaSuccess))
+		return cudaErrorInvalidValue;
 	elem = p->srcArray ? src_elem : dst_elem;
 	srcpos.x *= elem;
 	dstpos.x *= elem;

@@ -49,17 +49,17 @@ unsigned int cu_array_format_bytes(CUarray_format format)
 }
 
 /*
- * The largest array of each geometry (an H100's texture limits,
- * cudaDeviceProp maxTexture*): width, height, depth or layers.
+ * The largest array of each geometry (an H100's texture limits): width,
+ * height, depth or layers.  cuDeviceGetAttribute reports them too.
  */
-static const struct { size_t w, h, d; } cu_array_limits[] = {
-	[0] = { 131072, 0, 0 },		/* 1D */
-	[1] = { 131072, 65536, 0 },	/* 2D */
-	[2] = { 16384, 16384, 16384 },	/* 3D */
-	[3] = { 32768, 0, 2048 },	/* 1D layered */
-	[4] = { 32768, 32768, 2048 },	/* 2D layered */
-	[5] = { 32768, 32768, 6 },	/* cubemap */
-	[6] = { 32768, 32768, 2046 },	/* cubemap layered */
+const struct cu_array_limit cu_array_limits[CU_ARRAY_KINDS] = {
+	[CU_ARRAY_1D] = { 131072, 0, 0 },
+	[CU_ARRAY_2D] = { 131072, 65536, 0 },
+	[CU_ARRAY_3D] = { 16384, 16384, 16384 },
+	[CU_ARRAY_1D_LAYERED] = { 32768, 0, 2048 },
+	[CU_ARRAY_2D_LAYERED] = { 32768, 32768, 2048 },
+	[CU_ARRAY_CUBEMAP] = { 32768, 32768, 6 },
+	[CU_ARRAY_CUBEMAP_LAYERED] = { 32768, 32768, 2046 },
 };
 
 /* Whether @d describes an array this device can make. */
@@ -67,7 +67,7 @@ static bool cu_array_desc_ok(const CUDA_ARRAY3D_DESCRIPTOR *d)
 {
 	unsigned int layered = d->Flags & CUDA_ARRAY3D_LAYERED;
 	unsigned int cube = d->Flags & CUDA_ARRAY3D_CUBEMAP;
-	unsigned int kind;
+	enum cu_array_kind kind;
 
 	if (!cu_array_format_bytes(d->Format) || !d->Width ||
 	    (d->NumChannels != 1 && d->NumChannels != 2 &&
@@ -77,20 +77,20 @@ static bool cu_array_desc_ok(const CUDA_ARRAY3D_DESCRIPTOR *d)
 		if (d->Width != d->Height || !d->Depth ||
 		    d->Depth % 6 || (!layered && d->Depth != 6))
 			return false;
-		kind = layered ? 6 : 5;
+		kind = layered ? CU_ARRAY_CUBEMAP_LAYERED : CU_ARRAY_CUBEMAP;
 	} else if (layered) {
 		if (!d->Depth)
 			return false;
-		kind = d->Height ? 4 : 3;
+		kind = d->Height ? CU_ARRAY_2D_LAYERED : CU_ARRAY_1D_LAYERED;
 	} else if (d->Depth) {
 		if (!d->Height)
 			return false;
-		kind = 2;
+		kind = CU_ARRAY_3D;
 	} else {
-		kind = d->Height ? 1 : 0;
+		kind = d->Height ? CU_ARRAY_2D : CU_ARRAY_1D;
 	}
 	/* Gather is a 2D texture operation. */
-	if ((d->Flags & CUDA_ARRAY3D_TEXTURE_GATHER) && kind != 1)
+	if ((d->Flags & CUDA_ARRAY3D_TEXTURE_GATHER) && kind != CU_ARRAY_2D)
 		return false;
 	return d->Width <= cu_array_limits[kind].w &&
 	       d->Height <= cu_array_limits[kind].h &&

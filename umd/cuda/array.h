@@ -11,6 +11,7 @@
 
 #include <cuda.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "vgpu_array.h"
 
@@ -24,6 +25,18 @@ struct cu_array {
 	unsigned int elem_size;		/* bytes of one element, all channels */
 	struct vgpu_bl_layout layout;	/* rows and slices never 0 here */
 };
+
+enum cu_array_kind {
+	CU_ARRAY_1D, CU_ARRAY_2D, CU_ARRAY_3D, CU_ARRAY_1D_LAYERED,
+	CU_ARRAY_2D_LAYERED, CU_ARRAY_CUBEMAP, CU_ARRAY_CUBEMAP_LAYERED,
+	CU_ARRAY_KINDS
+};
+
+/* The largest width, height, depth (or layers) of each kind (array.c). */
+struct cu_array_limit {
+	size_t w, h, d;
+};
+extern const struct cu_array_limit cu_array_limits[CU_ARRAY_KINDS];
 
 /* Bytes of one channel of @format, 0 for a format arrays cannot have. */
 unsigned int cu_array_format_bytes(CUarray_format format);

@@ -628,6 +628,19 @@ int main(void)
 	test_1d_driver();
 	test_errors();
 	test_objects();
+	{
+		cudaDeviceProp prop;
+
+		TAP(cudaGetDeviceProperties(&prop, 0) == cudaSuccess &&
+		    prop.maxTexture1D == 131072 && prop.maxTexture2D[0] == 131072 &&
+		    prop.maxTexture2D[1] == 65536 && prop.maxTexture3D[2] == 16384 &&
+		    prop.maxTexture2DLayered[2] == 2048 &&
+		    prop.maxTextureCubemap == 32768,
+		    "the texture limits are an H100's: %d, %dx%d, 3D depth %d, %d layers, cubemap %d",
+		    prop.maxTexture1D, prop.maxTexture2D[0], prop.maxTexture2D[1],
+		    prop.maxTexture3D[2], prop.maxTexture2DLayered[2],
+		    prop.maxTextureCubemap);
+	}
 	cudaDeviceReset();
 	fw_launcher_stop(fw);
 	return tap_finish();

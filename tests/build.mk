@@ -91,6 +91,14 @@ $(OBJ)/tests/test_visa_optable.o $(OBJ)/san/tests/test_visa_optable.o: \
 	CTEST_EXTRA := -Itools/objdump
 $(eval $(call ctest,test_visa_optable,$(OBJ)/tools/objdump/visa_disasm.o))
 
+# The block-linear layout of CUDA arrays (include/vgpu_array.h).
+$(eval $(call ctest,test_bl_layout,))
+
+# The texture unit's sampler against fetches recorded on an H100.
+$(OBJ)/tests/test_tex_golden.o $(OBJ)/san/tests/test_tex_golden.o: \
+	CTEST_EXTRA := -DGOLDEN_TEX_FILE='"$(abspath tests/golden/probe_tex.h100.txt)"'
+$(eval $(call ctest,test_tex_golden,))
+
 # Bounded fuzz test of the validator (meaningful mostly in the -san twin).
 $(eval $(call ctest,test_validator_fuzz,))
 

@@ -126,7 +126,7 @@ CUresult cu_kernel_node_set(struct cu_kernel_node *k,
 
 static bool cu_memcpy_side_ok(CUmemorytype t)
 {
-	/* CUDA arrays do not exist on this device. */
+	/* Memcpy nodes with CUDA arrays: not yet (textures.rst). */
 	return t == CU_MEMORYTYPE_HOST || t == CU_MEMORYTYPE_DEVICE ||
 	       t == CU_MEMORYTYPE_UNIFIED;
 }

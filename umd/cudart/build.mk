@@ -178,6 +178,17 @@ ALL_TARGETS += $(TST)/cudart/test_cudart_mem3d \
 	$(TST)/cudart/test_cudart_mem3d.vmargs
 GUEST_TESTS += $(TST)/cudart/test_cudart_mem3d
 
+# CUDA arrays: the runtime's and the driver's array calls (so it links
+# libcuda too).
+$(TST)/cudart/test_cudart_array: umd/cudart/tests/test_cudart_array.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK) \
+		$(LIB)/libcuda.so
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL) \
+		-L$(LIB) -lcuda
+ALL_TARGETS += $(TST)/cudart/test_cudart_array
+GUEST_TESTS += $(TST)/cudart/test_cudart_array
+
 # CUDA graphs and stream capture through the runtime (<<<>>> launches
 # captured, graphs built node by node).
 $(TST)/cudart/test_cudart_graph: umd/cudart/tests/test_cudart_graph.cu \

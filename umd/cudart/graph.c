@@ -109,7 +109,7 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode,
 	CUcontext ctx;
 	cudaError_t err;
 
-	/* CUDA arrays do not exist on this device. */
+	/* Memcpy nodes with CUDA arrays: not yet (textures.rst). */
 	if (!p || p->srcArray || p->dstArray || !rt_memcpy_kind_valid(p->kind))
 		return rt_return(cudaErrorInvalidValue);
 	err = rt_current_context(&ctx);

@@ -450,8 +450,12 @@ int main(void)
 
 	tap_plan(7 + VISA_OP_COUNT);
 
-	/* 1. numbers */
-	ok = npins == VISA_OP_COUNT;
+	/*
+	 * 1. numbers.  Opcodes appended after the pinned ones are not
+	 * pinned: several branches append at once and their numbers follow
+	 * the order of the merges.
+	 */
+	ok = npins <= VISA_OP_COUNT;
 	for (size_t i = 0; i < npins; i++) {
 		if (pins[i].value != pins[i].pinned) {
 			tap_diag("%s is %u, pinned %u", pins[i].name,

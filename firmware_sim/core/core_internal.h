@@ -123,6 +123,9 @@ struct warp {
 	struct frame *frames;
 	uint32_t nframes, frames_cap;
 
+	struct cpa_state *cpa;	/* pending cp.async copies (exec_async.c),
+				 * NULL until the first */
+
 	/* pending bar.red result */
 	uint16_t red_d, red_pd;
 	uint32_t red_mask;

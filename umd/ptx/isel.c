@@ -1607,83 +1607,6 @@ static void sel_control(struct cg *g, struct cg_fn *fn,
 	cg_insn(fn, vop, VISA_T_NONE);
 }
 
-/*
- * cp.async: the asynchronous global -> shared copies of sm_80 (what
- * memcpy_async and the pipeline primitives compile to).  Memory accesses of
- * the interpreter complete in order, so the copy is done at once (a load
- * and a store) and commit_group / wait_group / wait_all need no code.
- */
-static void sel_cp(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
-		   struct mods *m)
-{
-	struct cg_addr dst, src;
-	struct visa_insn *vi;
-	uint16_t v[4] = { VISA_OPND_NONE, VISA_OPND_NONE, VISA_OPND_NONE,
-			  VISA_OPND_NONE };
-	uint64_t size;
-	uint32_t n, i;
-
-	if (!take(m, "async") || take(m, "bulk") || take(m, "mbarrier"))
-		cg_unsupported(g, &in->pos, "'cp' other than cp.async is not supported");
-	if (take(m, "commit_group") || take(m, "wait_all")) {
-		finish(g, m);
-		nops(g, in, 0);
-		return;
-	}
-	if (take(m, "wait_group")) {
-		finish(g, m);
-		nops(g, in, 1);
-		return;
-	}
-	take(m, "ca");
-	take(m, "cg");
-	finish(g, m);
-	/* The state spaces: .shared (m->space, the first) then .global. */
-	if (!insn_has(in, "global") ||
-	    !(insn_has(in, "shared") || insn_has(in, "shared::cta")))
-		cg_fail(g, &in->pos, "'cp.async' copies .global to .shared");
-	if (in->nops < 3 || in->nops > 4 || in->ops[2].kind != PO_IMM)
-		cg_fail(g, &in->pos, "'cp.async' takes [dst], [src], size[, src-size]");
-	size = in->ops[2].imm;
-	if (size != 4 && size != 8 && size != 16)
-		cg_fail(g, &in->ops[2].pos, "cp.async copies 4, 8 or 16 bytes");
-	if (in->nops == 4 && (in->ops[3].kind != PO_IMM ||
-			      (in->ops[3].imm != size && in->ops[3].imm != 0)))
-		cg_unsupported(g, &in->ops[3].pos,
-			       "cp.async with a partial source size is not supported");
-	n = (uint32_t)size / 4;
-	cg_address(g, fn, &in->ops[0], PS_SHARED, &dst);
-	cg_address(g, fn, &in->ops[1], PS_GLOBAL, &src);
-	for (i = 0; i < n; i++)
-		v[i] = in->nops == 4 && !in->ops[3].imm ? cg_lit(g, fn, 0) :
-		       cg_temp(g, fn);
-	if (in->nops == 3 || in->ops[3].imm) {
-		vi = cg_insn(fn, VISA_OP_LD, VISA_T_U32);
-		vi->type2 = src.space;
-		vi->a = src.a;
-		vi->imm = src.imm;
-		vi->mod = vec_log2(n) << VISA_MOD_VEC_SHIFT;
-		vi->d = v[0];
-		vi->b = v[1];
-		vi->c = v[2];
-		vi->e = v[3];
-	} else if (n > 2) {	/* zero fill: d takes no literal */
-		v[2] = cg_temp(g, fn);
-		vi = cg_insn(fn, VISA_OP_MOV, VISA_T_U32);
-		vi->d = v[2];
-		vi->a = cg_lit(g, fn, 0);
-	}
-	vi = cg_insn(fn, VISA_OP_ST, VISA_T_U32);
-	vi->type2 = dst.space;
-	vi->a = dst.a;
-	vi->imm = dst.imm;
-	vi->mod = vec_log2(n) << VISA_MOD_VEC_SHIFT;
-	vi->b = v[0];
-	vi->c = v[1];
-	vi->d = v[2];
-	vi->e = v[3];
-}
-
 /* Hints with no effect on this machine: no code. */
 static void sel_hint(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     struct mods *m)
@@ -1724,7 +1647,6 @@ static const struct {
 	{ "bra", sel_control }, { "call", sel_control }, { "ret", sel_control },
 	{ "exit", sel_control }, { "trap", sel_control },
 	{ "brkpt", sel_control }, { "nanosleep", sel_control },
-	{ "cp", sel_cp },
 	{ "prefetch", sel_hint }, { "prefetchu", sel_hint },
 	{ "pmevent", sel_hint },
 };
@@ -1787,7 +1709,8 @@ void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 	struct mods m;
 	uint32_t i;
 
-	if (packed16(g, fn, in) || cg_select_video(g, fn, in))
+	if (packed16(g, fn, in) || cg_select_video(g, fn, in) ||
+	    cg_select_async(g, fn, in))
 		return;
 	scan_mods(g, in, &m);
 	for (i = 0; i < sizeof(simple_ops) / sizeof(simple_ops[0]); i++)

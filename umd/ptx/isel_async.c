@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * isel_async.c - asynchronous data movement: cp.async and its groups,
- * mbarrier, cp.async.bulk, fence.proxy.async and elect.sync, lowered to
+ * mbarrier, cp.async.bulk, fence.proxy.async, elect.sync and
+ * griddepcontrol, lowered to
  * the async class of vISA (firmware_sim/core/exec_async.c says what each
  * does; Documentation/async-copies.rst explains the whole path).
  *
@@ -377,6 +378,20 @@ bool cg_select_async(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 	}
 	if (!strcmp(in->op, "elect")) {
 		sel_elect(g, fn, in);
+		return true;
+	}
+	if (!strcmp(in->op, "griddepcontrol")) {
+		/*
+		 * Programmatic dependent launch: a grid's dependents never
+		 * start before it ends here (launches of a stream run in
+		 * order), so launch_dependents has nothing to signal and
+		 * wait has nothing left to wait for.
+		 */
+		ALLOW(g, in, "launch_dependents", "wait");
+		if (in->nmods != 1)
+			cg_fail(g, &in->pos,
+				"'griddepcontrol' takes .launch_dependents or .wait");
+		want_ops(g, in, 0, 0);
 		return true;
 	}
 	if (!strcmp(in->op, "fence") && insn_has(in, "proxy")) {

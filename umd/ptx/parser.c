@@ -1000,7 +1000,6 @@ static void check_supported_family(struct parser *p, const struct ptx_insn *in)
 	static const char *const families[] = {
 		"tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep",
 		"mma", "wmma", "wgmma", "ldmatrix", "stmatrix", "movmatrix",
-		"griddepcontrol",
 		"tcgen05", "setmaxnreg", "multimem", "alloca", "stacksave",
 		"stackrestore", "brx", "getctarank", "mapa", "clusterlaunchcontrol",
 		/* video: negated operands ({-}a) are not parsed */

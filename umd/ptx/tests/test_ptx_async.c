@@ -188,8 +188,10 @@ static const char module[] = HDR
 	/* elect.sync over the full warp, then among the odd lanes only */
 	".visible .entry elect(.param .u64 out)\n{\n"
 	".reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n"
+	"griddepcontrol.wait;\n"
 	"ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n"
 	"mul.wide.u32 %rd2, %r1, 8;\nadd.u64 %rd3, %rd1, %rd2;\n"
+	"griddepcontrol.launch_dependents;\n"
 	"elect.sync %r2|%p1, -1;\nselp.u32 %r3, 256, 0, %p1;\n"
 	"or.b32 %r4, %r2, %r3;\nst.global.u32 [%rd3], %r4;\n"
 	"mov.u32 %r5, 255;\n"
@@ -665,6 +667,8 @@ static void check_compile_errors(void)
 		{ "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], [%r1];",
 		  "tensor memory accelerator" },
 		{ "elect.sync %r1, -1;", "d|p" },
+		{ "griddepcontrol;", ".launch_dependents or .wait" },
+		{ "griddepcontrol.launch;", "not supported" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

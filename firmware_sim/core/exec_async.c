@@ -13,7 +13,8 @@
  * So a program that reads its destination before waiting sees the old
  * bytes, which is the latest a real copy may land; programs that wait
  * correctly always see the new ones.  Copies of a thread that exits
- * without waiting are dropped (nobody can wait for them).
+ * without waiting are dropped (nobody can wait for them).  At most
+ * CPA_MAX_PENDING copies wait per warp; more make the oldest land.
  *
  *   lane 3: cp.async A   cp.async B   commit   cp.async C   commit   wait_group 1
  *   queue:  [A g0]       [A g0,B g0]  (g=1)    [.., C g1]   (g=2)    A, B land
@@ -78,6 +79,26 @@ static int fail(struct warp *w, const struct dinsn *in, int lane,
 
 /* ---- cp.async ------------------------------------------------------------ */
 
+/*
+ * A warp's copies in flight, at most: a kernel that never waits must not
+ * grow the queue without end.  When it is full the older half lands, as
+ * a real memory system retires old copies while new ones arrive (a copy
+ * may land at any time before its wait).
+ */
+#define CPA_MAX_PENDING	1024
+
+static void cpa_drain_oldest(struct warp *w)
+{
+	struct cpa_state *s = w->cpa;
+	uint32_t half = s->n / 2;
+
+	for (uint32_t i = 0; i < half; i++)
+		memcpy(w->blk->shared + s->q[i].dst, s->q[i].data,
+		       s->q[i].size);
+	memmove(s->q, s->q + half, (s->n - half) * sizeof(*s->q));
+	s->n -= half;
+}
+
 static int cpa_issue(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
 	struct block *b = w->blk;
@@ -112,6 +133,8 @@ static int cpa_issue(struct warp *w, const struct dinsn *in, uint32_t mask)
 		if (src_size > size)
 			return fail(w, in, l, VISA_FAULT_OUT_OF_RANGE, src_size,
 				    "cp.async: src-size larger than the copy size");
+		if (s->n == CPA_MAX_PENDING)
+			cpa_drain_oldest(w);
 		if (s->n == s->cap) {
 			uint32_t cap = s->cap ? 2 * s->cap : 64;
 			struct cpa_copy *q = realloc(s->q, cap * sizeof(*q));

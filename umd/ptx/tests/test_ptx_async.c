@@ -75,6 +75,35 @@ static const char module[] = HDR
 	"st.global.v4.u32 [%rd7+16], {%r7, %r8, %r9, %r10};\n"
 	"ld.shared.v4.u32 {%r7, %r8, %r9, %r10}, [%r4+2048];\n"
 	"st.global.v4.u32 [%rd7+32], {%r7, %r8, %r9, %r10};\nret;\n}\n"
+	/* one thread issues 3000 copies without waiting: a full queue
+	 * (1024) lands its older half; out = words landed before the
+	 * wait, then after it */
+	".visible .entry cpa_many(.param .u64 out, .param .u64 in)\n{\n"
+	".reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n"
+	".shared .align 16 .b8 sm[12000];\n"
+	"ld.param.u64 %rd1, [out];\nld.param.u64 %rd2, [in];\n"
+	"mov.u32 %r3, sm;\nmov.u32 %r1, 0;\n"
+	"Z:\nshl.b32 %r2, %r1, 2;\nadd.u32 %r4, %r3, %r2;\n"
+	"st.shared.u32 [%r4], 0;\nadd.u32 %r1, %r1, 1;\n"
+	"setp.lt.u32 %p1, %r1, 3000;\n@%p1 bra Z;\n"
+	"mov.u32 %r1, 0;\n"
+	"L:\nshl.b32 %r2, %r1, 2;\nadd.u32 %r4, %r3, %r2;\n"
+	"cvt.u64.u32 %rd3, %r2;\nadd.u64 %rd4, %rd2, %rd3;\n"
+	"cp.async.ca.shared.global [%r4], [%rd4], 4;\n"
+	"add.u32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 3000;\n@%p1 bra L;\n"
+	"mov.u32 %r1, 0;\nmov.u32 %r5, 0;\n"
+	"C:\nshl.b32 %r2, %r1, 2;\nadd.u32 %r4, %r3, %r2;\n"
+	"ld.shared.u32 %r6, [%r4];\nsetp.ne.u32 %p2, %r6, 0;\n"
+	"selp.u32 %r7, 1, 0, %p2;\nadd.u32 %r5, %r5, %r7;\n"
+	"add.u32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 3000;\n@%p1 bra C;\n"
+	"st.global.u32 [%rd1], %r5;\n"
+	"cp.async.wait_all;\n"
+	"mov.u32 %r1, 0;\nmov.u32 %r5, 0;\n"
+	"D:\nshl.b32 %r2, %r1, 2;\nadd.u32 %r4, %r3, %r2;\n"
+	"ld.shared.u32 %r6, [%r4];\nsetp.ne.u32 %p2, %r6, 0;\n"
+	"selp.u32 %r7, 1, 0, %p2;\nadd.u32 %r5, %r5, %r7;\n"
+	"add.u32 %r1, %r1, 1;\nsetp.lt.u32 %p1, %r1, 3000;\n@%p1 bra D;\n"
+	"st.global.u32 [%rd1+4], %r5;\nret;\n}\n"
 	/* the mbarrier sequence of check_mbar_sequence(), one thread */
 	".visible .entry mbar_seq(.param .u64 out)\n{\n"
 	".reg .b32 %r<40>;\n.reg .b64 %rd<12>;\n.reg .pred %p<20>;\n"
@@ -341,6 +370,28 @@ static void check_groups(struct test_gpu *g, struct tg_module *m)
 	t_ok(!a, "cp.async.wait_group 1: the older group landed (%d wrong)", a);
 	t_ok(!bnot, "cp.async.wait_group 1: the newest group did not (%d wrong)", bnot);
 	t_ok(!b, "cp.async.wait_group 0: every group landed (%d wrong)", b);
+}
+
+/*
+ * At most 1024 copies wait per warp; issuing the 1025th lands the oldest
+ * 512.  3000 issues drain at 1025, 1537, 2049 and 2561: copies 0..2047
+ * have landed, 2048..2999 wait.
+ */
+static void check_many(struct test_gpu *g, struct tg_module *m)
+{
+	uint64_t p[2] = { tg_alloc(g, 8), tg_alloc(g, 3000 * 4) };
+	uint32_t *in = tg_host(g, p[1]), *o;
+	struct vgpu_core_fault f;
+
+	for (uint32_t i = 0; i < 3000; i++)
+		in[i] = i + 1;
+	if (!t_ok(!launch(g, m, "cpa_many", 1, p, sizeof(p), &f),
+		  "cpa_many runs %s", f.message))
+		return;
+	o = tg_host(g, p[0]);
+	t_ok(o[0] == 2048 && o[1] == 3000,
+	     "a full copy queue lands its older half: %u landed before the wait (2048), %u after (3000)",
+	     o[0], o[1]);
 }
 
 static void check_fill(struct test_gpu *g, struct tg_module *m)
@@ -787,6 +838,7 @@ int main(void)
 		 "the core loads it %s", err)) {
 		check_groups(&g, &m);
 		check_fill(&g, &m);
+		check_many(&g, &m);
 		check_mbar_sequence(&g, &m);
 		check_bulk(&g, &m);
 		check_cpa_mbar(&g, &m);

@@ -254,6 +254,9 @@ static void test_heap(void)
 	       cudaDeviceSetLimit(cudaLimitMallocHeapSize, 16u << 20)) &&
 	    OK(cudaDeviceGetLimit(&v, cudaLimitMallocHeapSize)) && v == 4u << 20,
 	    "fixed once a kernel that calls malloc ran (%zu)", v);
+	/* a failed runtime call is also the last error, which this takes */
+	TAP(IS(cudaErrorInvalidValue, cudaGetLastError()) &&
+	    OK(cudaGetLastError()), "the refusal is the last error, once");
 
 	memset(bad, 0, 12);
 	heap_keep<<<16, 256>>>(slots);

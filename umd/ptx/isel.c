@@ -386,11 +386,10 @@ static void sel_mul24(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	bool mad = in->op[1] == 'a';
 	uint16_t x[2], d, c = VISA_OPND_NONE;
 	struct visa_insn *vi;
+	bool hi = take(m, "hi");
 	uint32_t i;
 
-	if (take(m, "hi"))
-		cg_unsupported(g, &in->pos, "'%s.hi' is not supported", in->op);
-	if (!take(m, "lo"))
+	if (!hi && !take(m, "lo"))
 		cg_fail(g, &in->pos, "'%s' needs .lo or .hi", in->op);
 	finish(g, m);
 	no_float_mods(g, m);
@@ -410,6 +409,25 @@ static void sel_mul24(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	if (mad)
 		c = cg_src(g, fn, &in->ops[3], t);
 	d = cg_dst(g, fn, &in->ops[0]);
+	if (hi) {
+		/* .hi: bits 47..16 of the 48-bit product (then + c) */
+		uint16_t w = cg_temp(g, fn), h = cg_temp(g, fn);
+
+		vi = cg_insn(fn, VISA_OP_MULWIDE, cg_vtype(t));
+		vi->d = w;
+		vi->a = x[0];
+		vi->b = x[1];
+		vi = cg_insn(fn, VISA_OP_SHR, t == PT_S32 ? VISA_T_S64 : VISA_T_U64);
+		vi->d = h;
+		vi->a = w;
+		vi->b = cg_lit(g, fn, 16);
+		vi = cg_insn(fn, VISA_OP_ADD, cg_vtype(t));
+		vi->d = d;
+		vi->a = h;
+		vi->b = mad ? c : cg_lit(g, fn, 0);
+		vi->mod = m->flags & VISA_MOD_SAT;
+		return;
+	}
 	vi = cg_insn(fn, mad ? VISA_OP_MAD : VISA_OP_MUL, cg_vtype(t));
 	vi->d = d;
 	vi->a = x[0];

@@ -34,6 +34,8 @@
 
 #include <stdint.h>
 
+#include "vgpu_visa_async.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

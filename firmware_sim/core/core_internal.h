@@ -128,6 +128,8 @@ struct warp {
 	 * the first matrix instruction, VISA_MMA_SLOTS rows of 32 lanes.
 	 */
 	uint64_t *mma_stage;
+	struct cpa_state *cpa;	/* pending cp.async copies (exec_async.c),
+				 * NULL until the first */
 
 	/* pending bar.red result */
 	uint16_t red_d, red_pd;

@@ -10,8 +10,10 @@
 #include <time.h>
 
 #include "core_internal.h"
+#include "exec_async.h"
 #include "exec_handlers.h"
 #include "vgpu_mma.h"
+#include "exec_heap.h"
 
 const struct vgpu_module *warp_module(const struct warp *w)
 {
@@ -152,6 +154,7 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 	if (w->mma_stage)
 		memset(w->mma_stage, 0,
 		       (size_t)VISA_MMA_SLOTS * WARP_SIZE * sizeof(uint64_t));
+	async_warp_reset(w);
 	if (grow_windows(w, f->num_regs, f->num_preds))
 		return -ENOMEM;
 	w->reg_top = f->num_regs;
@@ -172,6 +175,7 @@ void warp_release(struct warp *w)
 	free(w->pred_arena);
 	free(w->rs);
 	free(w->frames);
+	async_warp_release(w);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -562,6 +566,8 @@ EXEC_CLASS(warp, exec_warp_op(w, in, mask))
 EXEC_CLASS(mma, exec_mma(w, in, mask))
 EXEC_CLASS(printf, exec_printf(w, in, mask))
 EXEC_CLASS(assert, exec_assert(w, in, mask))
+EXEC_CLASS(async, exec_async(w, in, mask))
+EXEC_CLASS(heap, exec_heap(w, in, mask))
 #undef EXEC_CLASS
 
 /* Every opcode's handler: the class column of the opcode table. */

@@ -189,6 +189,7 @@ struct cu_module {
 	CUdeviceptr global_va;		/* the module's segments, or 0 */
 	bool global_managed;		/* global_va is managed memory */
 	CUdeviceptr const_va;
+	bool heap_ready;		/* its heap descriptor is written */
 	unsigned int num_functions;
 	struct cu_function *functions;
 	struct cu_module *next;		/* in ctx->modules */
@@ -215,6 +216,10 @@ struct cu_ctx {
 	struct cu_stream *graph_lanes[CU_GRAPH_LANES];
 	uint64_t next_image_id;
 	size_t limits[CU_LIMIT_MAX];
+	/* the device heap (device_heap.c), under its lock */
+	bool heap_made;
+	CUdeviceptr heap_va;
+	size_t heap_size;
 
 	/* Pinned memory the context's queues and events use. */
 	uint32_t sync_handle;
@@ -545,6 +550,14 @@ CUresult cu_copy_from_host(struct cu_ctx *ctx, uint64_t dst, const void *src,
 			   size_t size);
 
 /* ---- printf (printf.c) ------------------------------------------------- */
+
+/*
+ * device_heap.c: make the context's device heap (once) and fill @m's
+ * descriptor, before a launch of a kernel that uses malloc/free; and
+ * whether the heap exists (its size limit is fixed then).
+ */
+CUresult cu_heap_prepare(struct cu_module *m);
+bool cu_heap_in_use(struct cu_ctx *ctx);
 
 CUresult cu_printf_init(struct cu_ctx *ctx, size_t size);
 void cu_printf_fini(struct cu_ctx *ctx);

@@ -166,6 +166,11 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	res = cu_launch_capture(f, c, s, params, extra, &recorded);
 	if (res != CUDA_SUCCESS || recorded)
 		return res;
+	if (f->kernel->flags & VISA_KERNEL_USES_HEAP) {
+		res = cu_heap_prepare(m);
+		if (res != CUDA_SUCCESS)
+			return res;
+	}
 
 	res = cu_op_begin(s, CU_ENGINE_COMPUTE, NULL, &op);
 	if (res != CUDA_SUCCESS)

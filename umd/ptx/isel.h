@@ -24,6 +24,11 @@ bool cg_select_video(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 
 /* Lower a tensor-core instruction (isel_mma.c); false if in is none. */
 bool cg_select_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
+/*
+ * Lower cp.async, mbarrier, cp.async.bulk, fence.proxy and elect.sync
+ * (isel_async.c); false if in is none of them.
+ */
+bool cg_select_async(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 
 uint16_t cg_src(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 		enum ptx_type t);

@@ -1002,7 +1002,6 @@ static void check_supported_family(struct parser *p, const struct ptx_insn *in)
 	static const char *const families[] = {
 		"tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep",
 		"wgmma",
-		"mbarrier", "griddepcontrol", "elect",
 		"tcgen05", "setmaxnreg", "multimem", "alloca", "stacksave",
 		"stackrestore", "brx", "getctarank", "mapa", "clusterlaunchcontrol",
 		/* video: negated operands ({-}a) are not parsed */

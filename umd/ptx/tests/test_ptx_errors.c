@@ -103,12 +103,6 @@ static const struct error_case cases[] = {
 	  "call.uni f, (x);\nret;\n}\n",
 	  VGPU_PTX_ERR_SYNTAX,
 	  "e.ptx:12:10: error: call to 'f' passes 1 argument(s) and 0 result(s); it takes 2 and 0" },
-	{ "device malloc",
-	  H ".extern .func (.param .b64 r) malloc(.param .b64 n);\n"
-	  ".visible .entry k()\n{\n.param .b64 n;\n.param .b64 r;\n"
-	  "st.param.b64 [n], 16;\ncall.uni (r), malloc, (n);\nret;\n}\n",
-	  VGPU_PTX_ERR_UNSUPPORTED,
-	  "e.ptx:10:15: error: device-side malloc() is not supported" },
 	{ "store to .const", H ".const .u32 c;\n"
 	  ".visible .entry k()\n{\nst.const.u32 [c], 1;\nret;\n}\n",
 	  VGPU_PTX_ERR_SYNTAX,

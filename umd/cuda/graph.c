@@ -66,6 +66,9 @@ void cu_graph_node_free_params(struct cu_graph_node *n)
 {
 	unsigned int i;
 
+	if (n->holds_alloc)
+		cu_graph_alloc_exec(n->u.alloc.a, false);
+	n->holds_alloc = false;
 	switch (n->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL:
 		free(n->u.kernel.arg_buf);
@@ -187,6 +190,22 @@ static bool cu_memcpy_side_ok(CUmemorytype t)
 	       t == CU_MEMORYTYPE_UNIFIED;
 }
 
+/*
+ * Whether @g allocates or frees graph memory: such a graph cannot be a
+ * child graph (CUDA_ERROR_NOT_SUPPORTED on an H100), since nothing could
+ * free its allocations in the right order.
+ */
+static bool cu_graph_has_memory_nodes(const struct cu_graph *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->num_nodes; i++)
+		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC ||
+		    g->nodes[i]->type == CU_GRAPH_NODE_TYPE_MEM_FREE)
+			return true;
+	return false;
+}
+
 static CUresult cu_node_set_params(struct cu_graph_node *n,
 				   const void *params, CUcontext ctx)
 {
@@ -229,6 +248,8 @@ static CUresult cu_node_set_params(struct cu_graph_node *n,
 		/* The node owns a copy: the caller's graph stays its own. */
 		if (!cu_graph_valid(params))
 			return CUDA_ERROR_INVALID_VALUE;
+		if (cu_graph_has_memory_nodes(params))
+			return CUDA_ERROR_NOT_SUPPORTED;
 		return cu_graph_clone(params, &n->u.child, false);
 	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
 	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:

@@ -31,9 +31,15 @@
 #include "graph_internal.h"
 #include "handles.h"
 
-/* Handles' and conditional nodes' references (graph building is single-
- * threaded, but executable graphs may be destroyed on any thread). */
+/*
+ * Handles' and conditional nodes' references (graph building is single-
+ * threaded, but executable graphs may be destroyed on any thread), and
+ * the live handles: a conditional node may use a handle made for another
+ * graph (an H100 accepts it: probe_graphs.h100.txt).
+ */
 static pthread_mutex_t cu_cond_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cu_graph_cond **cu_conds;
+static size_t cu_num_conds, cu_conds_cap;
 
 void cu_cond_get(struct cu_graph_cond *c)
 {
@@ -46,8 +52,16 @@ void cu_cond_put(struct cu_graph_cond *c)
 {
 	unsigned int left;
 
+	size_t i;
+
 	pthread_mutex_lock(&cu_cond_lock);
 	left = --c->refs;
+	for (i = 0; !left && i < cu_num_conds; i++) {
+		if (cu_conds[i] == c) {
+			cu_conds[i] = cu_conds[--cu_num_conds];
+			break;
+		}
+	}
 	pthread_mutex_unlock(&cu_cond_lock);
 	if (left)
 		return;
@@ -55,15 +69,41 @@ void cu_cond_put(struct cu_graph_cond *c)
 	free(c);
 }
 
-struct cu_graph_cond *cu_cond_lookup(const struct cu_graph *g,
-				     CUgraphConditionalHandle h)
+struct cu_graph_cond *cu_cond_lookup(CUgraphConditionalHandle h)
 {
+	struct cu_graph_cond *c = NULL;
 	size_t i;
 
-	for (i = 0; i < g->num_conds; i++)
-		if (g->conds[i]->dptr == h)
-			return g->conds[i];
-	return NULL;
+	pthread_mutex_lock(&cu_cond_lock);
+	for (i = 0; i < cu_num_conds && !c; i++)
+		if (cu_conds[i]->dptr == h)
+			c = cu_conds[i];
+	pthread_mutex_unlock(&cu_cond_lock);
+	return c;
+}
+
+/* Enter @c in the list of live handles. */
+static CUresult cu_cond_register(struct cu_graph_cond *c)
+{
+	struct cu_graph_cond **v;
+	CUresult res = CUDA_SUCCESS;
+
+	pthread_mutex_lock(&cu_cond_lock);
+	if (cu_num_conds == cu_conds_cap) {
+		size_t cap = cu_conds_cap ? cu_conds_cap * 2 : 8;
+
+		v = realloc(cu_conds, cap * sizeof(*v));
+		if (v) {
+			cu_conds = v;
+			cu_conds_cap = cap;
+		}
+	}
+	if (cu_num_conds < cu_conds_cap)
+		cu_conds[cu_num_conds++] = c;
+	else
+		res = CUDA_ERROR_OUT_OF_MEMORY;
+	pthread_mutex_unlock(&cu_cond_lock);
+	return res;
 }
 
 CU_EXPORT CUresult CUDAAPI cuGraphConditionalHandleCreate(
@@ -80,9 +120,10 @@ CU_EXPORT CUresult CUDAAPI cuGraphConditionalHandleCreate(
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!pHandle_out || !cu_graph_valid(g) ||
-	    !cu_ctx_valid((struct cu_ctx *)ctx) ||
 	    (flags & ~(unsigned int)CU_GRAPH_COND_ASSIGN_DEFAULT))
 		return CUDA_ERROR_INVALID_VALUE;
+	if (!cu_ctx_valid((struct cu_ctx *)ctx))
+		return CUDA_ERROR_INVALID_CONTEXT;
 	c = calloc(1, sizeof(*c));
 	v = realloc(g->conds, (g->num_conds + 1) * sizeof(*v));
 	if (!c || !v) {
@@ -116,20 +157,26 @@ CU_EXPORT CUresult CUDAAPI cuGraphConditionalHandleCreate(
 	c->flags = flags;
 	c->graph = g;
 	c->refs = 1;
+	res = cu_cond_register(c);
+	if (res != CUDA_SUCCESS) {
+		cuMemFreeHost(cell);
+		free(c);
+		return res;
+	}
 	g->conds[g->num_conds++] = c;
 	*pHandle_out = c->dptr;
 	return CUDA_SUCCESS;
 }
 
 /*
- * A conditional node's parameters: a handle of the graph the node is
- * added to, a type and a number of bodies that fit it; the node gets
- * that many new, empty body graphs.
+ * A conditional node's parameters: a live handle, a type and a number of
+ * bodies that fit it, a context; the node gets that many new, empty body
+ * graphs.
  */
 CUresult cu_cond_node_set(struct cu_graph_node *n,
 			  const CUDA_CONDITIONAL_NODE_PARAMS *p)
 {
-	struct cu_graph_cond *c = cu_cond_lookup(n->graph, p->handle);
+	struct cu_graph_cond *c = cu_cond_lookup(p->handle);
 	unsigned int i;
 	CUresult res;
 
@@ -151,6 +198,8 @@ CUresult cu_cond_node_set(struct cu_graph_node *n,
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
+	if (!cu_ctx_valid((struct cu_ctx *)p->ctx))
+		return CUDA_ERROR_INVALID_CONTEXT;
 	n->u.cond.type = p->type;
 	n->u.cond.size = p->size;
 	n->u.cond.ctx = p->ctx;

@@ -164,6 +164,12 @@ static CUresult cu_exec_node_prepare(struct cu_graph_node *n,
 	if ((n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC ||
 	     n->type == CU_GRAPH_NODE_TYPE_MEM_FREE) && g->owner)
 		return CUDA_ERROR_NOT_SUPPORTED;
+	/* One executable graph at a time per allocation (H100). */
+	if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC) {
+		res = cu_graph_alloc_exec(n->u.alloc.a, true);
+		n->holds_alloc = res == CUDA_SUCCESS;
+		return res;
+	}
 	if (cu_graph_in_body(g) && !cu_body_node_ok(n->type))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (n->type == CU_GRAPH_NODE_TYPE_GRAPH) {
@@ -374,7 +380,9 @@ CU_EXPORT CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec,
 		return res;
 	if (!e || !flags)
 		return CUDA_ERROR_INVALID_VALUE;
-	*flags = e->flags;
+	/* An H100 does not report USE_NODE_PRIORITY here. */
+	*flags = e->flags & ~(cuuint64_t)
+		 CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
 	return CUDA_SUCCESS;
 }
 

@@ -52,6 +52,8 @@ struct cu_graph_alloc {
 	size_t size;			/* asked for */
 	size_t backing;			/* of the device memory behind it */
 	bool live;			/* allocated by a launch, not yet freed */
+	bool materialized;		/* launched once: in the footprint */
+	unsigned int execs;		/* executable graphs that hold it */
 	struct cu_graph_alloc *next;	/* in the list of all allocations */
 };
 
@@ -109,6 +111,8 @@ struct cu_graph_node {
 	 */
 	struct cu_graph_exec **sub;
 	size_t num_sub;
+	/* In an executable graph: it holds its allocation (MEM_ALLOC). */
+	bool holds_alloc;
 	/* In a clone only: the node it was copied from. */
 	const struct cu_graph_node *cloned_from;
 };
@@ -196,9 +200,8 @@ struct cu_graph_exec *cu_exec_of(CUgraphExec h);
 
 void cu_cond_get(struct cu_graph_cond *c);
 void cu_cond_put(struct cu_graph_cond *c);
-/* The handle @h made for @g or for a graph that contains @g, or NULL. */
-struct cu_graph_cond *cu_cond_lookup(const struct cu_graph *g,
-				     CUgraphConditionalHandle h);
+/* The live handle @h, or NULL. */
+struct cu_graph_cond *cu_cond_lookup(CUgraphConditionalHandle h);
 /* Check and copy conditional parameters into @n (bodies created). */
 CUresult cu_cond_node_set(struct cu_graph_node *n,
 			  const CUDA_CONDITIONAL_NODE_PARAMS *p);
@@ -212,6 +215,9 @@ void cu_graph_alloc_get(struct cu_graph_alloc *a);
 void cu_graph_alloc_put(struct cu_graph_alloc *a);
 /* A launch reached an allocation node / a free node. */
 CUresult cu_graph_alloc_launch(struct cu_graph_alloc *a, bool auto_free);
+/* An executable graph takes (@take) or drops an allocation; taking one
+ * another executable graph holds is CUDA_ERROR_NOT_SUPPORTED. */
+CUresult cu_graph_alloc_exec(struct cu_graph_alloc *a, bool take);
 bool cu_graph_alloc_is_live(struct cu_graph_alloc *a);
 
 /* ---- graph_user_object.c ------------------------------------------------ */

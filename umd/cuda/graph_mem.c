@@ -9,20 +9,22 @@
  * keeps it; its clones and the executable graphs made from it share the
  * same memory (struct cu_graph_alloc, counted).  A launch that reaches
  * the node makes the allocation *live*; a free node, cuMemFree or
- * cuMemFreeAsync of its address ends that.  A live allocation is what
- * the "used" footprint counts, and it may not be allocated again: the
- * next launch of its executable graph fails, unless the graph was
- * instantiated with CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH.
+ * cuMemFreeAsync of its address ends that.  A live allocation may not
+ * be allocated again: the next launch of its executable graph fails,
+ * unless the graph was instantiated with
+ * CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH.  Only one executable
+ * graph at a time may hold a graph's allocations.
  *
- *   node made         launch           free node / cuMemFree
- *   [reserved] -----> [live, used] ---> [reserved] --...--> last user
- *                                                           gone: cached
- *                                  cuDeviceGraphMemTrim: cache -> VRAM
+ *   node made        launch          free node / cuMemFree
+ *   [address] -----> [live] -------> [not live] --...--> last node or
+ *                      |                                 exec gone: cached
+ *                  counted in the footprint     cuDeviceGraphMemTrim:
+ *                  from the first launch on     cache -> VRAM, uncounted
  *
  * When the last node or executable graph naming an allocation goes, its
  * memory is not returned to the device but cached for the device's next
- * allocation node (the "reserved" footprint, as CUDA keeps it);
- * cuDeviceGraphMemTrim gives the cache back.
+ * allocation node; cuDeviceGraphMemTrim gives the cache back.  The
+ * footprint follows what an H100 reports (below).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +32,14 @@
 #include "graph_internal.h"
 #include "handles.h"
 
-/* Reserved graph memory is counted in pieces of this size. */
+/* Each allocation's own memory is rounded up to this. */
 #define CU_GRAPH_MEM_GRAIN	(2ull << 20)
+/*
+ * The footprint is counted in the graph allocator's chunks: one 1 MiB or
+ * 3 MiB allocation shows as 32 MiB used and reserved on an H100
+ * (probe_graphs.h100.txt), like the chunks of the memory pools.
+ */
+#define CU_GRAPH_MEM_CHUNK	(32ull << 20)
 /* Devices with a footprint of their own; the rest share the last. */
 #define CU_GRAPH_MEM_DEVICES	64
 
@@ -39,9 +47,17 @@ static pthread_mutex_t cu_graph_mem_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Every allocation that holds memory: in use (refs) or cached. */
 static struct cu_graph_alloc *cu_graph_allocs;
 
-/* The footprint of one device (cu_graph_mem_lock). */
+/*
+ * The footprint of one device (cu_graph_mem_lock): the memory of the
+ * allocations that a launch has reached at least once and that a trim
+ * has not given back.  An H100 reports "used" and "reserved" alike in
+ * every state recorded (an allocation counts from its first launch, not
+ * from its node, and stays counted after its free, its executable
+ * graph's and its graph's destruction, until a trim), so both are that.
+ */
 struct cu_graph_mem_stats {
-	uint64_t used, used_high, reserved, reserved_high;
+	uint64_t bytes;			/* of the allocations counted */
+	uint64_t used_high, reserved_high;
 };
 static struct cu_graph_mem_stats cu_graph_mem_stats[CU_GRAPH_MEM_DEVICES];
 
@@ -53,16 +69,23 @@ static struct cu_graph_mem_stats *cu_stats(const struct cu_device *d)
 				   CU_GRAPH_MEM_DEVICES - 1];
 }
 
-static void cu_stats_add(struct cu_device *d, int64_t used, int64_t reserved)
+/* The footprint as reported: whole chunks. */
+static uint64_t cu_stats_current(const struct cu_graph_mem_stats *st)
+{
+	return cu_align_up(st->bytes, CU_GRAPH_MEM_CHUNK);
+}
+
+static void cu_stats_add(struct cu_device *d, int64_t bytes)
 {
 	struct cu_graph_mem_stats *st = cu_stats(d);
+	uint64_t now;
 
-	st->used += used;
-	st->reserved += reserved;
-	if (st->used > st->used_high)
-		st->used_high = st->used;
-	if (st->reserved > st->reserved_high)
-		st->reserved_high = st->reserved;
+	st->bytes += bytes;
+	now = cu_stats_current(st);
+	if (now > st->used_high)
+		st->used_high = now;
+	if (now > st->reserved_high)
+		st->reserved_high = now;
 }
 
 void cu_graph_alloc_get(struct cu_graph_alloc *a)
@@ -115,7 +138,6 @@ static CUresult cu_graph_alloc_new(struct cu_ctx *ctx, size_t size,
 	pthread_mutex_lock(&cu_graph_mem_lock);
 	a->next = cu_graph_allocs;
 	cu_graph_allocs = a;
-	cu_stats_add(a->dev, 0, (int64_t)backing);
 	pthread_mutex_unlock(&cu_graph_mem_lock);
 	*out = a;
 	return CUDA_SUCCESS;
@@ -137,9 +159,11 @@ CUresult cu_mem_alloc_node_set(struct cu_graph_node *n,
 		return res;
 	if (!p->bytesize || pp->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
 	    pp->location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
-	    pp->location.id != (int)ctx->dev->ordinal ||
-	    pp->handleTypes != CU_MEM_HANDLE_TYPE_NONE)
+	    pp->location.id != (int)ctx->dev->ordinal)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* Graph memory cannot be shared with another process (H100). */
+	if (pp->handleTypes != CU_MEM_HANDLE_TYPE_NONE)
+		return CUDA_ERROR_NOT_SUPPORTED;
 	if (p->accessDescCount &&
 	    (!p->accessDescs || p->accessDescCount > 1 ||
 	     p->accessDescs[0].location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
@@ -185,7 +209,6 @@ static void cu_graph_alloc_unlive(struct cu_graph_alloc *a)
 		return;
 	a->live = false;
 	a->refs--;		/* the launch's reference */
-	cu_stats_add(a->dev, -(int64_t)a->backing, 0);
 }
 
 CUresult cu_graph_alloc_launch(struct cu_graph_alloc *a, bool auto_free)
@@ -201,7 +224,9 @@ CUresult cu_graph_alloc_launch(struct cu_graph_alloc *a, bool auto_free)
 		/* Live memory stays while its user holds the address. */
 		a->live = true;
 		a->refs++;
-		cu_stats_add(a->dev, (int64_t)a->backing, 0);
+		if (!a->materialized)
+			cu_stats_add(a->dev, (int64_t)a->backing);
+		a->materialized = true;
 	}
 	pthread_mutex_unlock(&cu_graph_mem_lock);
 	return res;
@@ -216,6 +241,21 @@ void cu_graph_alloc_free_ptr(CUdeviceptr ptr)
 	if (a)
 		cu_graph_alloc_unlive(a);
 	pthread_mutex_unlock(&cu_graph_mem_lock);
+}
+
+CUresult cu_graph_alloc_exec(struct cu_graph_alloc *a, bool take)
+{
+	CUresult res = CUDA_SUCCESS;
+
+	pthread_mutex_lock(&cu_graph_mem_lock);
+	if (!take)
+		a->execs--;
+	else if (a->execs)
+		res = CUDA_ERROR_NOT_SUPPORTED;
+	else
+		a->execs++;
+	pthread_mutex_unlock(&cu_graph_mem_lock);
+	return res;
 }
 
 /* Whether a launch of @a now would find it still allocated. */
@@ -330,13 +370,11 @@ CU_EXPORT CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device,
 	st = cu_stats(d);
 	switch (attr) {
 	case CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT:
-		v = st->used;
+	case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT:
+		v = cu_stats_current(st);
 		break;
 	case CU_GRAPH_MEM_ATTR_USED_MEM_HIGH:
 		v = st->used_high;
-		break;
-	case CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT:
-		v = st->reserved;
 		break;
 	case CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH:
 		v = st->reserved_high;
@@ -369,9 +407,9 @@ CU_EXPORT CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device,
 	pthread_mutex_lock(&cu_graph_mem_lock);
 	st = cu_stats(d);
 	if (attr == CU_GRAPH_MEM_ATTR_USED_MEM_HIGH)
-		st->used_high = st->used;
+		st->used_high = cu_stats_current(st);
 	else if (attr == CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH)
-		st->reserved_high = st->reserved;
+		st->reserved_high = cu_stats_current(st);
 	else
 		res = CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_unlock(&cu_graph_mem_lock);
@@ -398,7 +436,8 @@ CU_EXPORT CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device)
 			continue;
 		}
 		*pp = a->next;
-		cu_stats_add(d, 0, -(int64_t)a->backing);
+		if (a->materialized)
+			cu_stats_add(d, -(int64_t)a->backing);
 		a->next = dead;
 		dead = a;
 	}

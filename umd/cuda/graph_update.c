@@ -13,8 +13,7 @@
  *   the node count or an edge differs        TOPOLOGY_CHANGED
  *   a node's type differs                    NODE_TYPE_CHANGED
  *   a kernel's function is of another ctx    UNSUPPORTED_FUNCTION_CHANGE
- *   a copy's memory types or context, a      PARAMETERS_CHANGED
- *   memset's context or element size, a 2D
+ *   a copy's memory types or context, a 2D   PARAMETERS_CHANGED
  *   memset at all, a conditional's type or
  *   body count, an allocation's size or a
  *   free's address change
@@ -45,26 +44,33 @@ static bool cu_update_fail(struct cu_update_result *r,
 	return false;
 }
 
-/* Node @m has exactly the dependencies of executable node @i. */
+/*
+ * Node @m of @g has exactly the dependencies of executable node @i.  An
+ * edge the new graph lacks is reported by the node it would come from
+ * (what an H100 names: probe_graphs.h100.txt); an edge it has in excess,
+ * by the same end.
+ */
 static bool cu_update_edges(const struct cu_graph_exec *e, size_t i,
+			    const struct cu_graph *g,
 			    const struct cu_graph_node *m,
 			    struct cu_update_result *r)
 {
-	size_t k, j, n = e->dep_first[i + 1] - e->dep_first[i];
+	size_t k, j;
 
-	for (j = 0; j < m->num_deps; j++) {
-		for (k = e->dep_first[i]; k < e->dep_first[i + 1]; k++)
-			if (e->nodes[e->dep[k]].index == m->deps[j]->index)
-				break;
-		if (k == e->dep_first[i + 1])
+	for (k = e->dep_first[i]; k < e->dep_first[i + 1]; k++) {
+		size_t want = e->nodes[e->dep[k]].index;
+
+		for (j = 0; j < m->num_deps && m->deps[j]->index != want; j++)
+			;
+		if (j == m->num_deps)
 			return cu_update_fail(r,
 				CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED,
-				m, m->deps[j]);
+				g->nodes[want], NULL);
 	}
-	if (n != m->num_deps)
+	if (m->num_deps != e->dep_first[i + 1] - e->dep_first[i])
 		return cu_update_fail(r,
 				CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED,
-				m, NULL);
+				m->deps[m->num_deps - 1], NULL);
 	return true;
 }
 
@@ -95,9 +101,10 @@ static bool cu_update_node_ok(const struct cu_graph_node *x,
 			return cu_update_fail(r, changed, m, NULL);
 		return true;
 	case CU_GRAPH_NODE_TYPE_MEMSET:
-		if (x->u.memset.elementSize != m->u.memset.elementSize ||
-		    ((x->u.memset.height > 1 || m->u.memset.height > 1) &&
-		     memcmp(&x->u.memset, &m->u.memset, sizeof(x->u.memset))))
+		/* Only 1D memsets may change (an H100 lets the element
+		 * size change too). */
+		if ((x->u.memset.height > 1 || m->u.memset.height > 1) &&
+		    memcmp(&x->u.memset, &m->u.memset, sizeof(x->u.memset)))
 			return cu_update_fail(r, changed, m, NULL);
 		return true;
 	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
@@ -141,7 +148,8 @@ static bool cu_update_check(const struct cu_graph_exec *e,
 			return cu_update_fail(r,
 				CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED,
 				m, NULL);
-		if (!cu_update_edges(e, i, m, r) || !cu_update_node_ok(x, m, r))
+		if (!cu_update_edges(e, i, g, m, r) ||
+		    !cu_update_node_ok(x, m, r))
 			return false;
 	}
 	return true;
@@ -196,7 +204,7 @@ CU_EXPORT CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec,
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!e || !cu_graph_valid(g) || !resultInfo)
+	if (!e || !cu_graph_valid(g))
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&e->launch_lock);
 	if (!cu_update_check(e, g, &r))
@@ -206,8 +214,11 @@ CU_EXPORT CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec,
 	pthread_mutex_unlock(&e->launch_lock);
 	if (res != CUDA_SUCCESS && r.result == CU_GRAPH_EXEC_UPDATE_SUCCESS)
 		r.result = CU_GRAPH_EXEC_UPDATE_ERROR;
-	resultInfo->result = r.result;
-	resultInfo->errorNode = r.node;
-	resultInfo->errorFromNode = r.from;
+	/* No result info is allowed (recorded on an H100). */
+	if (resultInfo) {
+		resultInfo->result = r.result;
+		resultInfo->errorNode = r.node;
+		resultInfo->errorFromNode = r.from;
+	}
 	return res;
 }

@@ -491,7 +491,9 @@ CU_EXPORT CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph)
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!cu_graph_valid((struct cu_graph *)hGraph))
+	/* A conditional's body belongs to its node (CUDA-owned). */
+	if (!cu_graph_valid((struct cu_graph *)hGraph) ||
+	    ((struct cu_graph *)hGraph)->owner)
 		return CUDA_ERROR_INVALID_VALUE;
 	cu_graph_free((struct cu_graph *)hGraph);
 	return CUDA_SUCCESS;

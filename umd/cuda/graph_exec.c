@@ -186,7 +186,8 @@ static CUresult cu_exec_node_prepare(struct cu_graph_node *n,
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	n->num_sub = count;
 	for (i = 0; i < count; i++) {
-		res = cu_graph_instantiate(&n->sub[i], graphs[i], ctx, flags);
+		res = cu_graph_instantiate(&n->sub[i], graphs[i], ctx, flags,
+					   false);
 		if (res != CUDA_SUCCESS)
 			return res;
 	}
@@ -243,17 +244,17 @@ static bool cu_device_launchable(const struct cu_graph *g)
 
 CUresult cu_graph_instantiate(struct cu_graph_exec **out,
 			      struct cu_graph *g, struct cu_ctx *ctx,
-			      unsigned long long flags)
+			      unsigned long long flags, bool top)
 {
 	struct cu_graph_exec *e;
 	CUresult res = CUDA_SUCCESS;
 	size_t i, n;
 
 	/* A node's own copy of a graph is no handle; the caller's is. */
-	if (!out || !g || (g->owner ? g->magic != CU_GRAPH_MAGIC :
-			   !cu_graph_valid(g)))
+	if (!out || !g || (top ? !cu_graph_valid(g) :
+			   g->magic != CU_GRAPH_MAGIC))
 		return CUDA_ERROR_INVALID_VALUE;
-	if (g->owner == NULL &&
+	if (top &&
 	    (flags & CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH) &&
 	    ((flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH) ||
 	     !cu_device_launchable(g)))
@@ -299,7 +300,7 @@ CUresult cu_graph_instantiate(struct cu_graph_exec **out,
 		res = cu_user_refs_copy(&e->users, &e->num_users, g->users,
 					g->num_users);
 	/* Only the executable graph the caller gets is a handle. */
-	if (res == CUDA_SUCCESS && !g->owner)
+	if (res == CUDA_SUCCESS && top)
 		res = cu_handle_add(e, CU_HANDLE_GRAPH_EXEC);
 	if (res != CUDA_SUCCESS) {
 		cu_graph_exec_free(e);
@@ -329,7 +330,7 @@ CU_EXPORT CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec,
 	    (flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD))
 		return CUDA_ERROR_INVALID_VALUE;
 	return cu_graph_instantiate((struct cu_graph_exec **)phGraphExec,
-				    (struct cu_graph *)hGraph, ctx, flags);
+				    (struct cu_graph *)hGraph, ctx, flags, true);
 }
 
 /*
@@ -355,7 +356,7 @@ CU_EXPORT CUresult CUDAAPI cuGraphInstantiateWithParams(
 	} else {
 		res = cu_graph_instantiate((struct cu_graph_exec **)phGraphExec,
 					   (struct cu_graph *)hGraph, ctx,
-					   flags);
+					   flags, true);
 		if (res == CUDA_SUCCESS &&
 		    (flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD)) {
 			res = cuGraphUpload(*phGraphExec, p->hUploadStream);
@@ -433,6 +434,20 @@ CU_EXPORT CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec,
 	return cu_graph_exec_launch(e, s, hStream);
 }
 
+/* Whether @e or an executable graph inside it holds user objects. */
+static bool cu_exec_has_users(const struct cu_graph_exec *e)
+{
+	size_t i, j;
+
+	if (e->num_users)
+		return true;
+	for (i = 0; i < e->num_nodes; i++)
+		for (j = 0; j < e->nodes[i].num_sub; j++)
+			if (cu_exec_has_users(e->nodes[i].sub[j]))
+				return true;
+	return false;
+}
+
 CU_EXPORT CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec)
 {
 	struct cu_graph_exec *e = (struct cu_graph_exec *)hGraphExec;
@@ -449,7 +464,7 @@ CU_EXPORT CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec)
 	 * objects are another matter: their destructors may free what the
 	 * launches use, so they wait for the last launch to end.
 	 */
-	if (e->num_users)
+	if (cu_exec_has_users(e))
 		cu_point_wait(e->ctx, &e->last);
 	cu_graph_exec_free(e);
 	return CUDA_SUCCESS;

@@ -188,10 +188,13 @@ CUresult cu_cond_assign_defaults(const struct cu_graph_exec *e, CUstream h);
 
 /* ---- graph_exec.c ------------------------------------------------------ */
 
-/* Instantiate @g (a child graph or a body too) for context @ctx. */
+/*
+ * Instantiate @g for context @ctx: the caller's graph (@top: a handle
+ * comes back), or a node's child graph or body (not a handle).
+ */
 CUresult cu_graph_instantiate(struct cu_graph_exec **out,
 			      struct cu_graph *g, struct cu_ctx *ctx,
-			      unsigned long long flags);
+			      unsigned long long flags, bool top);
 void cu_graph_exec_free(struct cu_graph_exec *e);
 /* A live executable-graph handle, or NULL. */
 struct cu_graph_exec *cu_exec_of(CUgraphExec h);

@@ -769,21 +769,17 @@ CUresult cu_capture_mem_alloc(struct cu_stream *s, size_t size,
 
 /*
  * cuMemFreeAsync on a capturing stream: a free node, for a graph
- * allocation only (the memory of a launch, not of the pools).
+ * allocation only (the memory of a launch, not of the pools: freeing
+ * that in a capture is refused, as any operation a capture cannot take).
  */
 CUresult cu_capture_mem_free(struct cu_stream *s, CUdeviceptr dptr,
 			     bool *recorded)
 {
-	CUresult res;
-
 	*recorded = false;
 	if (!cu_capture_any())
 		return CUDA_SUCCESS;
 	if (cu_graph_alloc_known(dptr))
 		return cu_capture_op(s, CU_GRAPH_NODE_TYPE_MEM_FREE, &dptr,
 				     NULL, recorded);
-	res = cu_capture_forbid(s);
-	if (res == CUDA_SUCCESS && s->capture)
-		*recorded = true;	/* not reached: forbid refused it */
-	return res;
+	return cu_capture_forbid(s);
 }

@@ -16,7 +16,8 @@ SAMPLES_OBJ := $(OBJ)/samples
 SAMPLES_COMMON := samples/common/sample_check.h
 
 # One-file samples: samples/<name>/<name>.cu -> build/bin/samples/<name>.
-SAMPLES_SIMPLE := deviceQuery vectorAdd matrixMul simplePrintf graphs wmmaGemm
+SAMPLES_SIMPLE := deviceQuery vectorAdd matrixMul simplePrintf graphs wmmaGemm \
+	graphConditional
 
 define samples_simple_rule
 $(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON)

@@ -362,6 +362,17 @@ CUresult cu_capture_op(struct cu_stream *s, CUgraphNodeType type,
 		       const void *params, CUcontext ctx, bool *recorded);
 /* An operation that cannot be captured (a synchronisation, a query). */
 CUresult cu_capture_forbid(struct cu_stream *s);
+/*
+ * cuMemAllocAsync / cuMemFreeAsync on @s: in a capture, an allocation or
+ * free node (*@recorded, and the allocation's address in *@dptr).
+ */
+CUresult cu_capture_mem_alloc(struct cu_stream *s, size_t size,
+			      CUdeviceptr *dptr, bool *recorded);
+CUresult cu_capture_mem_free(struct cu_stream *s, CUdeviceptr dptr,
+			     bool *recorded);
+/* Whether @ptr is a graph allocation; end its life (graph_mem.c). */
+bool cu_graph_alloc_known(CUdeviceptr ptr);
+void cu_graph_alloc_free_ptr(CUdeviceptr ptr);
 /* Synchronising with, querying @s: also unsafe calls (capture modes). */
 CUresult cu_capture_forbid_sync(struct cu_stream *s);
 /* Synchronising the whole context: refused while any stream captures. */

@@ -198,6 +198,16 @@ $(TST)/cudart/test_cudart_graph: umd/cudart/tests/test_cudart_graph.cu \
 ALL_TARGETS += $(TST)/cudart/test_cudart_graph
 GUEST_TESTS += $(TST)/cudart/test_cudart_graph
 
+# The rest of the graph API through the runtime: child graphs, events,
+# update, user objects, graph memory, conditional nodes (graph_nodes.c).
+$(TST)/cudart/test_cudart_graph_nodes: \
+		umd/cudart/tests/test_cudart_graph_nodes.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/test_cudart_graph_nodes
+GUEST_TESTS += $(TST)/cudart/test_cudart_graph_nodes
+
 # Host functions and stream callbacks through the runtime (<<<>>> kernels
 # that wait for the host, a graph host node, calls made inside them).
 $(TST)/cudart/test_cudart_host_func: umd/cudart/tests/test_cudart_host_func.cu \

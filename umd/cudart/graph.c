@@ -99,6 +99,17 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
 							   &kp));
 }
 
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+		const struct cudaKernelNodeParams *pNodeParams)
+{
+	CUDA_KERNEL_NODE_PARAMS kp;
+	cudaError_t err = rt_kernel_node(pNodeParams, &kp);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return_cu(cuGraphKernelNodeSetParams(node, &kp));
+}
+
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode,
 				   cudaGraph_t graph,
 				   const cudaGraphNode_t *pDependencies,

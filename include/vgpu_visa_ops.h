@@ -33,6 +33,7 @@
  *          mem              memory and address instructions
  *          barrier, warp    block barriers; warp-synchronous operations
  *          printf, assert   the system calls
+ *          cluster          thread-block clusters (exec_cluster.c)
  *          nop, membar, sreg, branch, call, ret, exit, trap, brkpt,
  *          yield            one instruction each
  * d .. pa  the operand slots: GPRs d, a, b, c, e; predicates pd, pa
@@ -211,4 +212,7 @@ VISA_OP(NANOSLEEP,  "nanosleep",  yield,   _, R, _, _, _, _, _, _,        _,   _
 /* system calls the compiler recognises */
 VISA_OP(VPRINTF,    "vprintf",    printf,  w, R, R, _, _, _, _, _,        _,   _,      0,                     "d = vprintf(format a, argument buffer b), generic addresses")
 VISA_OP(ASSERTFAIL, "assertfail", assert,  _, R, R, R, R, _, _, _,        _,   _,      0,                     "__assertfail(message a, file b, line c, function e): VISA_FAULT_ASSERT")
+/* thread-block clusters (firmware_sim/core/exec_cluster.c) */
+VISA_OP(MAPA,       "mapa",       cluster, W, R, r, _, _, _, _, _,        _,   _,      VISA_MAPA_RANK,        "MAP: d = shared address a in the block of cluster rank b (U32 shared, U64 generic); RANK: d = rank of a")
+VISA_OP(BAR_CLUSTER, "bar.cluster", cluster, _, _, _, _, _, _, _, _,      _,   _,      VISA_BAR_CLUSTER_WAIT, "ARRIVE: the lanes arrive at the cluster barrier; WAIT: wait for the phase they arrived in to complete")
 #endif /* VISA_OP */

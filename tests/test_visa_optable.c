@@ -451,7 +451,9 @@ int main(void)
 	tap_plan(7 + VISA_OP_COUNT);
 
 	/* 1. numbers */
-	ok = npins == VISA_OP_COUNT;
+	/* opcodes after the pinned ones are numbered in merge order:
+	 * present, not pinned (a test must not depend on their numbers) */
+	ok = npins == 81 && npins <= VISA_OP_COUNT;
 	for (size_t i = 0; i < npins; i++) {
 		if (pins[i].value != pins[i].pinned) {
 			tap_diag("%s is %u, pinned %u", pins[i].name,

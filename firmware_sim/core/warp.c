@@ -147,6 +147,7 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 	w->rs_n = 0;
 	w->nframes = 0;
 	w->insns = w->lane_insns = 0;
+	w->cl_arrived = w->cl_phase = 0;
 	if (grow_windows(w, f->num_regs, f->num_preds))
 		return -ENOMEM;
 	w->reg_top = f->num_regs;
@@ -407,7 +408,7 @@ static uint64_t sreg_value(struct warp *w, uint32_t id, int lane)
 	case VISA_SREG_WARPSZ:
 		return WARP_SIZE;
 	}
-	return 0;
+	return cluster_sreg(b, id);	/* exec_cluster.c */
 }
 
 static void do_sreg(struct warp *w, const struct dinsn *in, uint32_t mask)
@@ -494,6 +495,7 @@ static int exec_class_exit(struct warp *w, const struct dinsn *in,
 			   uint32_t pc, uint32_t mask)
 {
 	(void)in, (void)pc;
+	cluster_lanes_exit(w, mask);	/* before they leave w->live */
 	w->live &= ~mask;
 	remove_lanes(w, mask, false);
 	return EXEC_CONTROL;
@@ -555,6 +557,14 @@ EXEC_CLASS(barrier, block_barrier(w, in, mask))
 EXEC_CLASS(warp, exec_warp_op(w, in, mask))
 EXEC_CLASS(printf, exec_printf(w, in, mask))
 EXEC_CLASS(assert, exec_assert(w, in, mask))
+#undef EXEC_CLASS
+#define EXEC_CLASS(cls, call)						\
+static int exec_class_##cls(struct warp *w, const struct dinsn *in,	\
+			    uint32_t pc, uint32_t mask)			\
+{									\
+	return call;							\
+}
+EXEC_CLASS(cluster, exec_cluster(w, in, pc, mask))
 #undef EXEC_CLASS
 
 /* Every opcode's handler: the class column of the opcode table. */

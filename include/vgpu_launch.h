@@ -65,6 +65,18 @@
  *    one completed.  Contexts share GR in time slices (vgpu-fw
  *    --timeslice-us); see Documentation/scheduler.rst.
  *
+ * 8. Cooperative grids and clusters.  With VGPU_LAUNCH_F_COOPERATIVE
+ *    all blocks of the grid become resident together or not at all, and
+ *    grid_sync_va (8-byte aligned, non-zero) is the GPU VA of the grid's
+ *    8-byte sync workspace; the kernel reads it from %envreg1 (high half)
+ *    and %envreg2 (low half), and grid.sync() counts arrivals in its
+ *    second word.  Grids that may run at the same time need different
+ *    workspaces.  Without the flag grid_sync_va is 0.  cluster_dim, when
+ *    not all zero, groups the blocks into clusters of cluster_dim[0] x
+ *    [1] x [2] blocks (each dividing the grid's dimension, at most
+ *    VGPU_LAUNCH_MAX_CLUSTER in all) whose blocks are resident together
+ *    and share their shared memory (Documentation/cooperative-groups.rst).
+ *
  * Every field is checked when the packet is fetched; a violation faults
  * the context with VGPU_FAULT_BAD_PACKET (wrong sizes, unknown flags,
  * non-zero reserved bytes) or VGPU_FAULT_ILLEGAL_INSTRUCTION (an image
@@ -81,7 +93,17 @@
 
 /* The parameter buffer follows struct vgpu_launch_v1 in the packet. */
 #define VGPU_LAUNCH_F_INLINE_PARAMS	(1U << 0)
-#define VGPU_LAUNCH_F_ALL		VGPU_LAUNCH_F_INLINE_PARAMS
+/*
+ * A cooperative launch: every block of the grid is resident at once (the
+ * firmware admits the grid whole or waits), and grid_sync_va names the
+ * grid-sync workspace.  See "Cooperative grids and clusters".
+ */
+#define VGPU_LAUNCH_F_COOPERATIVE	(1U << 1)
+#define VGPU_LAUNCH_F_ALL		(VGPU_LAUNCH_F_INLINE_PARAMS | \
+					 VGPU_LAUNCH_F_COOPERATIVE)
+
+/* The most blocks a cluster may have (an H100's non-portable limit). */
+#define VGPU_LAUNCH_MAX_CLUSTER		16
 
 /* The largest parameter buffer a launch may carry (CUDA 12.1+ limit). */
 #define VGPU_LAUNCH_MAX_PARAMS		32764
@@ -109,7 +131,10 @@
  * @priority: stream priority, VGPU_LAUNCH_PRIO_HIGHEST (-5, highest) to
  *	VGPU_LAUNCH_PRIO_LOWEST (0); other values are a bad packet.  See
  *	"Scheduling".
- * @reserved: zero.
+ * @cluster_dim: blocks per cluster in x, y, z; all 0: no clusters.
+ * @reserved0: zero.
+ * @grid_sync_va: with VGPU_LAUNCH_F_COOPERATIVE, the grid-sync workspace;
+ *	else 0.  See "Cooperative grids and clusters".
  */
 struct vgpu_launch_v1 {
 	__u32 kernel_index;
@@ -123,7 +148,9 @@ struct vgpu_launch_v1 {
 	__u32 param_size;
 	__u32 local_bytes;
 	__s32 priority;
-	__u32 reserved[3];
+	__u8 cluster_dim[3];
+	__u8 reserved0;
+	__u64 grid_sync_va;
 };
 
 #endif /* _VGPU_LAUNCH_H */

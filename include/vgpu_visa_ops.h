@@ -37,6 +37,7 @@
  *          printf, assert   the system calls
  *          async            cp.async, mbarrier, cp.async.bulk, elect
  *          heap             malloc and free of the device heap
+ *          cluster          thread-block clusters (exec_cluster.c)
  *          nop, membar, sreg, branch, call, ret, exit, trap, brkpt,
  *          yield            one instruction each
  * d .. pa  the operand slots: GPRs d, a, b, c, e; predicates pd, pa
@@ -235,4 +236,7 @@ VISA_OP(ELECT,      "elect",      async,   w, _, _, _, R, W, _, _,        X,   _
 /* the device heap (vgpu_visa_async.h, exec_heap.c) */
 VISA_OP(MALLOC,     "malloc",     heap,    W, R, R, _, _, _, _, _,        X,   _,      0,                     "d = malloc(a bytes) from the heap of descriptor b (generic address; 0 when full)")
 VISA_OP(FREE,       "free",       heap,    _, R, R, _, _, _, _, _,        X,   _,      0,                     "free(a) back to the heap of descriptor b (a = 0: nothing)")
+/* thread-block clusters (firmware_sim/core/exec_cluster.c) */
+VISA_OP(MAPA,       "mapa",       cluster, W, R, r, _, _, _, _, _,        _,   _,      VISA_MAPA_RANK,        "MAP: d = shared address a in the block of cluster rank b (U32 shared, U64 generic); RANK: d = rank of a")
+VISA_OP(BAR_CLUSTER, "bar.cluster", cluster, _, _, _, _, _, _, _, _,      _,   _,      VISA_BAR_CLUSTER_WAIT, "ARRIVE: the lanes arrive at the cluster barrier; WAIT: wait for the phase they arrived in to complete")
 #endif /* VISA_OP */

@@ -155,6 +155,7 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 		memset(w->mma_stage, 0,
 		       (size_t)VISA_MMA_SLOTS * WARP_SIZE * sizeof(uint64_t));
 	async_warp_reset(w);
+	w->cl_arrived = w->cl_phase = 0;
 	if (grow_windows(w, f->num_regs, f->num_preds))
 		return -ENOMEM;
 	w->reg_top = f->num_regs;
@@ -417,7 +418,7 @@ static uint64_t sreg_value(struct warp *w, uint32_t id, int lane)
 	case VISA_SREG_WARPSZ:
 		return WARP_SIZE;
 	}
-	return 0;
+	return cluster_sreg(b, id);	/* exec_cluster.c */
 }
 
 static void do_sreg(struct warp *w, const struct dinsn *in, uint32_t mask)
@@ -504,6 +505,7 @@ static int exec_class_exit(struct warp *w, const struct dinsn *in,
 			   uint32_t pc, uint32_t mask)
 {
 	(void)in, (void)pc;
+	cluster_lanes_exit(w, mask);	/* before they leave w->live */
 	w->live &= ~mask;
 	remove_lanes(w, mask, false);
 	return EXEC_CONTROL;
@@ -568,6 +570,14 @@ EXEC_CLASS(printf, exec_printf(w, in, mask))
 EXEC_CLASS(assert, exec_assert(w, in, mask))
 EXEC_CLASS(async, exec_async(w, in, mask))
 EXEC_CLASS(heap, exec_heap(w, in, mask))
+#undef EXEC_CLASS
+#define EXEC_CLASS(cls, call)						\
+static int exec_class_##cls(struct warp *w, const struct dinsn *in,	\
+			    uint32_t pc, uint32_t mask)			\
+{									\
+	return call;							\
+}
+EXEC_CLASS(cluster, exec_cluster(w, in, pc, mask))
 #undef EXEC_CLASS
 
 /* Every opcode's handler: the class column of the opcode table. */

@@ -152,6 +152,10 @@ static int cu_attribute_value(const struct cu_device *d,
 		return *value = 1, 0;
 	case CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES:
 		return *value = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0;
+	/* Cooperative grids and clusters (launch_coop.c). */
+	case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
+	case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH:
+		return *value = 1, 0;
 	default:
 		/* Every other defined attribute is a feature we do not have. */
 		if (attrib > 0 && attrib < CU_DEVICE_ATTRIBUTE_MAX)

@@ -83,6 +83,9 @@
 #define CU_SYNC_PAGE_SIZE		(64u << 10)
 #define CU_SYNC_QUEUE_SLOTS		CU_MAX_QUEUES
 #define CU_SYNC_HOST_FUNC_FIRST		CU_SYNC_QUEUE_SLOTS
+/* grid.sync()'s workspace of a queue's cooperative grids (launch_coop.c):
+ * one u64 per queue, since a queue runs one grid at a time */
+#define CU_SYNC_GRID_SYNC_FIRST		(CU_SYNC_HOST_FUNC_FIRST + CU_MAX_QUEUES)
 #define CU_SYNC_TS_FIRST		512	/* first u64 of timestamps */
 #define CU_SYNC_TS_SLOTS		(CU_SYNC_PAGE_SIZE / 8 - CU_SYNC_TS_FIRST)
 
@@ -175,7 +178,34 @@ struct cu_function {
 	int cache_config;
 	/* State of the pre-4.0 launch API (legacy_launch.c), or NULL. */
 	struct cu_legacy_launch *legacy;
+	/* Clusters (launch_coop.c): __cluster_dims__ (0: none), and
+	 * CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED. */
+	uint32_t cluster_dim[3];
+	bool cluster_non_portable;
 };
+
+/* A launch's shape and kind (launch.c, launch_coop.c). */
+struct cu_launch_cfg {
+	unsigned int grid[3];
+	unsigned int block[3];
+	unsigned int shared;
+	bool cooperative;		/* CU_LAUNCH_ATTRIBUTE_COOPERATIVE */
+	unsigned int cluster[3];	/* the attribute's, 0: not given */
+};
+
+/*
+ * launch_coop.c: the cluster shape a launch of @f gets (its attribute or
+ * the kernel's; 0 0 0: none) after the checks an H100 makes, and the
+ * cooperative size check; CUDA_ERROR_INVALID_CLUSTER_SIZE,
+ * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE or CUDA_SUCCESS.
+ */
+CUresult cu_launch_coop_check(const struct cu_function *f,
+			      const struct cu_launch_cfg *c,
+			      uint32_t cluster[3]);
+/* launch.c: cuLaunchKernel with a whole configuration. */
+CUresult cu_launch_cfg_run(CUfunction f, const struct cu_launch_cfg *c,
+			   CUstream hStream, void **kernelParams, void **extra);
+
 
 struct cu_module {
 	uint32_t magic;

@@ -14,12 +14,6 @@
 #include "cuda_internal.h"
 #include "vgpu_launch.h"
 
-struct cu_launch_cfg {
-	unsigned int grid[3];
-	unsigned int block[3];
-	unsigned int shared;
-};
-
 /* The checks real CUDA makes, with the error codes it returns for them. */
 static CUresult cu_launch_check(const struct cu_function *f,
 				const struct cu_launch_cfg *c)
@@ -135,7 +129,7 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	struct cu_stream *s;
 	struct cu_ctx *ctx;
 	struct cu_op op;
-	uint32_t psize, bytes;
+	uint32_t psize, bytes, cluster[3];
 	bool recorded;
 	void *mem;
 	CUresult res = cu_ctx_get(&ctx);
@@ -154,6 +148,8 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	if (res != CUDA_SUCCESS)
 		return res;
 	res = cu_launch_check(f, c);
+	if (res == CUDA_SUCCESS)
+		res = cu_launch_coop_check(f, c, cluster);
 	if (res != CUDA_SUCCESS)
 		return res;
 	psize = f->kernel->param_size;
@@ -163,6 +159,16 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	res = cu_launch_params(f, params, extra, NULL);
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* Graph nodes do not carry the launch attributes yet. */
+	if (c->cooperative || c->cluster[0]) {
+		CUstreamCaptureStatus st;
+
+		res = cuStreamIsCapturing(hStream, &st);
+		if (res != CUDA_SUCCESS)
+			return res;
+		if (st != CU_STREAM_CAPTURE_STATUS_NONE)
+			return CUDA_ERROR_NOT_SUPPORTED;
+	}
 	res = cu_launch_capture(f, c, s, params, extra, &recorded);
 	if (res != CUDA_SUCCESS || recorded)
 		return res;
@@ -210,6 +216,14 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	v1->local_bytes = 0;
 	/* cuStreamCreateWithPriority's range [-5, 0] is the packet's. */
 	v1->priority = s->priority;
+	for (int i = 0; i < 3; i++)
+		v1->cluster_dim[i] = (uint8_t)cluster[i];
+	if (c->cooperative) {
+		/* the queue's grid-sync word (launch_coop.c) */
+		v1->flags |= VGPU_LAUNCH_F_COOPERATIVE;
+		v1->grid_sync_va = op.queue->slot_va +
+				   CU_SYNC_GRID_SYNC_FIRST * 8;
+	}
 	return cu_op_end(&op, NULL);
 }
 
@@ -234,30 +248,46 @@ CU_EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f,
 			 extra);
 }
 
+/* cuLaunchCooperativeKernel (launch_coop.c) is a launch with the flag. */
+CUresult cu_launch_cfg_run(CUfunction f, const struct cu_launch_cfg *c,
+			   CUstream hStream, void **kernelParams, void **extra)
+{
+	return cu_launch((struct cu_function *)f, c, hStream, kernelParams,
+			 extra);
+}
+
 CU_EXPORT CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config,
 					    CUfunction f, void **kernelParams,
 					    void **extra)
 {
-	struct cu_launch_cfg c;
+	struct cu_launch_cfg c = { 0 };
 	unsigned int i;
 
 	if (!config)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (config->numAttrs && !config->attrs)
 		return CUDA_ERROR_INVALID_VALUE;
-	/* Attributes that need cluster or cooperative hardware: refuse. */
 	for (i = 0; i < config->numAttrs; i++) {
+		const CUlaunchAttributeValue *v = &config->attrs[i].value;
+
 		switch (config->attrs[i].id) {
 		case CU_LAUNCH_ATTRIBUTE_IGNORE:
 		case CU_LAUNCH_ATTRIBUTE_PRIORITY:
 		case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
 		case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+		case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+			break;
+		case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+			c.cooperative = v->cooperative != 0;
 			break;
 		case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
-			if (config->attrs[i].value.clusterDim.x *
-			    config->attrs[i].value.clusterDim.y *
-			    config->attrs[i].value.clusterDim.z > 1)
-				return CUDA_ERROR_NOT_SUPPORTED;
+			/* a 0 anywhere is "no cluster", as on an H100 */
+			if (v->clusterDim.x && v->clusterDim.y &&
+			    v->clusterDim.z) {
+				c.cluster[0] = v->clusterDim.x;
+				c.cluster[1] = v->clusterDim.y;
+				c.cluster[2] = v->clusterDim.z;
+			}
 			break;
 		default:
 			return CUDA_ERROR_NOT_SUPPORTED;

@@ -247,3 +247,13 @@ $(TST)/cudart/test_cudart_devrt: umd/cudart/tests/test_cudart_devrt.cu \
 ALL_TARGETS += $(TST)/cudart/devrt_missing $(TST)/cudart/probe_devrt \
 	$(TST)/cudart/test_cudart_devrt
 GUEST_TESTS += $(TST)/cudart/test_cudart_devrt
+
+# Cooperative launches, cooperative groups and clusters, built for sm_90
+# as programs that use clusters must be (launch_coop.c).
+$(TST)/cudart/test_cudart_coop: umd/cudart/tests/test_cudart_coop.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=sm_90 -O2 -Iumd/cudart/tests \
+		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/test_cudart_coop
+GUEST_TESTS += $(TST)/cudart/test_cudart_coop

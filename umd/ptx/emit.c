@@ -247,10 +247,15 @@ static void emit_kernels(struct cg *g, struct image *im, struct strtab *st)
 		}
 		vk.minnctapersm = f->minnctapersm;
 		vk.maxnreg = f->maxnreg;
+		for (k = 0; k < 3; k++)
+			vk.cluster_dim[k] = f->reqncluster[0] ?
+					    f->reqncluster[k] : 0;
+		vk.max_cluster_rank = f->maxclusterrank;
 		vk.flags = (fn->reach.printf_ ? VISA_KERNEL_USES_PRINTF : 0) |
 			   (fn->reach.assert_ ? VISA_KERNEL_USES_ASSERT : 0) |
 			   (fn->reach.recursive ? VISA_KERNEL_RECURSIVE : 0) |
 			   (f->reserved_smem ? VISA_KERNEL_RESERVED_SMEM : 0) |
+			   (f->explicitcluster ? VISA_KERNEL_EXPLICIT_CLUSTER : 0) |
 			   /* a recursive walk loses what it reaches */
 			   (fn->reach.heap || (fn->reach.recursive &&
 					       g->heap_desc) ?

@@ -104,13 +104,15 @@ static void scan_mods(struct cg *g, const struct ptx_insn *in, struct mods *m)
 			m->vec = (uint32_t)(s[1] - '0');
 		} else if ((sp != PS_NONE && sp != PS_REG && sp != PS_SREG) ||
 			   !strcmp(s, "shared::cta") ||
+			   !strcmp(s, "shared::cluster") ||
 			   !strcmp(s, "param::entry") ||
 			   !strcmp(s, "param::func")) {
 			m->space = sp != PS_NONE ? sp :
 				   s[0] == 's' ? PS_SHARED : PS_PARAM;
 		} else if (!strcmp(s, "cta")) {
 			m->scope = VISA_SCOPE_CTA;
-		} else if (!strcmp(s, "gpu") || !strcmp(s, "gl")) {
+		} else if (!strcmp(s, "gpu") || !strcmp(s, "gl") ||
+			   !strcmp(s, "cluster")) {	/* isel_coop.c */
 			m->scope = VISA_SCOPE_GPU;
 		} else if (!strcmp(s, "sys")) {
 			m->scope = VISA_SCOPE_SYS;
@@ -1728,7 +1730,8 @@ void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 	uint32_t i;
 
 	if (packed16(g, fn, in) || cg_select_video(g, fn, in) ||
-	    cg_select_mma(g, fn, in) || cg_select_async(g, fn, in))
+	    cg_select_mma(g, fn, in) || cg_select_async(g, fn, in) ||
+	    cg_select_coop(g, fn, in))
 		return;
 	scan_mods(g, in, &m);
 	for (i = 0; i < sizeof(simple_ops) / sizeof(simple_ops[0]); i++)

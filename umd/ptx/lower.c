@@ -228,6 +228,8 @@ void cg_sreg(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 	struct visa_insn *in;
 	uint32_t idx;
 
+	if (cg_sreg_coop(g, fn, o, d, t))	/* isel_coop.c */
+		return;
 	switch (o->sreg) {
 	case SR_RESERVED_SMEM_BEGIN:
 	case SR_RESERVED_SMEM_END:

@@ -658,11 +658,16 @@ static void parse_perf_directives(struct parser *p, struct ptx_func *f)
 				FAIL(p, &p->tok.pos, "expected a string after .pragma");
 			next(p);
 			expect_punct(p, ';');
-		} else if (!strcmp(w, "reqnctapercluster") ||
-			   !strcmp(w, "explicitcluster") ||
-			   !strcmp(w, "maxclusterrank")) {
-			UNSUPPORTED(p, &pos, "thread block clusters (.%s) are not supported",
-				    w);
+		} else if (!strcmp(w, "reqnctapercluster")) {
+			/* thread-block clusters (isel_coop.c) */
+			next(p);
+			parse_dim3(p, f->reqncluster);
+		} else if (!strcmp(w, "explicitcluster")) {
+			next(p);
+			f->explicitcluster = true;
+		} else if (!strcmp(w, "maxclusterrank")) {
+			next(p);
+			f->maxclusterrank = expect_u32(p, "block count");
 		} else if (!strcmp(w, "abi_preserve") ||
 			   !strcmp(w, "abi_preserve_control")) {
 			next(p);
@@ -1003,7 +1008,7 @@ static void check_supported_family(struct parser *p, const struct ptx_insn *in)
 		"tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep",
 		"wgmma",
 		"tcgen05", "setmaxnreg", "multimem", "alloca", "stacksave",
-		"stackrestore", "brx", "getctarank", "mapa", "clusterlaunchcontrol",
+		"stackrestore", "brx", "clusterlaunchcontrol",
 		/* video: negated operands ({-}a) are not parsed */
 		"vmad",
 	};

@@ -296,6 +296,9 @@ struct ptx_func {
 	struct ptx_map labels;
 	uint32_t maxntid[3], reqntid[3];
 	uint32_t minnctapersm, maxnreg;
+	uint32_t reqncluster[3];	/* .reqnctapercluster, 0: none */
+	uint32_t maxclusterrank;
+	bool explicitcluster;
 	struct ptx_func *def;	/* link.c: the definition the name binds to */
 	bool is_proto;		/* a .callprototype (indirect call type) */
 	bool addr_taken;	/* its address is used: indirect call target */

@@ -35,8 +35,7 @@ ALL_TARGETS += $(KILL_TST)/kill_work $(KILL_TST)/kill_trials \
 GUEST_TESTS += $(KILL_TST)/kill_trials
 
 TRIALS ?= 1000
-KERNEL ?= 6.12
-SEED ?= 1
+# KERNEL and SEED: their defaults are make fuzz's (selftests/build.mk).
 .PHONY: kill-test
 kill-test: $(KILL_TST)/kill_work $(KILL_TST)/kill_trials $(B)/kmod/$(KERNEL)/vgpu.ko
 	tools/vgpu-vm --kernel $(KERNEL) --fw --timeout $$(( $(TRIALS) * 30 + 600 )) \

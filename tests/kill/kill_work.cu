@@ -281,6 +281,11 @@ static void work_ipc(unsigned int r)
 	fill(host_in, r);
 	CK(cudaMalloc(&x, N * sizeof(float)));
 	CK(cudaMemcpy(x, host_in, N * sizeof(float), cudaMemcpyHostToDevice));
+	/*
+	 * A copy from pageable memory may return before it reaches the
+	 * device (CUDA's rule): another process sees it only after a sync.
+	 */
+	CK(cudaDeviceSynchronize());
 	CK(cudaIpcGetMemHandle(&h, x));
 	if (write(ipc_to_child, &h, sizeof(h)) != (ssize_t)sizeof(h) ||
 	    read(ipc_from_child, &ok, 1) != 1) {

@@ -21,6 +21,7 @@ debug-kernel: $(DEBUG_KERNEL)/bzImage
 # when the configuration was built before.
 $(DEBUG_KERNEL)/bzImage: tools/debug-kernel/build tools/debug-kernel/debug.config
 	@mkdir -p $(B)
+	tools/setup --debug-kernel
 	d=$$(tools/debug-kernel/build | tail -n 1) && \
 		test -f "$$d/bzImage" && ln -sfn "$$d" $(DEBUG_KERNEL)
 

@@ -65,6 +65,15 @@
  *    one completed.  Contexts share GR in time slices (vgpu-fw
  *    --timeslice-us); see Documentation/scheduler.rst.
  *
+ * 8. Counters.  With VGPU_LAUNCH_F_COUNTERS the GR engine counts what the
+ *    grid does (include/vgpu_counters.h) and, once it completed and
+ *    before the queue moves past the packet, writes a struct
+ *    vgpu_launch_counters of at most counters_size bytes at the GPU VA
+ *    counters_va (8-byte aligned, writable).  A counted grid runs on the
+ *    interpreter.  Without the flag both fields must be 0; with it
+ *    counters_size must be at least 8 (the struct's size and flags).
+ *    A firmware older than the flag refuses the packet (unknown flag).
+ *
  * Every field is checked when the packet is fetched; a violation faults
  * the context with VGPU_FAULT_BAD_PACKET (wrong sizes, unknown flags,
  * non-zero reserved bytes) or VGPU_FAULT_ILLEGAL_INSTRUCTION (an image
@@ -81,7 +90,10 @@
 
 /* The parameter buffer follows struct vgpu_launch_v1 in the packet. */
 #define VGPU_LAUNCH_F_INLINE_PARAMS	(1U << 0)
-#define VGPU_LAUNCH_F_ALL		VGPU_LAUNCH_F_INLINE_PARAMS
+/* Count the grid and write struct vgpu_launch_counters at counters_va. */
+#define VGPU_LAUNCH_F_COUNTERS		(1U << 1)
+#define VGPU_LAUNCH_F_ALL		(VGPU_LAUNCH_F_INLINE_PARAMS | \
+					 VGPU_LAUNCH_F_COUNTERS)
 
 /* The largest parameter buffer a launch may carry (CUDA 12.1+ limit). */
 #define VGPU_LAUNCH_MAX_PARAMS		32764
@@ -109,7 +121,10 @@
  * @priority: stream priority, VGPU_LAUNCH_PRIO_HIGHEST (-5, highest) to
  *	VGPU_LAUNCH_PRIO_LOWEST (0); other values are a bad packet.  See
  *	"Scheduling".
- * @reserved: zero.
+ * @counters_size: with VGPU_LAUNCH_F_COUNTERS, bytes available at
+ *	@counters_va (>= 8); otherwise 0.  See "Counters".
+ * @counters_va: with VGPU_LAUNCH_F_COUNTERS, the GPU VA (8-byte aligned)
+ *	where the counters are written; otherwise 0.
  */
 struct vgpu_launch_v1 {
 	__u32 kernel_index;
@@ -123,7 +138,8 @@ struct vgpu_launch_v1 {
 	__u32 param_size;
 	__u32 local_bytes;
 	__s32 priority;
-	__u32 reserved[3];
+	__u32 counters_size;
+	__u64 counters_va;
 };
 
 #endif /* _VGPU_LAUNCH_H */

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_prof_counters - vGPU's counters against an H100's, end to end.
+ *
+ * Runs tools/cuda-probe/probe_counters (89 launches of reference kernels:
+ * strided, offset and vector copies of f32/f64/u8, broadcasts, shared
+ * memory strides, transposes with and without padding) under
+ * `vgpu-prof --csv`, and compares every launch's address-determined
+ * counters with the recording Nsight Compute made of the same binary on
+ * an H100 (tests/golden/probe_counters.h100.csv): global load/store
+ * requests and sectors, shared-memory requests, wavefronts and bank
+ * conflicts, grid and block size must be equal.  Instruction counts are
+ * not compared (vISA is not SASS), nor is local memory: ptxas keeps
+ * local_array's array in registers, so the H100 has no local traffic;
+ * vGPU's local counters are checked against the interleaved layout
+ * instead (Documentation/profiler.rst).  Also: the tool's exit status is
+ * the program's, --metrics selects, and an unknown metric is refused.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "rt_test_util.h"
+
+#ifndef VGPU_PROF_BIN
+#error "build with -DVGPU_PROF_BIN, -DPROBE_BIN and -DGOLDEN_CSV"
+#endif
+
+/* The metrics that depend on addresses alone: equal to the H100's. */
+static const char *const exact[] = {
+	"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+	"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+	"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+	"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+	"smsp__sass_inst_executed_op_shared_ld.sum",
+	"smsp__sass_inst_executed_op_shared_st.sum",
+	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+	"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+	"launch__grid_size",
+	"launch__block_size",
+};
+#define NEXACT (sizeof(exact) / sizeof(exact[0]))
+#define MAX_LAUNCHES 256
+
+struct row {
+	char kernel[128];
+	long long v[NEXACT];
+	bool have[NEXACT];
+};
+
+/* Run @cmd; stdout in @out (NUL-terminated), the exit status returned. */
+static int run(const char *cmd, char *out, size_t cap)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0, r;
+	int status;
+
+	if (!p)
+		return -1;
+	while (n < cap - 1 && (r = fread(out + n, 1, cap - 1 - n, p)) > 0)
+		n += r;
+	out[n] = 0;
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The quoted fields of one CSV line (no quotes inside fields). */
+static int csv_fields(char *line, char **f, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	while (n < max && (p = strchr(p, '"'))) {
+		char *end = strchr(p + 1, '"');
+
+		if (!end)
+			break;
+		*end = 0;
+		f[n++] = p + 1;
+		p = end + 1;
+	}
+	return n;
+}
+
+static long long number(const char *s)
+{
+	long long v = 0;
+
+	for (; *s; s++)
+		if (*s >= '0' && *s <= '9')
+			v = v * 10 + (*s - '0');
+		else if (*s == '.')
+			break;
+	return v;
+}
+
+/* ncu's CSV: ID (0), Kernel Name (4), Metric Name (12), Value (14). */
+static int parse_csv(char *text, struct row *rows)
+{
+	char *save = NULL, *line;
+	int max_id = -1;
+
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[16];
+		int id;
+
+		if (line[0] != '"' || csv_fields(line, f, 16) < 15 ||
+		    !strcmp(f[0], "ID"))
+			continue;
+		id = atoi(f[0]);
+		if (id < 0 || id >= MAX_LAUNCHES)
+			continue;
+		snprintf(rows[id].kernel, sizeof(rows[id].kernel), "%s", f[4]);
+		for (size_t k = 0; k < NEXACT; k++) {
+			if (!strcmp(f[12], exact[k])) {
+				rows[id].v[k] = number(f[14]);
+				rows[id].have[k] = true;
+			}
+		}
+		if (id > max_id)
+			max_id = id;
+	}
+	return max_id + 1;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+static void test_against_h100(void)
+{
+	static struct row ours[MAX_LAUNCHES], h100[MAX_LAUNCHES];
+	static char out[1 << 20];
+	char *golden = read_file(GOLDEN_CSV);
+	int n_ours, n_h100, differ = 0, compared = 0, rc;
+
+	rc = run(VGPU_PROF_BIN " --csv " PROBE_BIN, out, sizeof(out));
+	tap_ok(rc == 0, "vgpu-prof --csv probe_counters exits 0 (%d)", rc);
+	n_ours = parse_csv(out, ours);
+	n_h100 = golden ? parse_csv(golden, h100) : 0;
+	free(golden);
+	tap_ok(n_h100 == 89 && n_ours == n_h100,
+	       "as many launches as the H100 recording (%d, %d)", n_ours,
+	       n_h100);
+	for (int id = 0; id < n_h100 && id < n_ours; id++) {
+		if (strcmp(ours[id].kernel, h100[id].kernel)) {
+			tap_diag("launch %d: kernel %s, H100 %s", id,
+				 ours[id].kernel, h100[id].kernel);
+			differ++;
+			continue;
+		}
+		for (size_t k = 0; k < NEXACT; k++) {
+			if (!h100[id].have[k])
+				continue;
+			compared++;
+			if (ours[id].have[k] && ours[id].v[k] == h100[id].v[k])
+				continue;
+			tap_diag("launch %d %s: %s = %lld, H100 %lld", id,
+				 h100[id].kernel, exact[k], ours[id].v[k],
+				 h100[id].v[k]);
+			differ++;
+		}
+	}
+	tap_ok(compared >= 89 * 10 && !differ,
+	       "sectors, requests, wavefronts and bank conflicts equal the "
+	       "H100's (%d values, %d differ)", compared, differ);
+}
+
+/* A metric of the launch of @kernel, from a --csv run with --metrics. */
+static long long metric_of(char *csv, const char *kernel, const char *metric)
+{
+	char *save = NULL, *line;
+
+	for (line = strtok_r(csv, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *f[16];
+
+		if (line[0] == '"' && csv_fields(line, f, 16) >= 15 &&
+		    !strcmp(f[4], kernel) && !strcmp(f[12], metric))
+			return number(f[14]);
+	}
+	return -1;
+}
+
+/*
+ * local_array: 8 st.local.v4 per warp (16 bytes a lane: 4 words x 32
+ * lanes interleaved = 16 sectors each) and one ld.local.f32 of word
+ * (7 * lane) % 32, all different words: 32 sectors.  256 warps.
+ */
+static void test_local_layout(void)
+{
+	static char out[1 << 20], copy[1 << 20];
+	int rc = run(VGPU_PROF_BIN " --csv --metrics "
+		     "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum,"
+		     "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,"
+		     "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum,"
+		     "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum "
+		     PROBE_BIN, out, sizeof(out));
+	long long v[4];
+	static const char *const m[4] = {
+		"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
+		"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+		"l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
+		"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+	};
+
+	for (int i = 0; i < 4; i++) {
+		memcpy(copy, out, sizeof(copy));
+		v[i] = metric_of(copy, "local_array", m[i]);
+	}
+	memcpy(copy, out, sizeof(copy));
+	tap_ok(rc == 0 && metric_of(copy, "local_array",
+				    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") < 0,
+	       "--metrics prints only the metrics asked for");
+	tap_ok(v[0] == 256 && v[1] == 256 * 32 && v[2] == 256 * 8 &&
+	       v[3] == 256 * 8 * 16,
+	       "local memory: interleaved per word across the warp "
+	       "(ld %lld req %lld sectors, st %lld req %lld sectors)",
+	       v[0], v[1], v[2], v[3]);
+}
+
+static void test_tool_errors(void)
+{
+	static char out[65536];
+	int rc;
+
+	rc = run(VGPU_PROF_BIN " --metrics no_such_metric " PROBE_BIN " 2>&1",
+		 out, sizeof(out));
+	tap_ok(rc == 2 && strstr(out, "unknown metric 'no_such_metric'") &&
+	       !strstr(out, "probe: launch"),
+	       "an unknown metric is refused before the program runs");
+	rc = run(VGPU_PROF_BIN " /bin/sh -c 'exit 7'", out, sizeof(out));
+	tap_ok(rc == 7 && strstr(out, "0 kernel launches counted"),
+	       "the exit status is the program's; no launch, none counted");
+	rc = run(VGPU_PROF_BIN " /no/such/program 2>&1", out, sizeof(out));
+	tap_ok(rc == 127 && strstr(out, "/no/such/program"),
+	       "a program that cannot run: 127 and its name");
+}
+
+int main(void)
+{
+	pid_t fw = fw_launcher_start();
+
+	tap_plan(-1);
+	if (fw < 0) {
+		tap_diag("cannot start the firmware");
+		return 1;
+	}
+	test_against_h100();
+	test_local_layout();
+	test_tool_errors();
+	fw_launcher_stop(fw);
+	return tap_finish();
+}

@@ -60,3 +60,11 @@ $(BIN)/vgpu-prof-bench: $(OBJ)/tools/prof/bench/prof_bench.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $(filter %.o %.a,$^) $(CORE_LDLIBS)
 ALL_TARGETS += $(BIN)/vgpu-prof-bench $(PROF_BENCH_PTX)
+
+# The core's counters against the recording, natively (tests/test_prof_core.c,
+# a ctest of tests/build.mk, included before this file), on both tiers.
+$(OBJ)/tests/test_prof_core.o $(OBJ)/san/tests/test_prof_core.o: \
+	CTEST_EXTRA := -DPROBE_PTX='"$(abspath $(PROF_BENCH_PTX))"' \
+		-DGOLDEN_CSV='"$(abspath tests/golden/probe_counters.h100.csv)"'
+$(eval $(call ctest,test_prof_core,$(LIB)/libvgpu-ptx.a))
+$(TST)/core/test_prof_core $(TST)/core/test_prof_core-san: | $(PROF_BENCH_PTX)

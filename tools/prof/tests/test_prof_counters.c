@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "ncu_csv.h"
 #include "rt_test_util.h"
 
 #ifndef VGPU_PROF_BIN
@@ -43,7 +44,6 @@ static const char *const exact[] = {
 	"launch__block_size",
 };
 #define NEXACT (sizeof(exact) / sizeof(exact[0]))
-#define MAX_LAUNCHES 256
 
 struct row {
 	char kernel[128];
@@ -67,93 +67,36 @@ static int run(const char *cmd, char *out, size_t cap)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* The quoted fields of one CSV line (no quotes inside fields). */
-static int csv_fields(char *line, char **f, int max)
+struct rows {
+	struct row *r;
+};
+
+static void take_row(void *arg, int id, const char *kernel,
+		     const char *metric, long long value)
 {
-	int n = 0;
-	char *p = line;
+	struct row *r = &((struct rows *)arg)->r[id];
 
-	while (n < max && (p = strchr(p, '"'))) {
-		char *end = strchr(p + 1, '"');
-
-		if (!end)
-			break;
-		*end = 0;
-		f[n++] = p + 1;
-		p = end + 1;
+	snprintf(r->kernel, sizeof(r->kernel), "%s", kernel);
+	for (size_t k = 0; k < NEXACT; k++) {
+		if (!strcmp(metric, exact[k])) {
+			r->v[k] = value;
+			r->have[k] = true;
+		}
 	}
-	return n;
 }
 
-static long long number(const char *s)
-{
-	long long v = 0;
-
-	for (; *s; s++)
-		if (*s >= '0' && *s <= '9')
-			v = v * 10 + (*s - '0');
-		else if (*s == '.')
-			break;
-	return v;
-}
-
-/* ncu's CSV: ID (0), Kernel Name (4), Metric Name (12), Value (14). */
 static int parse_csv(char *text, struct row *rows)
 {
-	char *save = NULL, *line;
-	int max_id = -1;
+	struct rows a = { rows };
 
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *f[16];
-		int id;
-
-		if (line[0] != '"' || csv_fields(line, f, 16) < 15 ||
-		    !strcmp(f[0], "ID"))
-			continue;
-		id = atoi(f[0]);
-		if (id < 0 || id >= MAX_LAUNCHES)
-			continue;
-		snprintf(rows[id].kernel, sizeof(rows[id].kernel), "%s", f[4]);
-		for (size_t k = 0; k < NEXACT; k++) {
-			if (!strcmp(f[12], exact[k])) {
-				rows[id].v[k] = number(f[14]);
-				rows[id].have[k] = true;
-			}
-		}
-		if (id > max_id)
-			max_id = id;
-	}
-	return max_id + 1;
-}
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	if (buf)
-		buf[n] = 0;
-	fclose(f);
-	return buf;
+	return ncu_rows(text, take_row, &a);
 }
 
 static void test_against_h100(void)
 {
-	static struct row ours[MAX_LAUNCHES], h100[MAX_LAUNCHES];
+	static struct row ours[NCU_MAX_LAUNCHES], h100[NCU_MAX_LAUNCHES];
 	static char out[1 << 20];
-	char *golden = read_file(GOLDEN_CSV);
+	char *golden = ncu_read_file(GOLDEN_CSV);
 	int n_ours, n_h100, differ = 0, compared = 0, rc;
 
 	rc = run(VGPU_PROF_BIN " --csv " PROBE_BIN, out, sizeof(out));
@@ -188,20 +131,28 @@ static void test_against_h100(void)
 	       "H100's (%d values, %d differ)", compared, differ);
 }
 
+struct one {
+	const char *kernel, *metric;
+	long long value;
+};
+
+static void take_one(void *arg, int id, const char *kernel,
+		     const char *metric, long long value)
+{
+	struct one *o = arg;
+
+	(void)id;
+	if (!strcmp(kernel, o->kernel) && !strcmp(metric, o->metric))
+		o->value = value;
+}
+
 /* A metric of the launch of @kernel, from a --csv run with --metrics. */
 static long long metric_of(char *csv, const char *kernel, const char *metric)
 {
-	char *save = NULL, *line;
+	struct one o = { kernel, metric, -1 };
 
-	for (line = strtok_r(csv, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *f[16];
-
-		if (line[0] == '"' && csv_fields(line, f, 16) >= 15 &&
-		    !strcmp(f[4], kernel) && !strcmp(f[12], metric))
-			return number(f[14]);
-	}
-	return -1;
+	ncu_rows(csv, take_one, &o);
+	return o.value;
 }
 
 /*

@@ -70,7 +70,7 @@ CUresult cu_prof_begin(struct cu_ctx *ctx, struct vgpu_launch_counters **out)
 	return CUDA_SUCCESS;
 }
 
-/* One line; a short write (a full disk) loses the line, not the run. */
+/* One line of the profile file. */
 static void prof_write(const struct cu_ctx *ctx, const struct cu_stream *s,
 		       const struct cu_function *f, const unsigned int grid[3],
 		       const unsigned int block[3], unsigned int shared,
@@ -95,8 +95,9 @@ static void prof_write(const struct cu_ctx *ctx, const struct cu_stream *s,
 	if (n <= 0 || (size_t)n >= sizeof(line) - 1)
 		return;
 	line[n++] = '\n';
+	/* one write(): lines of several processes (O_APPEND) do not mix */
 	if (write(prof_fd, line, (size_t)n) != n)
-		return;
+		return;	/* a full disk loses the line, not the program */
 }
 
 CUresult cu_prof_end(struct cu_ctx *ctx, struct cu_stream *s,

@@ -79,7 +79,9 @@
 	  "warp", "resident warps of the SM, summed over the warp "	\
 	  "instructions it executed")					\
 	X(duration_ns, "gpu__time_duration.sum",			\
-	  "ns", "grid start to end (host time)")
+	  "ns", "grid start to end (host time)")			\
+	X(start_ns, "vgpu__start_ns",					\
+	  "ns", "grid start, CLOCK_MONOTONIC of the firmware's host")
 
 /* Warp slots of an SM: the peak for achieved occupancy. */
 #define VGPU_COUNTERS_MAX_WARPS_PER_SM	64

@@ -179,7 +179,8 @@ struct vgpu_core_launch {
 	 * Counting: when not NULL, the grid runs on the interpreter (the
 	 * native tier does not count) and its counters are added to
 	 * *@counters (which the caller zeroes) before @done runs;
-	 * @duration_ns is left to the caller.  NULL costs nothing.
+	 * @duration_ns and @start_ns are left to the caller.  NULL costs
+	 * nothing.
 	 */
 	struct vgpu_core_counters *counters;
 };

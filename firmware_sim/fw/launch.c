@@ -266,9 +266,11 @@ static void launch_done(void *arg, int result,
 
 	q->grid_result = result;
 	q->grid_fault = *cf;
-	if (q->counters_va)
+	if (q->counters_va) {
+		q->grid_counters.start_ns = q->grid_start_ns;
 		q->grid_counters.duration_ns = fw_counters_now_ns() -
 					       q->grid_start_ns;
+	}
 	atomic_store_explicit(&q->grid_done, true, memory_order_release);
 	fw_engine_wake(eng);
 }

@@ -3,7 +3,7 @@
  * vgpu-prof - run a CUDA program on vGPU and report its kernels' counters.
  *
  *   vgpu-prof [--csv|--table] [--metrics a,b,c] [--list-metrics] [-o FILE]
- *             ./app ...
+ *             [--trace FILE.json] ./app ...
  *
  * It runs the program with VGPU_PROF_OUT naming a temporary file; vGPU's
  * libcuda then asks the GR engine to count every launch, waits for it,
@@ -11,7 +11,8 @@
  * has exited, vgpu-prof prints a summary per kernel (launches, time,
  * grid and block, counters summed), or with --csv one row per launch and
  * metric in the layout of `ncu --csv --metrics ...`, so that the two can
- * be compared; with --table one row per launch and a column per metric.
+ * be compared; with --table one row per launch and a column per metric;
+ * --trace also writes a Chrome/Perfetto trace of the launches.
  * Metrics are Nsight Compute's names (include/
  * vgpu_counters.h and the derived ones below).  The exit status is the
  * program's.  Documentation/profiler.rst.
@@ -41,6 +42,7 @@ struct launch {
 	char name[512];
 	uint64_t c[C_COUNT];
 	bool have[C_COUNT];
+	uint64_t api_start_ns, api_end_ns;
 };
 
 /* A metric: a raw counter, or derived from the raw ones of a launch. */
@@ -184,6 +186,10 @@ static int parse_line(char *line, struct launch *l)
 		}
 		VGPU_COUNTERS(RAW_PARSE)
 #undef RAW_PARSE
+		if (!strcmp(tok, "api_start_ns"))
+			l->api_start_ns = strtoull(eq + 1, NULL, 10);
+		if (!strcmp(tok, "api_end_ns"))
+			l->api_end_ns = strtoull(eq + 1, NULL, 10);
 	}
 	return 0;
 }
@@ -263,6 +269,69 @@ static void print_csv(FILE *out, const struct launch *ls, size_t n,
 				sel[k]->name, sel[k]->unit, v);
 		}
 	}
+}
+
+/* A name for JSON: the kernel names vGPU reports need no escapes but '"'. */
+static void json_name(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		if (*s != '"' && *s != '\\' && (unsigned char)*s >= 0x20)
+			fputc(*s, out);
+}
+
+/*
+ * --trace: a Chrome/Perfetto trace (JSON "traceEvents"), per process one
+ * track of launch calls (from the packet to the grid seen complete, as
+ * vgpu-prof serialises them) and one of the GR engine's grids, each with
+ * its grid, block and counters as arguments.  Times in microseconds of
+ * CLOCK_MONOTONIC, which the program and the firmware share.
+ */
+static int write_trace(const char *path, const struct launch *ls, size_t n,
+		       const struct metric **sel, size_t nsel)
+{
+	FILE *out = fopen(path, "w");
+	const char *sep = "";
+
+	if (!out)
+		return -1;
+	fprintf(out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+	for (size_t i = 0; i < n; i++) {
+		const struct launch *l = &ls[i];
+		bool first = true;
+
+		for (size_t j = 0; j < i; j++)
+			if (ls[j].pid == l->pid)
+				first = false;
+		if (first) {
+			fprintf(out, "%s\n{\"name\":\"thread_name\",\"ph\":\"M\","
+				"\"pid\":%d,\"tid\":1,\"args\":{\"name\":"
+				"\"CUDA launches\"}},\n{\"name\":\"thread_name\","
+				"\"ph\":\"M\",\"pid\":%d,\"tid\":2,\"args\":"
+				"{\"name\":\"GR engine\"}}", sep, l->pid, l->pid);
+			sep = ",";
+		}
+		fprintf(out, "%s\n{\"name\":\"cuLaunchKernel ", sep);
+		json_name(out, l->name);
+		fprintf(out, "\",\"cat\":\"api\",\"ph\":\"X\",\"pid\":%d,"
+			"\"tid\":1,\"ts\":%.3f,\"dur\":%.3f}", l->pid,
+			l->api_start_ns / 1e3,
+			(l->api_end_ns - l->api_start_ns) / 1e3);
+		sep = ",";
+		fprintf(out, ",\n{\"name\":\"");
+		json_name(out, l->name);
+		fprintf(out, "\",\"cat\":\"GR\",\"ph\":\"X\",\"pid\":%d,"
+			"\"tid\":2,\"ts\":%.3f,\"dur\":%.3f,\"args\":{"
+			"\"grid\":\"(%u, %u, %u)\",\"block\":\"(%u, %u, %u)\"",
+			l->pid, l->c[C_start_ns] / 1e3,
+			l->c[C_duration_ns] / 1e3, l->grid[0], l->grid[1],
+			l->grid[2], l->block[0], l->block[1], l->block[2]);
+		for (size_t k = 0; k < nsel; k++)
+			fprintf(out, ",\"%s\":%.15g", sel[k]->name,
+				metric_value(sel[k], l));
+		fprintf(out, "}}");
+	}
+	fprintf(out, "\n]}\n");
+	return fclose(out);
 }
 
 /*
@@ -353,6 +422,7 @@ static void print_summary(FILE *out, const struct launch *ls, size_t n,
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: vgpu-prof [--csv|--table] [--metrics a,b,c] [-o FILE] "
+		"[--trace FILE.json] "
 		"[--] program [args...]\n"
 		"       vgpu-prof --list-metrics\n");
 }
@@ -360,7 +430,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	const struct metric *sel[NMETRICS];
-	const char *metric_list = NULL, *out_path = NULL;
+	const char *metric_list = NULL, *out_path = NULL, *trace = NULL;
 	char tmp[] = "/tmp/vgpu-prof.XXXXXX";
 	struct launch *ls = NULL;
 	size_t n = 0, cap = 0, nsel;
@@ -380,6 +450,8 @@ int main(int argc, char **argv)
 			table = true;
 		} else if (!strcmp(argv[i], "--metrics") && i + 1 < argc) {
 			metric_list = argv[++i];
+		} else if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
+			trace = argv[++i];
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			out_path = argv[++i];
 		} else if (!strcmp(argv[i], "--list-metrics")) {
@@ -463,6 +535,11 @@ int main(int argc, char **argv)
 		print_summary(out, ls, n, sel, nsel);
 	if (out != stdout)
 		fclose(out);
+	if (trace && write_trace(trace, ls, n, sel, nsel)) {
+		fprintf(stderr, "vgpu-prof: %s: %s\n", trace, strerror(errno));
+		if (!rc)
+			rc = 2;
+	}
 	free(ls);
 	return rc;
 }

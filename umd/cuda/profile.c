@@ -10,7 +10,9 @@
  *
  *   vgpu-prof 1 pid ctx stream gx gy gz bx by bz shared kernel f=v f=v ...
  *
- * with the counters of include/vgpu_counters.h by field name.  Without
+ * with the counters of include/vgpu_counters.h by field name, then
+ * api_start_ns and api_end_ns: CLOCK_MONOTONIC when the launch call began
+ * and when its grid was seen complete (vgpu-prof --trace).  Without
  * the variable nothing changes: no memory, no lock, no wait.
  *
  * The counters land in one pinned page of the context (host memory
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cuda_internal.h"
@@ -31,6 +34,15 @@
 static pthread_once_t prof_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
 static int prof_fd = -1;
+static uint64_t prof_api_start;	/* under prof_lock: the launch's call */
+
+static uint64_t prof_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static void prof_open(void)
 {
@@ -67,6 +79,7 @@ CUresult cu_prof_begin(struct cu_ctx *ctx, struct vgpu_launch_counters **out)
 	}
 	memset(ctx->prof_counters, 0, sizeof(*ctx->prof_counters));
 	*out = ctx->prof_counters;
+	prof_api_start = prof_now_ns();
 	return CUDA_SUCCESS;
 }
 
@@ -92,6 +105,11 @@ static void prof_write(const struct cu_ctx *ctx, const struct cu_stream *s,
 			      #fld, (uint64_t)c->fld);
 	VGPU_COUNTERS(PROF_FIELD)
 #undef PROF_FIELD
+	/* the launch call, from the packet to the grid's end, for --trace */
+	if (n > 0 && (size_t)n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - n,
+			      " api_start_ns=%" PRIu64 " api_end_ns=%" PRIu64,
+			      prof_api_start, prof_now_ns());
 	if (n <= 0 || (size_t)n >= sizeof(line) - 1)
 		return;
 	line[n++] = '\n';

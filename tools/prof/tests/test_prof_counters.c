@@ -14,12 +14,14 @@
  * local_array's array in registers, so the H100 has no local traffic;
  * vGPU's local counters are checked against the interleaved layout
  * instead (Documentation/profiler.rst).  Also: the tool's exit status is
- * the program's, --metrics selects, and an unknown metric is refused.
+ * the program's, --metrics selects, an unknown metric is refused, and
+ * --trace writes a JSON trace whose spans nest as they should.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "ncu_csv.h"
 #include "rt_test_util.h"
@@ -192,6 +194,78 @@ static void test_local_layout(void)
 	       v[0], v[1], v[2], v[3]);
 }
 
+/* Braces and brackets balance outside strings: the JSON's skeleton. */
+static bool json_balanced(const char *s)
+{
+	int depth = 0;
+	bool in_str = false;
+
+	for (; *s; s++) {
+		if (in_str) {
+			if (*s == '\\' && s[1])
+				s++;
+			else if (*s == '"')
+				in_str = false;
+			continue;
+		}
+		if (*s == '"')
+			in_str = true;
+		else if (*s == '{' || *s == '[')
+			depth++;
+		else if ((*s == '}' || *s == ']') && --depth < 0)
+			return false;
+	}
+	return !depth && !in_str;
+}
+
+/*
+ * --trace: a Chrome/Perfetto JSON trace, one launch-call span and one GR
+ * span per launch, the grid inside its call (the same clock).
+ */
+static void test_trace(void)
+{
+	static char out[1 << 16];
+	static const char head[] = "{\"displayTimeUnit\":\"ns\","
+				   "\"traceEvents\":[";
+	const char *path = "/tmp/test_prof_counters.json";
+	char *json, *save = NULL, *line;
+	int api = 0, gr = 0, outside = 0, rc;
+	double api_ts = 0, api_dur = 0;
+
+	unlink(path);
+	rc = run(VGPU_PROF_BIN " --trace /tmp/test_prof_counters.json --metrics "
+		 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum " PROBE_BIN,
+		 out, sizeof(out));
+	json = ncu_read_file(path);
+	tap_ok(rc == 0 && json && !strncmp(json, head, sizeof(head) - 1) &&
+	       json_balanced(json),
+	       "--trace writes a JSON object with traceEvents");
+	for (line = json ? strtok_r(json, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *t = strstr(line, "\"ts\":");
+		double ts, dur;
+
+		if (!t || sscanf(t, "\"ts\":%lf,\"dur\":%lf", &ts, &dur) != 2)
+			continue;
+		if (strstr(line, "\"cat\":\"api\"")) {
+			api++;
+			api_ts = ts;
+			api_dur = dur;
+		} else if (strstr(line, "\"cat\":\"GR\"") &&
+			   strstr(line, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")) {
+			gr++;
+			if (ts < api_ts || ts + dur > api_ts + api_dur + 0.002)
+				outside++;
+		}
+	}
+	free(json);
+	unlink(path);
+	tap_ok(api == 89 && gr == 89 && !outside,
+	       "a launch-call span and a GR span with the counters per launch, "
+	       "the grid within the call (%d, %d, %d outside)", api, gr,
+	       outside);
+}
+
 static void test_tool_errors(void)
 {
 	static char out[65536];
@@ -221,6 +295,7 @@ int main(void)
 	}
 	test_against_h100();
 	test_local_layout();
+	test_trace();
 	test_tool_errors();
 	fw_launcher_stop(fw);
 	return tap_finish();

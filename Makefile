@@ -16,6 +16,13 @@
 #                   a guest; verdicts in build/sweep/verdicts.txt
 #                   (tools/samples-sweep --help for its options, passed in
 #                   SWEEP_ARGS)
+#   make fuzz DURATION=SECONDS, make kill-test TRIALS=N
+#                   not part of check: the ioctl/mmap fuzzer and the kill
+#                   trials for as long as asked (selftests/build.mk,
+#                   tests/kill/build.mk)
+#   make debug-kernel, make check-debug
+#                   not part of check: a KASAN/lockdep/kmemleak 6.12 kernel
+#                   and the guest tests on it (tools/debug-kernel/build.mk)
 #
 # User-space parts are built non-recursively: each directory contributes a
 # fragment, <dir>/build.mk or <dir>/<subdir>/build.mk, that appends to

@@ -144,6 +144,7 @@ enum vgpu_pkt_opcode {
 	VGPU_PKT_MEMSET = 5,		/* struct vgpu_pkt_memset */
 	VGPU_PKT_TIMESTAMP = 6,		/* struct vgpu_pkt_timestamp */
 	VGPU_PKT_LAUNCH = 7,		/* struct vgpu_pkt_launch */
+	VGPU_PKT_COPY_TILED = 8,	/* struct vgpu_pkt_copy_tiled */
 };
 
 /*
@@ -177,6 +178,36 @@ struct vgpu_pkt_copy {
 	__u64 src;
 	__u64 size;
 };
+
+/*
+ * COPY_TILED: a box between pitch-linear memory and a block-linear
+ * surface (a CUDA array; layout in vgpu_array.h).  The pitch side's box
+ * starts at @linear, rows @linear_pitch and slices @linear_slice bytes
+ * apart.  The surface at @surface is @surf_row_bytes x @surf_height x
+ * @surf_depth with blocks 2^@block_h_log2 GOBs high and 2^@block_d_log2
+ * deep (each at most VGPU_BL_MAX_LOG2); the box is @width bytes x
+ * @height rows x @depth slices at (@x bytes, @y, @z) in it and must lie
+ * inside it.  @direction is VGPU_COPY_TILED_*; @pad is zero.
+ */
+struct vgpu_pkt_copy_tiled {
+	struct vgpu_pkt_header hdr;
+	__u64 linear;
+	__u64 linear_pitch;
+	__u64 linear_slice;
+	__u64 surface;
+	__u32 surf_row_bytes;
+	__u32 surf_height;
+	__u32 surf_depth;
+	__u8 block_h_log2;
+	__u8 block_d_log2;
+	__u8 direction;
+	__u8 pad;
+	__u32 x, y, z;
+	__u32 width, height, depth;
+};
+
+#define VGPU_COPY_TILED_TO_SURFACE	0	/* linear -> surface */
+#define VGPU_COPY_TILED_FROM_SURFACE	1	/* surface -> linear */
 
 /* MEMSET: fill @count elements of @elem_size (1, 2 or 4) bytes at @dst. */
 struct vgpu_pkt_memset {

@@ -65,7 +65,19 @@
  *    one completed.  Contexts share GR in time slices (vgpu-fw
  *    --timeslice-us); see Documentation/scheduler.rst.
  *
- * 8. Counters.  With VGPU_LAUNCH_F_COUNTERS the GR engine counts what the
+ * 8. Cooperative grids and clusters.  With VGPU_LAUNCH_F_COOPERATIVE
+ *    all blocks of the grid become resident together or not at all, and
+ *    grid_sync_va (8-byte aligned, non-zero) is the GPU VA of the grid's
+ *    8-byte sync workspace; the kernel reads it from %envreg1 (high half)
+ *    and %envreg2 (low half), and grid.sync() counts arrivals in its
+ *    second word.  Grids that may run at the same time need different
+ *    workspaces.  Without the flag grid_sync_va is 0.  cluster_dim, when
+ *    not all zero, groups the blocks into clusters of cluster_dim[0] x
+ *    [1] x [2] blocks (each dividing the grid's dimension, at most
+ *    VGPU_LAUNCH_MAX_CLUSTER in all) whose blocks are resident together
+ *    and share their shared memory (Documentation/cooperative-groups.rst).
+ *
+ * 9. Counters.  With VGPU_LAUNCH_F_COUNTERS the GR engine counts what the
  *    grid does (include/vgpu_counters.h) and, once it completed and
  *    before the queue moves past the packet, writes a struct
  *    vgpu_launch_counters of at most counters_size bytes at the GPU VA
@@ -90,10 +102,20 @@
 
 /* The parameter buffer follows struct vgpu_launch_v1 in the packet. */
 #define VGPU_LAUNCH_F_INLINE_PARAMS	(1U << 0)
+/*
+ * A cooperative launch: every block of the grid is resident at once (the
+ * firmware admits the grid whole or waits), and grid_sync_va names the
+ * grid-sync workspace.  See "Cooperative grids and clusters".
+ */
+#define VGPU_LAUNCH_F_COOPERATIVE	(1U << 1)
 /* Count the grid and write struct vgpu_launch_counters at counters_va. */
-#define VGPU_LAUNCH_F_COUNTERS		(1U << 1)
+#define VGPU_LAUNCH_F_COUNTERS		(1U << 2)
 #define VGPU_LAUNCH_F_ALL		(VGPU_LAUNCH_F_INLINE_PARAMS | \
+					 VGPU_LAUNCH_F_COOPERATIVE | \
 					 VGPU_LAUNCH_F_COUNTERS)
+
+/* The most blocks a cluster may have (an H100's non-portable limit). */
+#define VGPU_LAUNCH_MAX_CLUSTER		16
 
 /* The largest parameter buffer a launch may carry (CUDA 12.1+ limit). */
 #define VGPU_LAUNCH_MAX_PARAMS		32764
@@ -121,8 +143,13 @@
  * @priority: stream priority, VGPU_LAUNCH_PRIO_HIGHEST (-5, highest) to
  *	VGPU_LAUNCH_PRIO_LOWEST (0); other values are a bad packet.  See
  *	"Scheduling".
+ * @cluster_dim: blocks per cluster in x, y, z; all 0: no clusters.
+ * @reserved0: zero.
+ * @grid_sync_va: with VGPU_LAUNCH_F_COOPERATIVE, the grid-sync workspace;
+ *	else 0.  See "Cooperative grids and clusters".
  * @counters_size: with VGPU_LAUNCH_F_COUNTERS, bytes available at
  *	@counters_va (>= 8); otherwise 0.  See "Counters".
+ * @reserved1: zero.
  * @counters_va: with VGPU_LAUNCH_F_COUNTERS, the GPU VA (8-byte aligned)
  *	where the counters are written; otherwise 0.
  */
@@ -138,7 +165,11 @@ struct vgpu_launch_v1 {
 	__u32 param_size;
 	__u32 local_bytes;
 	__s32 priority;
+	__u8 cluster_dim[3];
+	__u8 reserved0;
+	__u64 grid_sync_va;
 	__u32 counters_size;
+	__u32 reserved1;
 	__u64 counters_va;
 };
 

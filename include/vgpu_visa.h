@@ -34,6 +34,8 @@
 
 #include <stdint.h>
 
+#include "vgpu_visa_async.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -152,6 +154,9 @@ struct visa_param {
  * driver does.
  */
 #define VISA_KERNEL_RESERVED_SMEM (1u << 3)
+/* .explicitcluster: launches must give a cluster shape (cluster_dim or
+ * the launch's); CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET. */
+#define VISA_KERNEL_EXPLICIT_CLUSTER (1u << 4)
 
 /*
  * Bytes of shared memory reserved for system use in a block that asks
@@ -179,7 +184,14 @@ struct visa_kernel {
 	uint32_t minnctapersm;	/* .minnctapersm */
 	uint32_t maxnreg;	/* .maxnreg */
 	uint32_t flags;		/* VISA_KERNEL_* */
+	/* appended (readers look at the KERNELS entsize first) */
+	uint32_t cluster_dim[3];	/* .reqnctapercluster; 0: not given */
+	uint32_t max_cluster_rank;	/* .maxclusterrank; 0: not given */
 };
+
+/* The entry size of KERNELS before the cluster fields: the least a
+ * reader accepts. */
+#define VISA_KERNEL_SIZE_MIN	76u
 
 /* ------------------------------------------------------------------------ */
 /* Module variables, relocations, line information                          */
@@ -418,8 +430,48 @@ enum visa_sreg {
 	VISA_SREG_GLOBALTIMER_HI,
 	VISA_SREG_DYNAMIC_SMEM_SIZE, VISA_SREG_TOTAL_SMEM_SIZE,
 	VISA_SREG_WARPSZ,
+	/*
+	 * Cooperative launch and thread-block clusters
+	 * (Documentation/cooperative-groups.rst).  %envreg0..31 are
+	 * ENVREG0 + n: the launch's grid-sync workspace address is in
+	 * envreg1 (high 32 bits) and envreg2 (low), where the cooperative
+	 * groups headers look for it; the others read 0.
+	 */
+	VISA_SREG_ENVREG0,
+	VISA_SREG_CLUSTERID_X = VISA_SREG_ENVREG0 + 32,
+	VISA_SREG_CLUSTERID_Y, VISA_SREG_CLUSTERID_Z,
+	VISA_SREG_NCLUSTERID_X, VISA_SREG_NCLUSTERID_Y, VISA_SREG_NCLUSTERID_Z,
+	VISA_SREG_CLUSTER_CTAID_X, VISA_SREG_CLUSTER_CTAID_Y,
+	VISA_SREG_CLUSTER_CTAID_Z,
+	VISA_SREG_CLUSTER_NCTAID_X, VISA_SREG_CLUSTER_NCTAID_Y,
+	VISA_SREG_CLUSTER_NCTAID_Z,
+	VISA_SREG_CLUSTER_CTARANK, VISA_SREG_CLUSTER_NCTARANK,
+	VISA_SREG_IS_EXPLICIT_CLUSTER,
 	VISA_SREG_COUNT
 };
+
+/*
+ * Distributed shared memory: a SHARED-space address with
+ * VISA_SHARED_CLUSTER_BIT set names byte (addr & VISA_SHARED_CLUSTER_OFFSET)
+ * of the shared memory of the block of cluster rank
+ * VISA_SHARED_CLUSTER_RANK(addr) in the accessing block's cluster (what
+ * MAPA makes).  Plain offsets are the block's own shared memory, so a
+ * shared::cta address is a valid shared::cluster address, as in PTX.
+ * Generic addresses carry the same form in the shared window.
+ */
+#define VISA_SHARED_CLUSTER_BIT		0x80000000u
+#define VISA_SHARED_CLUSTER_RANK_SHIFT	24
+#define VISA_SHARED_CLUSTER_OFFSET	0x00ffffffu
+#define VISA_SHARED_CLUSTER_RANK(a)	(((a) >> VISA_SHARED_CLUSTER_RANK_SHIFT) & 0x7fu)
+#define VISA_SHARED_CLUSTER_ADDR(rank, off)				\
+	(VISA_SHARED_CLUSTER_BIT |					\
+	 (uint32_t)(rank) << VISA_SHARED_CLUSTER_RANK_SHIFT |		\
+	 ((uint32_t)(off) & VISA_SHARED_CLUSTER_OFFSET))
+
+/* MAPA sub-operations, and BAR_CLUSTER's. */
+enum visa_mapa_op { VISA_MAPA_MAP = 0, VISA_MAPA_RANK };
+enum visa_bar_cluster_op { VISA_BAR_CLUSTER_ARRIVE = 0,
+			   VISA_BAR_CLUSTER_WAIT };
 
 /*
  * Opcodes.  include/vgpu_visa_ops.h is the table of them: one line per
@@ -626,7 +678,7 @@ struct visa_printf_record {
 _Static_assert(sizeof(struct visa_insn) == 32, "visa_insn layout");
 _Static_assert(sizeof(struct visa_image_header) == 312, "header layout");
 _Static_assert(sizeof(struct visa_func) == 32, "visa_func layout");
-_Static_assert(sizeof(struct visa_kernel) == 76, "visa_kernel layout");
+_Static_assert(sizeof(struct visa_kernel) == 92, "visa_kernel layout");
 _Static_assert(sizeof(struct visa_param) == 20, "visa_param layout");
 _Static_assert(sizeof(struct visa_symbol) == 32, "visa_symbol layout");
 _Static_assert(sizeof(struct visa_reloc) == 24, "visa_reloc layout");

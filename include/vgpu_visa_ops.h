@@ -32,7 +32,12 @@
  *          typed2           the same, decided by type2 (SET)
  *          mem              memory and address instructions
  *          barrier, warp    block barriers; warp-synchronous operations
+ *          mma              tensor-core operations (firmware_sim/core/
+ *                           exec_mma.c, include/vgpu_mma.h)
  *          printf, assert   the system calls
+ *          async            cp.async, mbarrier, cp.async.bulk, elect
+ *          heap             malloc and free of the device heap
+ *          cluster          thread-block clusters (exec_cluster.c)
  *          nop, membar, sreg, branch, call, ret, exit, trap, brkpt,
  *          yield            one instruction each
  * d .. pa  the operand slots: GPRs d, a, b, c, e; predicates pd, pa
@@ -211,4 +216,27 @@ VISA_OP(NANOSLEEP,  "nanosleep",  yield,   _, R, _, _, _, _, _, _,        _,   _
 /* system calls the compiler recognises */
 VISA_OP(VPRINTF,    "vprintf",    printf,  w, R, R, _, _, _, _, _,        _,   _,      0,                     "d = vprintf(format a, argument buffer b), generic addresses")
 VISA_OP(ASSERTFAIL, "assertfail", assert,  _, R, R, R, R, _, _, _,        _,   _,      0,                     "__assertfail(message a, file b, line c, function e): VISA_FAULT_ASSERT")
+/* tensor cores: warp-collective, through the warp's staging slots (vgpu_mma.h) */
+VISA_OP(MMAPUT,     "mma.put",    mma,     _, R, r, r, r, _, _, _,        _,   _,      0,                     "slots imm.. of each lane = a[, b, c, e] (64 bits each)")
+VISA_OP(MMAGET,     "mma.get",    mma,     W, _, w, w, w, _, _, _,        _,   _,      0,                     "d[, b, c, e] = slots imm.. of each lane")
+VISA_OP(MMALD,      "mma.ld",     mma,     _, R, R, _, _, _, _, SP_READ,  _,   _,      0,                     "fragment of matrix in imm = memory at a, stride b elements")
+VISA_OP(MMAST,      "mma.st",     mma,     _, R, R, _, _, _, _, SP_WRITE, _,   _,      0,                     "memory at a, stride b elements = fragment D of imm")
+VISA_OP(MMA,        "mma",        mma,     _, _, _, _, _, _, _, _,        _,   _,      0,                     "D slots = A x B + C slots (imm: shape, types, satfinite, b1 op)")
+VISA_OP(LDMATRIX,   "ldmatrix",   mma,     _, R, _, _, _, _, _, SP_READ,  _,   _,      0,                     "slots 0.. = imm 8x8 b16 matrices, row r of i at lane 8i+r's a")
+VISA_OP(STMATRIX,   "stmatrix",   mma,     _, R, _, _, _, _, _, SP_WRITE, _,   _,      0,                     "the matrices of slots 0.. to the rows lane 8i+r's a names")
+VISA_OP(MOVMATRIX,  "movmatrix",  mma,     _, _, _, _, _, _, _, _,        _,   _,      0,                     "slot 0 = the 8x8 b16 matrix of slot 0, transposed")
+/* asynchronous copies and mbarriers (vgpu_visa_async.h, exec_async.c) */
+VISA_OP(CP_ASYNC,   "cp.async",   async,   _, R, R, R, _, _, _, _,        X,   _,      0,                     "shared[a] = imm (4, 8, 16) bytes of global b, the first c of them (rest zero), completed by a later wait")
+VISA_OP(CP_ASYNC_COMMIT, "cp.async.commit", async, _, _, _, _, _, _, _, _, X, _,  0,                     "close the thread's open group of cp.async copies")
+VISA_OP(CP_ASYNC_WAIT, "cp.async.wait", async, _, _, _, _, _, _, _, _,    X,   _,      0,                     "complete the thread's copies of all but the imm most recent groups")
+VISA_OP(CP_ASYNC_ARRIVE, "cp.async.arrive", async, _, R, _, _, _, _, _, SP_ATOM, X, _, VISA_CPA_ARRIVE_NOINC, "complete the thread's copies, then arrive on mbarrier a (sub NOINC; else pending += 1 first)")
+VISA_OP(MBAR,       "mbarrier",   async,   w, R, r, _, _, w, _, SP_ATOM,  X,   _,      VISA_MBAR_COUNT - 1,   "mbarrier operation sub (enum visa_mbar) on the object at a with operand b; d = state, pd = wait result")
+VISA_OP(CP_BULK,    "cp.async.bulk", async, _, R, R, R, r, _, _, SP_NAMED, X,  _,      0,                     "c bytes from b to a in space type2 (SHARED: from global, then complete_tx c on mbarrier e; GLOBAL: from shared)")
+VISA_OP(ELECT,      "elect",      async,   w, _, _, _, R, W, _, _,        X,   _,      0,                     "pd = this lane is the lowest active lane of membermask e; d = that lane")
+/* the device heap (vgpu_visa_async.h, exec_heap.c) */
+VISA_OP(MALLOC,     "malloc",     heap,    W, R, R, _, _, _, _, _,        X,   _,      0,                     "d = malloc(a bytes) from the heap of descriptor b (generic address; 0 when full)")
+VISA_OP(FREE,       "free",       heap,    _, R, R, _, _, _, _, _,        X,   _,      0,                     "free(a) back to the heap of descriptor b (a = 0: nothing)")
+/* thread-block clusters (firmware_sim/core/exec_cluster.c) */
+VISA_OP(MAPA,       "mapa",       cluster, W, R, r, _, _, _, _, _,        _,   _,      VISA_MAPA_RANK,        "MAP: d = shared address a in the block of cluster rank b (U32 shared, U64 generic); RANK: d = rank of a")
+VISA_OP(BAR_CLUSTER, "bar.cluster", cluster, _, _, _, _, _, _, _, _,      _,   _,      VISA_BAR_CLUSTER_WAIT, "ARRIVE: the lanes arrive at the cluster barrier; WAIT: wait for the phase they arrived in to complete")
 #endif /* VISA_OP */

@@ -295,7 +295,7 @@ int vgpu_ioctl_host_alloc(struct vgpu_file *vf, void *data)
 		goto err_uncharge;
 	}
 	for (i = 0; i < bo->npages; i++) {
-		bo->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+		bo->pages[i] = alloc_page(VGPU_GFP_USER_PAGES);
 		if (!bo->pages[i]) {
 			ret = -ENOMEM;
 			goto err_pages;

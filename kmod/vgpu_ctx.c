@@ -10,6 +10,7 @@
  * contexts carry on.  A context needs a firmware: without one, creation
  * fails with -ENODEV.
  */
+#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 

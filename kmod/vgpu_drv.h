@@ -41,6 +41,17 @@ struct page;
 /* Handles fit in the mmap offset encoding (vgpu_mmap.c). */
 #define VGPU_HANDLE_LIMIT	XA_LIMIT(1, (1U << 22) - 1)
 
+/*
+ * Pages a process asks for in bulk (host memory objects, queue rings):
+ * charged to its memory cgroup, and failed with -ENOMEM rather than
+ * invoking the OOM killer (__GFP_RETRY_MAYFAIL), the cgroup's or the
+ * system's, when memory runs out.  An ioctl asking for more than there is
+ * must be refused, not make the kernel kill someone to satisfy it - least
+ * of all the firmware, which would take the device from every user.
+ */
+#define VGPU_GFP_USER_PAGES	(GFP_KERNEL_ACCOUNT | __GFP_ZERO | \
+				 __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
 /* Module parameters (vgpu_main.c). */
 extern unsigned int vgpu_kernel_exec_timeout_ms;
 extern unsigned int vgpu_hang_timeout_ms;

@@ -88,10 +88,13 @@ static struct vgpu_fence_page *vgpu_fence_page(struct vgpu_queue *q)
 	return page_address(q->fence);
 }
 
-/* Queue pages are charged to the memory cgroup of the process asking. */
+/*
+ * Queue pages are charged to the memory cgroup of the process asking, and
+ * refused rather than OOM-killed for (VGPU_GFP_USER_PAGES).
+ */
 static struct page *vgpu_zeroed_page(void)
 {
-	return alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	return alloc_page(VGPU_GFP_USER_PAGES);
 }
 
 /* Charge the pages of @q (ring, doorbell, fence) to the calling user. */

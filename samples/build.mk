@@ -16,7 +16,8 @@ SAMPLES_OBJ := $(OBJ)/samples
 SAMPLES_COMMON := samples/common/sample_check.h
 
 # One-file samples: samples/<name>/<name>.cu -> build/bin/samples/<name>.
-SAMPLES_SIMPLE := deviceQuery vectorAdd matrixMul simplePrintf graphs
+SAMPLES_SIMPLE := deviceQuery vectorAdd matrixMul simplePrintf graphs wmmaGemm \
+	graphConditional
 
 define samples_simple_rule
 $(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON)
@@ -54,8 +55,19 @@ $(SAMPLES_BIN)/cmakeSaxpy: samples/cmakeSaxpy/CMakeLists.txt \
 	+cmake --build $(SAMPLES_CMAKE_DIR)
 	cp $(SAMPLES_CMAKE_DIR)/cmakeSaxpy $@
 
+# sm_90 samples: cooperative groups' grid.sync() and thread-block
+# clusters, which only compute capability 9.0 programs may use.
+SAMPLES_SM90 := gridSyncReduction clusterHistogram
+
+define samples_sm90_rule
+$(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON)
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) $$(subst sm_75,sm_90,$$(SAMPLES_NVCC_FLAGS)) -o $$@ $$<
+endef
+$(foreach s,$(SAMPLES_SM90),$(eval $(call samples_sm90_rule,$(s))))
+
 SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
-	separateCompilation cmakeSaxpy)
+	separateCompilation cmakeSaxpy $(SAMPLES_SM90))
 
 ALL_TARGETS += $(SAMPLES_ALL)
 SAMPLES += $(SAMPLES_ALL)

@@ -32,3 +32,22 @@ ALL_TARGETS += $(TST)/selftests/vgpu_abi_test
 NATIVE_TESTS += $(TST)/selftests/vgpu_abi_test
 
 # (The top-level Makefile keeps every intermediate file: .SECONDARY.)
+
+# --- long fuzzing, outside CI --------------------------------------------------
+#
+#   make fuzz [DURATION=600] [KERNEL=6.12|6.1|debug] [SEED=1] [THREADS=4]
+#
+# vgpu_fuzz for DURATION seconds in one guest (make check runs it for 3):
+# privilege drops, forks killed mid-call, files replaced under the threads,
+# and fault injection where the kernel has it (KERNEL=debug).  It prints the
+# calls made and what it found; any kernel report in the guest's log (oops,
+# WARN, KASAN, lockdep, kmemleak...) fails the run (tools/vgpu-vm).
+DURATION ?= 600
+THREADS ?= 4
+KERNEL ?= 6.12
+SEED ?= 1
+.PHONY: fuzz
+fuzz: $(TST)/selftests/vgpu_fuzz $(B)/kmod/$(KERNEL)/vgpu.ko
+	tools/vgpu-vm --kernel $(KERNEL) --timeout $$(( $(DURATION) + 600 )) \
+		--env VGPU_FUZZ_SECONDS=$(DURATION) --env VGPU_FUZZ_SEED=$(SEED) \
+		--env VGPU_FUZZ_THREADS=$(THREADS) -- $(TST)/selftests/vgpu_fuzz

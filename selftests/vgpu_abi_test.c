@@ -65,6 +65,7 @@ LAYOUT(struct vgpu_pkt_fence, 16);
 LAYOUT(struct vgpu_pkt_wait_mem, 24);
 LAYOUT(struct vgpu_pkt_write_mem, 24);
 LAYOUT(struct vgpu_pkt_copy, 32);
+LAYOUT(struct vgpu_pkt_copy_tiled, 80);
 LAYOUT(struct vgpu_pkt_memset, 32);
 LAYOUT(struct vgpu_pkt_timestamp, 16);
 LAYOUT(struct vgpu_pkt_launch, 88);

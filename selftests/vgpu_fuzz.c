@@ -1,35 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_fuzz.c - a bounded, seeded ioctl/mmap fuzzer for /dev/vgpu0
+ * vgpu_fuzz.c - a seeded ioctl/mmap fuzzer for /dev/vgpu0
  *
- * For a few seconds, several threads issue random commands with random
- * argument bytes on a few shared open files (and one private file each,
- * which they also close and reopen): mostly known commands with arguments
- * biased towards interesting values (small handles, page multiples, zero,
+ * For a while, several threads issue random commands with random argument
+ * bytes on a few shared open files (and one private file each, which they
+ * also close and reopen): mostly known commands with arguments biased
+ * towards interesting values (small handles, page multiples, zero,
  * all-ones), some entirely random command numbers and sizes, random mmap
- * offsets, munmap, read and poll.  The threads race on the same handles,
- * which is the point.  Afterwards every file is closed, and the device's
- * accounting must be back to zero.  The guest runner fails the run if the
- * kernel log shows an oops or a WARN.  The selftests' test firmware serves
- * the device meanwhile (contexts need one), and runs whatever the fuzzer
- * writes into rings.
+ * offsets (and a read of what was mapped), munmap of any thread's mapping,
+ * read and poll.  The threads race on the same handles, which is the point.
+ * Around them:
+ *
+ *  - privilege drops: a thread may give up root for good (its own
+ *    credentials only: the raw setresuid system call), so objects created
+ *    by root are freed, mapped and charged by an unprivileged user on the
+ *    same file, and the other way round;
+ *  - fork: a thread forks a child that fuzzes the inherited files for a
+ *    moment and exits, or is killed with SIGKILL mid-call;
+ *  - close: a shared file is replaced (dup2) under the threads using it;
+ *  - fault injection: where the kernel has failslab and fail_page_alloc
+ *    (the debug kernel), a few per cent of the fuzzing threads' kernel
+ *    allocations fail, so the driver's error paths run.
+ *
+ * Afterwards every file is closed, and the device's accounting must be
+ * back to zero.  The guest runner fails the run if the kernel log shows an
+ * oops, a WARN or a KASAN/lockdep/kmemleak report.  The selftests' test
+ * firmware serves the device meanwhile (contexts need one), and runs
+ * whatever the fuzzer writes into rings.
  *
  *   VGPU_FUZZ_SEED     seed (default 1); printed.  With one thread
- *                      (VGPU_FUZZ_THREADS=1) a run replays exactly.
- *   VGPU_FUZZ_SECONDS  duration (default 3)
+ *                      (VGPU_FUZZ_THREADS=1) and no forks a run replays.
+ *   VGPU_FUZZ_SECONDS  duration (default 3; `make fuzz DURATION=...`)
  *   VGPU_FUZZ_THREADS  threads (default 3)
+ *   VGPU_FUZZ_FAULTS   percentage of failed allocations when the kernel
+ *                      can inject them (default 2; 0: none)
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <poll.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "vgpu_lib.h"
@@ -40,19 +61,47 @@
 #define SCRATCH		(64 * 4096)
 #define MAX_THREADS	8
 
+#define UNPRIVILEGED	65534	/* nobody */
+
 static int shared_fds[NFILES];
 static uint8_t *scratch;
 static uint64_t end_ns;
+
+/*
+ * Mappings, shared by all threads: any thread may unmap any of them while
+ * another maps or fuzzes.  A slot is taken with an atomic exchange, so each
+ * mapping is unmapped exactly once.
+ */
+struct map {
+	_Atomic(void *) addr;
+	size_t len;	/* written before addr is published */
+};
+static struct map maps[NMAPS];
 
 /* One thread's state: nothing here is shared. */
 struct fuzz {
 	uint64_t rng;
 	int own_fd;
-	struct { void *addr; size_t len; } maps[NMAPS];
 	uint8_t *arg;
-	unsigned long calls, ok;
+	bool dropped;
+	unsigned long calls, ok, forks, kills, drops, reopens, touches;
+	unsigned long touch_faults;
 	unsigned long errs[256];
 };
+
+/* A read of a fresh mapping may fault (SIGBUS): the thread recovers. */
+static __thread sigjmp_buf touch_env;
+static __thread volatile sig_atomic_t touching;
+
+static void on_fault(int sig)
+{
+	if (!touching) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	siglongjmp(touch_env, 1);
+}
 
 static uint64_t rnd_r(struct fuzz *fz)
 {
@@ -137,6 +186,14 @@ static void fuzz_ioctl(struct fuzz *fz, int fd)
 		fz->errs[errno]++;
 }
 
+static void unmap_slot(int slot)
+{
+	void *old = atomic_exchange(&maps[slot].addr, NULL);
+
+	if (old)
+		munmap(old, maps[slot].len);
+}
+
 static void fuzz_mmap(struct fuzz *fz, int fd)
 {
 	static const unsigned int kinds[] = { 1, 2, 3, 4, 8, 9, 10, 11, 0, 31 };
@@ -147,13 +204,75 @@ static void fuzz_mmap(struct fuzz *fz, int fd)
 	int flags = rnd() % 8 ? MAP_SHARED : MAP_PRIVATE;
 	int slot = rnd() % NMAPS;
 	void *p = mmap(NULL, len, prot, flags, fd, off);
+	void *expect = NULL;
 
 	if (p == MAP_FAILED)
 		return;
-	if (fz->maps[slot].addr)
-		munmap(fz->maps[slot].addr, fz->maps[slot].len);
-	fz->maps[slot].addr = p;
-	fz->maps[slot].len = len;
+	/* Fault a page in while the mapping is still only ours. */
+	if (prot & PROT_READ) {
+		fz->touches++;
+		touching = 1;
+		if (!sigsetjmp(touch_env, 1))
+			(void)*(volatile uint8_t *)(p + (rnd() % (len / 4096)) * 4096);
+		else
+			fz->touch_faults++;
+		touching = 0;
+	}
+	/* Publish it in a free slot, or unmap it again. */
+	if (atomic_load(&maps[slot].addr) ||
+	    (maps[slot].len = len,
+	     !atomic_compare_exchange_strong(&maps[slot].addr, &expect, p)))
+		munmap(p, len);
+}
+
+/*
+ * Give up root for good, in this thread only: the raw system calls change
+ * the calling thread's credentials (glibc's wrappers would change every
+ * thread's).  Losing uid 0 drops every capability.
+ */
+static void drop_privileges(struct fuzz *fz)
+{
+	if (fz->dropped)
+		return;
+	if (syscall(SYS_setresgid, UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED) ||
+	    syscall(SYS_setresuid, UNPRIVILEGED, UNPRIVILEGED, UNPRIVILEGED))
+		return;
+	fz->dropped = true;
+	fz->drops++;
+}
+
+/* A new file: opened, or (without the right to open) a copy of one. */
+static int new_file(void)
+{
+	int fd = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+
+	return fd >= 0 ? fd : fcntl(shared_fds[0], F_DUPFD_CLOEXEC, 0);
+}
+
+/*
+ * A child that fuzzes the files it inherited (its mappings are not
+ * inherited: VM_DONTCOPY), then exits; or is killed while it does.
+ */
+static void fuzz_fork(struct fuzz *fz)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return;
+	if (!pid) {
+		fz->rng ^= (uint64_t)getpid() << 32;
+		for (int n = 0; n < 32; n++)
+			fuzz_ioctl(fz, rnd() % 2 ? fz->own_fd :
+				   shared_fds[rnd() % NFILES]);
+		_exit(0);
+	}
+	fz->forks++;
+	if (rnd() % 2) {
+		usleep(rnd() % 2000);
+		kill(pid, SIGKILL);
+		fz->kills++;
+	}
+	waitpid(pid, NULL, 0);
 }
 
 static void fuzz_other(struct fuzz *fz, int fd)
@@ -161,25 +280,55 @@ static void fuzz_other(struct fuzz *fz, int fd)
 	uint64_t buf[8];
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
-	switch (rnd() % 4) {
+	switch (rnd() % 8) {
 	case 0:
 		close(fz->own_fd);
-		fz->own_fd = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+		fz->own_fd = new_file();
 		break;
-	case 1:
+	case 1: {
+		/* Replace a shared file under the threads using it. */
+		int nfd = new_file();
+
+		if (nfd >= 0) {
+			dup3(nfd, shared_fds[rnd() % NFILES], O_CLOEXEC);
+			close(nfd);
+			fz->reopens++;
+		}
+		break;
+	}
+	case 2:
 		if (read(fd, buf, rnd() % sizeof(buf)) < 0)
 			fz->errs[errno < 256 ? errno : 0]++;
 		break;
-	case 2:
+	case 3:
 		poll(&pfd, 1, 0);
 		break;
-	default: {
-		int slot = rnd() % NMAPS;
-
-		if (fz->maps[slot].addr)
-			munmap(fz->maps[slot].addr, fz->maps[slot].len);
-		fz->maps[slot].addr = NULL;
+	case 4:
+		fuzz_fork(fz);
+		break;
+	case 5:
+		/* Rare: most of a run keeps root's rights. */
+		if (rnd() % 16 == 0)
+			drop_privileges(fz);
+		break;
+	default:
+		unmap_slot(rnd() % NMAPS);
 	}
+}
+
+static bool inject_faults;
+
+/* Fault injection applies to the tasks that ask for it: the fuzzers. */
+static void make_it_fail(void)
+{
+	FILE *f;
+
+	if (!inject_faults)
+		return;
+	f = fopen("/proc/thread-self/make-it-fail", "w");
+	if (f) {
+		fputs("1", f);
+		fclose(f);
 	}
 }
 
@@ -189,6 +338,7 @@ static void *fuzz_thread(void *arg)
 
 	fz->arg = malloc(ARGBUF);
 	fz->own_fd = open(VGPU_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	make_it_fail();
 	while (fz->arg && vgpu_now_ns() < end_ns) {
 		for (int n = 0; n < 64; n++) {
 			unsigned int op = rnd() % 100;
@@ -203,12 +353,87 @@ static void *fuzz_thread(void *arg)
 				fuzz_other(fz, fd);
 		}
 	}
-	for (int i = 0; i < NMAPS; i++)
-		if (fz->maps[i].addr)
-			munmap(fz->maps[i].addr, fz->maps[i].len);
 	close(fz->own_fd);
 	free(fz->arg);
 	return NULL;
+}
+
+/*
+ * failslab and fail_page_alloc (debugfs), when the kernel has them: fail
+ * @pct per cent of the allocations of the tasks that ask (make-it-fail),
+ * sleeping ones included, silently (a stack trace per failure would flood
+ * the log the runner judges).  "times" counts down with each failure, so
+ * what is left of it says how many were injected.
+ */
+#define FAULT_TIMES	1000000000L
+static const char *const fault_dirs[] = {
+	"/sys/kernel/debug/failslab", "/sys/kernel/debug/fail_page_alloc",
+};
+
+static int write_attr(const char *dir, const char *attr, const char *val)
+{
+	char path[128];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	ret = fputs(val, f) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+static bool faults_setup(unsigned int pct)
+{
+	char p[16], times[24];
+	FILE *kmsg;
+
+	snprintf(p, sizeof(p), "%u", pct);
+	snprintf(times, sizeof(times), "%ld", FAULT_TIMES);
+	for (size_t i = 0; i < 2; i++) {
+		const char *d = fault_dirs[i];
+
+		if (access(d, F_OK))
+			return false;
+		if (write_attr(d, "task-filter", "Y") ||
+		    write_attr(d, "verbose", "0") ||
+		    write_attr(d, "ignore-gfp-wait", "N") ||
+		    write_attr(d, "interval", "1") ||
+		    write_attr(d, "times", times) ||
+		    write_attr(d, "probability", p))
+			return false;
+	}
+	/* Tell the guest runner (tools/vgpu-vm) the warnings are ours. */
+	kmsg = fopen("/dev/kmsg", "w");
+	if (kmsg) {
+		fputs("vgpu-vm: allocation failures expected\n", kmsg);
+		fclose(kmsg);
+	}
+	return true;
+}
+
+/* Stop injecting; the number of failures injected so far. */
+static long faults_stop(void)
+{
+	long injected = 0;
+
+	for (size_t i = 0; i < 2; i++) {
+		char path[128];
+		long left = FAULT_TIMES;
+		FILE *f;
+
+		write_attr(fault_dirs[i], "probability", "0");
+		snprintf(path, sizeof(path), "%s/times", fault_dirs[i]);
+		f = fopen(path, "r");
+		if (f) {
+			if (fscanf(f, "%ld", &left) != 1)
+				left = FAULT_TIMES;
+			fclose(f);
+		}
+		injected += FAULT_TIMES - left;
+	}
+	return injected;
 }
 
 int main(void)
@@ -216,6 +441,12 @@ int main(void)
 	const char *s_seed = getenv("VGPU_FUZZ_SEED");
 	const char *s_secs = getenv("VGPU_FUZZ_SECONDS");
 	const char *s_threads = getenv("VGPU_FUZZ_THREADS");
+	const char *s_faults = getenv("VGPU_FUZZ_FAULTS");
+	unsigned int fault_pct = s_faults ? atoi(s_faults) : 2;
+	unsigned long forks = 0, kills = 0, drops = 0, reopens = 0;
+	unsigned long touches = 0, touch_faults = 0;
+	struct sigaction sa = { .sa_handler = on_fault };
+	long injected = 0;
 	uint64_t seed = s_seed ? strtoull(s_seed, NULL, 0) : 1;
 	uint64_t secs = s_secs ? strtoull(s_secs, NULL, 0) : 3;
 	int nthreads = s_threads ? atoi(s_threads) : 3;
@@ -242,6 +473,13 @@ int main(void)
 		printf("not ok 1 fuzz setup\nnot ok 2 accounting\n");
 		return 1;
 	}
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	inject_faults = fault_pct && faults_setup(fault_pct);
+	printf("# fault injection: %s\n", inject_faults ?
+	       "failslab and fail_page_alloc" : fault_pct ?
+	       "not in this kernel" : "off");
 
 	end_ns = vgpu_now_ns() + secs * 1000000000ull;
 	for (t = 0; t < nthreads; t++) {
@@ -253,10 +491,22 @@ int main(void)
 		pthread_join(tids[t], NULL);
 		calls += fz[t].calls;
 		ok += fz[t].ok;
+		forks += fz[t].forks;
+		kills += fz[t].kills;
+		drops += fz[t].drops;
+		reopens += fz[t].reopens;
+		touches += fz[t].touches;
+		touch_faults += fz[t].touch_faults;
 		for (i = 0; i < 256; i++)
 			errs[i] += fz[t].errs[i];
 	}
+	if (inject_faults)
+		injected = faults_stop();
 	printf("# %lu calls, %lu succeeded\n", calls, ok);
+	printf("# %lu forks (%lu killed), %lu threads dropped root, %lu shared files replaced\n",
+	       forks, kills, drops, reopens);
+	printf("# %lu mapped pages read (%lu faulted), %ld allocations failed on purpose\n",
+	       touches, touch_faults, injected);
 	for (i = 1; i < 256; i++)
 		if (errs[i])
 			printf("#   %-10s %lu\n", strerrorname_np(i), errs[i]);
@@ -264,6 +514,8 @@ int main(void)
 	printf("%s 1 fuzz_ioctls\n", ok > calls / 50 ? "ok" : "not ok");
 	fails += ok <= calls / 50;
 
+	for (i = 0; i < NMAPS; i++)
+		unmap_slot(i);
 	for (i = 0; i < NFILES; i++)
 		close(shared_fds[i]);
 	/* Descriptors of exported objects hold memory too. */

@@ -15,13 +15,21 @@
  *    user's, not the process's or the file's);
  *  - another user can still create its first context and use the device;
  *  - everything is given back when the processes exit.
+ *
+ * And the kernel's own limit: every allocation the driver makes for a
+ * process is charged to the process's memory cgroup, so a process in a
+ * cgroup with a small memory.max cannot take more than that through the
+ * driver - it is refused or OOM-killed within its cgroup - while the
+ * firmware, outside it, keeps serving everyone.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -293,6 +301,156 @@ TEST_F(limits, queue_memory_per_user)
 {
 	/* A 1 MiB ring costs its pages, a doorbell and a fence page. */
 	scenario(_metadata, QUEUE, MiB, MiB + 2 * 4096, self->queue_limit);
+}
+
+/* --- memory cgroup ------------------------------------------------------- */
+
+#define CGROOT		"/sys/fs/cgroup"
+#define CG		CGROOT "/vgpu_limits_test"
+#define CG_MAX		(32 * MiB)
+
+static int cg_write(const char *file, const char *val)
+{
+	FILE *f = fopen(file, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fputs(val, f) < 0 ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static long long cg_read(const char *file, const char *key)
+{
+	char line[128];
+	long long v = -1;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t n = key ? strlen(key) : 0;
+
+		if (!key) {
+			v = atoll(line);
+			break;
+		}
+		if (!strncmp(line, key, n) && line[n] == ' ') {
+			v = atoll(line + n + 1);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/* A cgroup v2 hierarchy with the memory controller, and CG in it. */
+static bool cg_setup(void)
+{
+	mkdir(CGROOT, 0755);
+	if (access(CGROOT "/cgroup.controllers", F_OK) &&
+	    mount("cgroup2", CGROOT, "cgroup2", 0, NULL))
+		return false;
+	if (cg_write(CGROOT "/cgroup.subtree_control", "+memory"))
+		return false;
+	rmdir(CG);
+	if (mkdir(CG, 0755))
+		return false;
+	return true;
+}
+
+/* Exit statuses of the child in the cgroup, besides CHILD_*. */
+#define CHILD_UNCHARGED	20	/* host memory not charged to the cgroup */
+#define CHILD_RING	21	/* ring not charged to the cgroup */
+
+/*
+ * In CG (memory.max CG_MAX): host memory and a ring must each raise the
+ * cgroup's memory.current by at least their size; then host memory is
+ * allocated until refused, which must come before the cgroup's limit is
+ * passed (the parent checks the peak).  Runs as root: no per-user limit
+ * or RLIMIT_MEMLOCK stops it first.
+ */
+static int charge_in_cgroup(void)
+{
+	struct vgpu_host_alloc h = { .size = 8 * MiB };
+	struct vgpu_queue_create q = { .ring_size = MiB };
+	long long before, after;
+	char pid[24];
+	uint32_t ctx;
+	int fd, ret;
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (cg_write(CG "/cgroup.procs", pid))
+		return CHILD_SETUP;
+	fd = vgpu_open();
+	if (fd < 0 || vgpu_ctx_create(fd, &ctx))
+		return CHILD_USE;
+	q.ctx = ctx;
+
+	before = cg_read(CG "/memory.current", NULL);
+	if (vgpu_ioctl(fd, VGPU_IOCTL_HOST_ALLOC, &h))
+		return CHILD_USE;
+	after = cg_read(CG "/memory.current", NULL);
+	if (after - before < (long long)(8 * MiB)) {
+		fprintf(stderr, "# 8 MiB of host memory: memory.current %lld -> %lld\n",
+			before, after);
+		return CHILD_UNCHARGED;
+	}
+
+	before = after;
+	if (vgpu_ioctl(fd, VGPU_IOCTL_QUEUE_CREATE, &q))
+		return CHILD_USE;
+	after = cg_read(CG "/memory.current", NULL);
+	if (after - before < (long long)MiB) {
+		fprintf(stderr, "# a 1 MiB ring: memory.current %lld -> %lld\n",
+			before, after);
+		return CHILD_RING;
+	}
+
+	/* More than the cgroup may hold, 1 MiB at a time. */
+	h.size = MiB;
+	for (int i = 0; i < 2 * (int)(CG_MAX / MiB); i++) {
+		ret = vgpu_ioctl(fd, VGPU_IOCTL_HOST_ALLOC, &h);
+		if (ret)
+			return ret == -ENOMEM ? CHILD_OK : CHILD_ERRNO;
+	}
+	return CHILD_NEVER;
+}
+
+TEST_F(limits, memcg_charges_driver_memory)
+{
+	char max[24];
+	int status;
+	pid_t pid;
+
+	if (!cg_setup())
+		SKIP(return, "no cgroup v2 memory controller");
+	snprintf(max, sizeof(max), "%llu", CG_MAX);
+	ASSERT_EQ(0, cg_write(CG "/memory.max", max));
+
+	pid = fork();
+	if (!pid)
+		_exit(charge_in_cgroup());
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	/*
+	 * Refused with -ENOMEM at the cgroup's limit, and without the OOM
+	 * killer: the driver's bulk pages are __GFP_RETRY_MAYFAIL.
+	 */
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(CHILD_OK, WEXITSTATUS(status));
+	EXPECT_EQ(0, cg_read(CG "/memory.events", "oom_kill"));
+	if (access(CG "/memory.peak", F_OK) == 0)
+		EXPECT_GE((long long)CG_MAX, cg_read(CG "/memory.peak", NULL));
+
+	/* The firmware, outside the cgroup, was not touched: others go on. */
+	EXPECT_EQ(0, kill(self->fw, 0));
+	EXPECT_EQ(CHILD_OK, RUN_CHILD_SETTLED(first_context_works(USER_B)));
+	/* And the cgroup got back what the driver had charged to it. */
+	EXPECT_TRUE(vgpu_accounting_idle());
+	EXPECT_GT((long long)(4 * MiB), cg_read(CG "/memory.current", NULL));
+	EXPECT_EQ(0, rmdir(CG));
 }
 
 TEST_HARNESS_MAIN

@@ -91,6 +91,14 @@ $(OBJ)/tests/test_visa_optable.o $(OBJ)/san/tests/test_visa_optable.o: \
 	CTEST_EXTRA := -Itools/objdump
 $(eval $(call ctest,test_visa_optable,$(OBJ)/tools/objdump/visa_disasm.o))
 
+# The block-linear layout of CUDA arrays (include/vgpu_array.h).
+$(eval $(call ctest,test_bl_layout,))
+
+# The texture unit's sampler against fetches recorded on an H100.
+$(OBJ)/tests/test_tex_golden.o $(OBJ)/san/tests/test_tex_golden.o: \
+	CTEST_EXTRA := -DGOLDEN_TEX_FILE='"$(abspath tests/golden/probe_tex.h100.txt)"'
+$(eval $(call ctest,test_tex_golden,))
+
 # Bounded fuzz test of the validator (meaningful mostly in the -san twin).
 $(eval $(call ctest,test_validator_fuzz,))
 
@@ -103,12 +111,24 @@ $(OBJ)/tests/bench/core_bench.o: tests/bench/core_bench.c
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(CTEST_CFLAGS) -DBENCH_PTX='"$(abspath $(BENCH_PTX))"' \
 		-MMD -MP -c $< -o $@
--include $(OBJ)/tests/bench/core_bench.d
-$(BIN)/vgpu-core-bench: $(OBJ)/tests/bench/core_bench.o $(CTEST_LIB_OBJS) \
+$(OBJ)/tests/bench/pocl_bench.o: tests/bench/pocl_bench.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+-include $(OBJ)/tests/bench/core_bench.d $(OBJ)/tests/bench/pocl_bench.d
+$(BIN)/vgpu-core-bench: $(OBJ)/tests/bench/core_bench.o \
+		$(OBJ)/tests/bench/pocl_bench.o $(CTEST_LIB_OBJS) \
 		$(LIB)/libvgpu-ptx.a $(CORE_LIB) | $(BENCH_PTX)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -o $@ $(filter %.o %.a,$^) $(CORE_LDLIBS)
+	$(CC) $(USER_CFLAGS) -o $@ $(filter %.o %.a,$^) $(CORE_LDLIBS) -ldl
 ALL_TARGETS += $(BIN)/vgpu-core-bench $(BENCH_PTX)
+
+# make bench-core: the execution core's numbers (printed, never a pass or
+# fail on speed): both tiers against plain C and POCL, and 1 SM against 2.
+# make bench (umd/cuda/build.mk, the guest's numbers) prints them first.
+.PHONY: bench bench-core
+bench-core: $(BIN)/vgpu-core-bench
+	$(BIN)/vgpu-core-bench
+bench: bench-core
 
 # vgpu-objdump on a built image and on a corrupted one.
 $(OBJ)/tests/test_objdump.o $(OBJ)/san/tests/test_objdump.o: \

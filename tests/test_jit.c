@@ -4,17 +4,22 @@
  * setting, quantum boundaries that must fall on the same instruction as
  * in the interpreter, partial masks and guards in straight-line code,
  * the background compiler of the firmware, unloading a module whose
- * functions are still queued for it or being translated, and the size
- * limit.
+ * functions are still queued for it or being translated, the size
+ * limit, instructions it leaves to the interpreter (every opcode it was
+ * not written for), and the cache of native code between runs.
  *
  * Every launch also runs on both tiers and is compared to the byte by
  * test_gpu.c; the checks here are against C.
  */
+#include <ftw.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "core_internal.h"
 #include "tap.h"
 #include "test_gpu.h"
 #include "visa_builder.h"
@@ -355,14 +360,168 @@ static void test_too_long(void)
 	tg_unload(&m);
 }
 
+/* The translator's choice (translate_alu.c; its header needs LLVM's). */
+bool jit_inline_ok(const struct dinsn *in);
+
+/*
+ * Other work adds vISA opcodes at the end of the table
+ * (include/vgpu_visa_ops.h) without touching the translator: every
+ * opcode after the last one it was written for (ASSERTFAIL) must go to
+ * the interpreter's handler, whatever its type and modifiers.  Then a
+ * kernel whose f64 addition is such a helper instruction runs natively
+ * around it, right.
+ */
+static void test_unknown_ops(void)
+{
+	struct vgpu_jit_stats st;
+	struct vgpu_core_fault f;
+	struct tg_module m;
+	struct vb *b = vb_new();
+	struct visa_insn *i;
+	uint64_t out = tg_alloc(&gpu, 32 * 8);
+	double *o = tg_host(&gpu, out);
+	bool inline_new = false, ok = true;
+	struct dinsn in;
+	int r;
+
+	for (unsigned int op = VISA_OP_ASSERTFAIL + 1;
+	     op <= VISA_OP_ASSERTFAIL + 256; op++)
+		for (unsigned int ty = 0; ty < 32; ty++)
+			for (unsigned int mod = 0; mod < 4; mod++) {
+				memset(&in, 0, sizeof(in));
+				in.op = (uint16_t)op;
+				in.type = (uint8_t)ty;
+				in.mod = mod;
+				in.d = in.a = in.b = in.c = in.e = 0;
+				inline_new |= jit_inline_ok(&in);
+			}
+	tap_ok(&t, !inline_new, "opcodes after ASSERTFAIL (%u) are never "
+	       "translated inline: they call the interpreter",
+	       VISA_OP_ASSERTFAIL);
+
+	vb_func(b, "f64", VISA_FUNC_KERNEL);
+	vb_ld_param(b, VISA_T_U64, 0, 0);
+	vb_sreg(b, 1, VISA_SREG_TID_X);
+	op3(b, VISA_OP_MOV, VISA_T_U64, 2, vb_lit(b, 0x3ff8000000000000ull),
+	    NONE);					/* 1.5 */
+	op3(b, VISA_OP_ADD, VISA_T_F64, 2, 2, 2);	/* helper */
+	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 3, 1, vb_lit(b, 8));
+	op3(b, VISA_OP_ADD, VISA_T_U64, 3, 0, 3);
+	i = vb_op(b, VISA_OP_ST, VISA_T_U64);
+	i->type2 = VISA_SPACE_GLOBAL;
+	i->a = 3;
+	i->b = 2;
+	vb_exit(b);
+	vb_end_func(b, 4, 0, 0);
+	vb_kernel(b, "f64", 0, 8, 0);
+	if (!o || tg_load_vb(&gpu, b, &m)) {
+		tap_ok(&t, 0, "a helper instruction between native blocks");
+		return;
+	}
+	r = tg_launch(&gpu, &m, "f64", (uint32_t[3]){ 1, 1, 1 },
+		      (uint32_t[3]){ 32, 1, 1 }, 0, &out, 8, &f);
+	for (int l = 0; l < 32; l++)
+		ok &= o[l] == 3.0;
+	vgpu_jit_module_stats(m.mod, &st);
+	tap_ok(&t, r == 0 && ok && st.funcs_native == 1 &&
+	       st.insns_helper >= 2,
+	       "a helper instruction (f64 add) between native blocks: "
+	       "right, %llu via the interpreter",
+	       (unsigned long long)st.insns_helper);
+	tg_unload(&m);
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag,
+		    struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* Load sum_kernel(@adds), compile it, run it: its statistics. */
+static bool cache_round(int adds, struct vgpu_jit_stats *st)
+{
+	struct vgpu_core_fault f;
+	struct tg_module m;
+	uint64_t out = tg_alloc(&gpu, 32 * 8);
+	uint64_t *o = tg_host(&gpu, out);
+	bool ok;
+
+	memset(st, 0, sizeof(*st));
+	if (!o || tg_load_vb(&gpu, sum_kernel(adds), &m))
+		return false;
+	ok = vgpu_jit_module_compile(m.mod, -1) == 1;
+	ok &= tg_launch(&gpu, &m, "sum", (uint32_t[3]){ 1, 1, 1 },
+			(uint32_t[3]){ 32, 1, 1 }, 0, &out, 8, &f) == 0;
+	for (uint64_t l = 0; l < 32; l++)
+		ok &= o[l] == l * (uint64_t)adds;
+	vgpu_jit_module_stats(m.mod, st);
+	tg_unload(&m);
+	return ok;
+}
+
+/*
+ * Native code is kept in the compute cache (CUDA_CACHE_PATH) keyed by
+ * the image: the same image loaded again runs the kept code, right; an
+ * image that differs compiles; CUDA_CACHE_DISABLE=1 and a size limit
+ * smaller than the entry keep nothing.
+ */
+static void test_cache(void)
+{
+	char dir[] = "/tmp/vgpu-test-jit-cache-XXXXXX";
+	struct vgpu_jit_stats a, b, c, d, e, g;
+	bool ok;
+
+	if (!mkdtemp(dir)) {
+		tap_ok(&t, 0, "native code cache: a temporary directory");
+		return;
+	}
+	setenv("CUDA_CACHE_PATH", dir, 1);
+	unsetenv("CUDA_CACHE_DISABLE");
+	unsetenv("CUDA_CACHE_MAXSIZE");
+	ok = cache_round(16, &a) && cache_round(16, &b);
+	tap_ok(&t, ok && !a.funcs_cached && b.funcs_cached == 1 &&
+	       b.insns_inline == a.insns_inline &&
+	       b.insns_helper == a.insns_helper,
+	       "native code cache: the second load of an image runs the "
+	       "kept code, right (%.1f ms compiled, %.1f ms from the cache)",
+	       a.compile_ms, b.compile_ms);
+	ok = cache_round(17, &c);
+	tap_ok(&t, ok && !c.funcs_cached && c.funcs_native == 1,
+	       "native code cache: another image is compiled");
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
+	ok = cache_round(16, &d);
+	tap_ok(&t, ok && !d.funcs_cached && d.funcs_native == 1,
+	       "native code cache: CUDA_CACHE_DISABLE=1 loads nothing");
+	unsetenv("CUDA_CACHE_DISABLE");
+	nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	mkdir(dir, 0700);
+	setenv("CUDA_CACHE_MAXSIZE", "1000", 1);	/* < one entry */
+	ok = cache_round(16, &e) && cache_round(16, &g);
+	tap_ok(&t, ok && !e.funcs_cached && !g.funcs_cached,
+	       "native code cache: an entry over CUDA_CACHE_MAXSIZE is not "
+	       "kept");
+	unsetenv("CUDA_CACHE_MAXSIZE");
+	nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	/* the other tests compile: they test the compiler */
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
+	unsetenv("CUDA_CACHE_PATH");
+}
+
 int main(void)
 {
-	tap_plan(7);
+	tap_plan(13);
+	/* these tests are about compiling: no native code from the cache */
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
 	if (tg_init(&gpu, 2)) {
 		printf("Bail out! core\n");
 		return 1;
 	}
 	test_tier_names();
+	test_unknown_ops();
+	test_cache();
 	test_quantum();
 	test_masks();
 	test_async();

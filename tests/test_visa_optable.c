@@ -450,8 +450,11 @@ int main(void)
 
 	tap_plan(7 + VISA_OP_COUNT);
 
-	/* 1. numbers */
-	ok = npins == VISA_OP_COUNT;
+	/*
+	 * 1. numbers: the released opcodes keep theirs; opcodes added since
+	 * follow them in the order their lines were merged, unpinned.
+	 */
+	ok = npins <= VISA_OP_COUNT;
 	for (size_t i = 0; i < npins; i++) {
 		if (pins[i].value != pins[i].pinned) {
 			tap_diag("%s is %u, pinned %u", pins[i].name,

@@ -123,11 +123,24 @@ struct warp {
 	struct frame *frames;
 	uint32_t nframes, frames_cap;
 
+	/*
+	 * The tensor-core staging slots (include/vgpu_mma.h): allocated by
+	 * the first matrix instruction, VISA_MMA_SLOTS rows of 32 lanes.
+	 */
+	uint64_t *mma_stage;
+	struct cpa_state *cpa;	/* pending cp.async copies (exec_async.c),
+				 * NULL until the first */
+
 	/* pending bar.red result */
 	uint16_t red_d, red_pd;
 	uint32_t red_mask;
 
 	uint64_t insns, lane_insns;	/* statistics */
+
+	/* cluster barrier (exec_cluster.c): the lanes that arrived in
+	 * phase @cl_phase of the block's cluster */
+	uint32_t cl_arrived;
+	uint32_t cl_phase;
 };
 
 struct barrier {
@@ -142,6 +155,23 @@ struct barrier {
 
 struct grid;
 struct sm;
+
+/*
+ * A thread-block cluster while its blocks are resident
+ * (Documentation/cooperative-groups.rst): made when its blocks are
+ * admitted together (dispatch.c), freed when the last one retires.
+ * @blocks and @size are written before any of its blocks runs and only
+ * read afterwards; the barrier's fields are under @lock.
+ */
+struct cluster {
+	struct block *blocks[VGPU_CORE_MAX_CLUSTER];	/* by rank */
+	uint32_t size;
+	uint32_t resident;		/* blocks not retired (core->lock) */
+	pthread_mutex_t lock;
+	atomic_uint phase;		/* completed barrier phases */
+	uint32_t pending;		/* threads yet to arrive this phase */
+	uint32_t live;			/* threads that have not exited */
+};
 
 /*
  * A resident block: everything it needs to resume exactly where it was
@@ -170,7 +200,13 @@ struct block {
 	bool counting;		/* the grid counts: @cnt, interpreter only */
 	struct vgpu_core_counters cnt;	/* this block's, added to the
 					 * grid's when it retires */
-	struct block *pool_next;	/* SM's pool of free blocks */
+	struct block *pool_next;	/* SM's pool of free blocks, or its
+					 * inbox (dispatch.c) */
+	/* thread-block cluster: rank, %cluster_ctaid, %clusterid */
+	struct cluster *cl;	/* NULL: a cluster of one */
+	uint32_t cl_rank;
+	uint32_t cl_idx[3];
+	uint32_t cl_id[3];
 };
 
 struct tlb_entry {
@@ -204,6 +240,9 @@ struct sm {
 	struct sm_usage used;	/* of the running context */
 	uint64_t ctx_gen;	/* core->ctx_gen @used was counted for */
 	struct block *pool;
+	/* blocks another SM admitted here with their gang (dispatch.c);
+	 * moved into @res by this SM, under core->lock */
+	struct block *inbox;
 	atomic_ullong progress;	/* warp-instructions retired */
 };
 
@@ -220,6 +259,11 @@ struct grid {
 	uint32_t shared_size;
 	uint32_t warps;			/* per block */
 	uint64_t occ_shared;		/* per block, vgpu_occupancy.h */
+	uint32_t csize;			/* blocks per cluster (1: none) */
+	uint32_t ncl[3];		/* clusters per grid dimension */
+	uint32_t gang;			/* blocks admitted together: the
+					 * grid (cooperative), a cluster,
+					 * or 1 */
 	/* under core->lock */
 	struct grid *next;		/* core's list: dispatch order */
 	uint64_t seq;			/* submission order */
@@ -349,10 +393,17 @@ int exec_int(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_float(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_mem(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_warp_op(struct warp *w, const struct dinsn *in, uint32_t mask);
+int exec_mma(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_misc(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_printf(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_assert(struct warp *w, const struct dinsn *in, uint32_t mask);
 int block_barrier(struct warp *w, const struct dinsn *in, uint32_t mask);
+/* exec_cluster.c: clusters, DSMEM, %envreg */
+int exec_cluster(struct warp *w, const struct dinsn *in, uint32_t pc,
+		 uint32_t mask);
+uint64_t cluster_sreg(const struct block *b, uint32_t id);
+void cluster_lanes_exit(struct warp *w, uint32_t mask);
+uint8_t *cluster_shared(struct warp *w, uint64_t addr, uint32_t size);
 
 /* memory.c */
 /* How memory is accessed: what mem_resolve() checks the page for. */

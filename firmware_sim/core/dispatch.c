@@ -151,16 +151,26 @@ static void usage_add(struct sm_usage *u, const struct grid *g, int sign)
 	u->shared += (uint64_t)(int64_t)sign * g->occ_shared;
 }
 
+/* What the running context's blocks on @sm (resident or in its inbox)
+ * occupy, counted afresh. */
+static void usage_count(const struct sm *sm, struct sm_usage *u)
+{
+	const struct vgpu_core *core = sm->core;
+
+	memset(u, 0, sizeof(*u));
+	for (uint32_t i = 0; i < sm->nres; i++)
+		if (sm->res[i]->g->lc.ctx_id == core->cur_ctx)
+			usage_add(u, sm->res[i]->g, 1);
+	for (const struct block *b = sm->inbox; b; b = b->pool_next)
+		if (b->g->lc.ctx_id == core->cur_ctx)
+			usage_add(u, b->g, 1);
+}
+
 /* Count what the running context's blocks occupy on @sm (after a switch). */
 void sm_recount(struct sm *sm)
 {
-	struct vgpu_core *core = sm->core;
-
-	memset(&sm->used, 0, sizeof(sm->used));
-	for (uint32_t i = 0; i < sm->nres; i++)
-		if (sm->res[i]->g->lc.ctx_id == core->cur_ctx)
-			usage_add(&sm->used, sm->res[i]->g, 1);
-	sm->ctx_gen = atomic_load(&core->ctx_gen);
+	usage_count(sm, &sm->used);
+	sm->ctx_gen = atomic_load(&sm->core->ctx_gen);
 }
 
 static struct block *block_get(struct sm *sm)
@@ -174,52 +184,184 @@ static struct block *block_get(struct sm *sm)
 	return calloc(1, sizeof(*b));
 }
 
+/* Room for one more entry in @sm->res; false when out of memory. */
+static bool res_reserve(struct sm *sm)
+{
+	uint32_t cap;
+	struct block **p;
+
+	if (sm->nres < sm->res_cap)
+		return true;
+	cap = sm->res_cap ? sm->res_cap * 2 : 64;
+	p = realloc(sm->res, cap * sizeof(*p));
+	if (!p)
+		return false;
+	sm->res = p;
+	sm->res_cap = cap;
+	return true;
+}
+
+/*
+ * Make @b the next block of @g: blockIdx from the linear block number,
+ * with the blocks of a cluster consecutive (rank x fastest), so that a
+ * gang of csize blocks is exactly one cluster.  Without clusters a block
+ * is a cluster of one, as on the H100 (%clusterid = %ctaid).
+ */
+static void block_next(struct block *b, struct grid *g, struct sm *sm)
+{
+	static const uint32_t one[3] = { 1, 1, 1 };
+	const uint32_t *c = g->lc.cluster[0] ? g->lc.cluster : one;
+	uint32_t n = g->next_block++, cl = n / g->csize, r = n % g->csize;
+
+	b->g = g;
+	b->sm = sm;
+	b->ready = false;
+	b->next_warp = 0;
+	b->nthreads = 0;
+	b->cl = NULL;
+	b->cl_rank = r;
+	b->cl_idx[0] = r % c[0];
+	b->cl_idx[1] = r / c[0] % c[1];
+	b->cl_idx[2] = r / (c[0] * c[1]);
+	b->cl_id[0] = cl % g->ncl[0];
+	b->cl_id[1] = cl / g->ncl[0] % g->ncl[1];
+	b->cl_id[2] = cl / (g->ncl[0] * g->ncl[1]);
+	for (int i = 0; i < 3; i++)
+		b->idx[i] = b->cl_id[i] * c[i] + b->cl_idx[i];
+	g->live_blocks++;
+}
+
+/* ---- gangs: cooperative grids and clusters ------------------------------- */
+
+/*
+ * A cooperative grid's blocks, or a cluster's, must be resident at once:
+ * grid.sync() and the cluster barrier wait for all of them, and a block
+ * that is not yet resident could never arrive.  So such a "gang" (g->gang
+ * blocks) is admitted whole, by whichever SM finds it first in dispatch
+ * order: it looks at the room of every SM (of the running context), and
+ * only when the gang fits in their sum does it take the blocks, spread
+ * over the SMs from itself on, and put each in its SM's inbox.  Each SM
+ * moves its inbox into its resident list (which only it touches outside
+ * the lock) at its next dispatch.  A gang that does not fit yet waits,
+ * and like any waiting grid it keeps the grids behind it waiting; one
+ * that can never fit was refused at submission (grid.c).  The whole core
+ * stands for one GPC: a cluster may span all its SMs.
+ */
+static void usage_now(const struct sm *sm, struct sm_usage *u)
+{
+	if (sm->ctx_gen == atomic_load(&sm->core->ctx_gen))
+		*u = sm->used;
+	else
+		usage_count(sm, u);
+}
+
+static bool gang_admit(struct sm *self, struct grid *g)
+{
+	struct vgpu_core *core = self->core;
+	struct cluster *cl = NULL;
+	uint32_t room = 0, need = g->gang, nsms = core->num_sms;
+	struct sm_usage u;
+
+	for (uint32_t k = 0; k < nsms && room < need; k++) {
+		usage_now(&core->sms[(self->id + k) % nsms], &u);
+		while (room < need && fits(&u, g)) {
+			usage_add(&u, g, 1);
+			room++;
+		}
+	}
+	if (room < need)
+		return false;
+	for (uint32_t k = 0; k < nsms && need; k++) {
+		struct sm *sm = &core->sms[(self->id + k) % nsms];
+		bool counted = sm->ctx_gen == atomic_load(&core->ctx_gen);
+
+		usage_now(sm, &u);
+		while (need && fits(&u, g)) {
+			struct block *b = block_get(self);
+
+			if (!b || (g->csize > 1 && g->next_block % g->csize == 0 &&
+				   !(cl = calloc(1, sizeof(*cl))))) {
+				/* a part of a gang is resident: stop it all */
+				if (b) {
+					b->pool_next = self->pool;
+					self->pool = b;
+				}
+				atomic_store(&g->stop, GRID_STOP);
+				return true;
+			}
+			block_next(b, g, sm);
+			if (g->csize > 1) {
+				if (b->cl_rank == 0) {
+					pthread_mutex_init(&cl->lock, NULL);
+					cl->size = g->csize;
+					cl->pending = cl->live = g->csize *
+						g->lc.block[0] * g->lc.block[1] *
+						g->lc.block[2];
+				}
+				cl->blocks[b->cl_rank] = b;
+				cl->resident++;
+				b->cl = cl;
+			}
+			usage_add(&u, g, 1);
+			if (counted)
+				usage_add(&sm->used, g, 1);
+			b->pool_next = sm->inbox;
+			sm->inbox = b;
+			need--;
+		}
+	}
+	pthread_cond_broadcast(&core->work_cv);
+	return true;
+}
+
+/* Move the blocks other SMs admitted for @sm into its resident list. */
+static bool inbox_drain(struct sm *sm)
+{
+	while (sm->inbox) {
+		struct block *b = sm->inbox;
+
+		if (!res_reserve(sm))
+			return false;
+		sm->inbox = b->pool_next;
+		b->pool_next = NULL;
+		sm->res[sm->nres++] = b;
+	}
+	return true;
+}
+
 /* Fill @sm's free room with blocks of the running context. */
 void sched_dispatch(struct sm *sm)
 {
 	struct vgpu_core *core = sm->core;
 
-	if (!core->have_ctx)
+	if (!inbox_drain(sm) || !core->have_ctx)
 		return;
 	for (struct grid *g = core->grids; g; g = g->next) {
 		if (g->lc.ctx_id != core->cur_ctx || grid_stopping(g) ||
 		    g->next_block >= g->nblocks)
 			continue;
-		while (g->next_block < g->nblocks && fits(&sm->used, g)) {
+		if (g->gang > 1) {
+			while (g->next_block < g->nblocks && !grid_stopping(g) &&
+			       gang_admit(sm, g))
+				;
+			if (!inbox_drain(sm))
+				return;
+		}
+		while (g->gang == 1 && g->next_block < g->nblocks &&
+		       fits(&sm->used, g)) {
 			struct block *b;
 
-			if (sm->nres == sm->res_cap) {
-				uint32_t cap = sm->res_cap ? sm->res_cap * 2 : 64;
-				struct block **p = realloc(sm->res,
-							   cap * sizeof(*p));
-
-				if (!p)
-					return;
-				sm->res = p;
-				sm->res_cap = cap;
-			}
+			if (!res_reserve(sm))
+				return;
 			b = block_get(sm);
 			if (!b)
 				return;
-			b->g = g;
-			b->sm = sm;
-			b->ready = false;
-			b->next_warp = 0;
-			b->nthreads = 0;
-			{
-				uint32_t idx = g->next_block++;
-				const uint32_t *gd = g->lc.grid;
-
-				b->idx[0] = idx % gd[0];
-				b->idx[1] = (idx / gd[0]) % gd[1];
-				b->idx[2] = idx / (gd[0] * gd[1]);
-			}
-			g->live_blocks++;
+			block_next(b, g, sm);
 			usage_add(&sm->used, g, 1);
 			sm->res[sm->nres++] = b;
 		}
 		/* The first grid waiting for room blocks those behind it. */
-		if (g->next_block < g->nblocks)
+		if (g->next_block < g->nblocks && !grid_stopping(g))
 			return;
 	}
 }
@@ -241,6 +383,11 @@ static void block_retire(struct sm *sm, uint32_t i)
 	    sm->ctx_gen == atomic_load(&sm->core->ctx_gen))
 		usage_add(&sm->used, g, -1);
 	g->live_blocks--;
+	if (b->cl && !--b->cl->resident) {
+		pthread_mutex_destroy(&b->cl->lock);
+		free(b->cl);
+	}
+	b->cl = NULL;
 	sm->res[i] = sm->res[--sm->nres];
 	if (sm->rr > sm->nres)
 		sm->rr = 0;

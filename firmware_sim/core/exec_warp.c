@@ -274,10 +274,65 @@ static bool gather(struct warp *w, const struct dinsn *in, uint32_t mask,
 	return false;
 }
 
+static int group_run(struct warp *w, const struct dinsn *in,
+		     const struct group *g)
+{
+	switch (in->op) {
+	case VISA_OP_SHFL:
+		shfl(w, g);
+		return EXEC_OK;
+	case VISA_OP_VOTE:
+		vote(w, g);
+		return EXEC_OK;
+	case VISA_OP_MATCH:
+		match(w, g);
+		return EXEC_OK;
+	case VISA_OP_REDUX:
+		return redux(w, g);
+	case VISA_OP_WARPSYNC:
+		/* everyone that can arrive has: order memory */
+		atomic_thread_fence(memory_order_seq_cst);
+		return EXEC_OK;
+	}
+	return exec_bad(w, in, g->all);
+}
+
+/*
+ * Lanes of one path that name different membermasks: disjoint groups
+ * executing the instruction side by side, as cooperative groups'
+ * labeled_partition and binary_partition do (each lane's group is the
+ * lanes with its label).  Each set of lanes with the same membermask
+ * executes as a group of its own.
+ */
+static bool split_groups(struct warp *w, const struct dinsn *in,
+			 uint32_t mask, int *st)
+{
+	const uint64_t *E = src_row(w, in, 3, in->e);
+	uint32_t first = (uint32_t)E[__builtin_ctz(mask)], left = mask;
+	bool uniform = true;
+
+	FOR_LANES(mask, uniform &= (uint32_t)E[l] == first);
+	if (uniform)
+		return false;
+	*st = EXEC_OK;
+	while (left && *st == EXEC_OK) {
+		uint32_t m = (uint32_t)E[__builtin_ctz(left)];
+		struct group g = { .all = 0 };
+		uint32_t same = 0;
+
+		FOR_LANES(left, same |= ((uint32_t)E[l] == m) << l);
+		group_add(&g, in, same);
+		*st = group_run(w, in, &g);
+		left &= ~same;
+	}
+	return true;
+}
+
 int exec_warp_op(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
 	struct group g = { .all = 0 };
 	uint32_t members = mask;
+	int st;
 
 	if (in->op == VISA_OP_ACTIVEMASK) {
 		uint64_t *D = reg_row(w, in->d);
@@ -285,6 +340,8 @@ int exec_warp_op(struct warp *w, const struct dinsn *in, uint32_t mask)
 		FOR_LANES(mask, D[l] = mask);
 		return EXEC_OK;
 	}
+	if (in->e != VISA_OPND_NONE && split_groups(w, in, mask, &st))
+		return st;
 	if (in->e != VISA_OPND_NONE) {
 		/* the membermask is uniform: take the first lane's */
 		members = (uint32_t)src_row(w, in, 3, in->e)[__builtin_ctz(mask)] &
@@ -293,22 +350,5 @@ int exec_warp_op(struct warp *w, const struct dinsn *in, uint32_t mask)
 	}
 	if (gather(w, in, mask, members, &g))
 		return EXEC_CONTROL;	/* parked; the sibling runs */
-	switch (in->op) {
-	case VISA_OP_SHFL:
-		shfl(w, &g);
-		return EXEC_OK;
-	case VISA_OP_VOTE:
-		vote(w, &g);
-		return EXEC_OK;
-	case VISA_OP_MATCH:
-		match(w, &g);
-		return EXEC_OK;
-	case VISA_OP_REDUX:
-		return redux(w, &g);
-	case VISA_OP_WARPSYNC:
-		/* everyone that can arrive has: order memory */
-		atomic_thread_fence(memory_order_seq_cst);
-		return EXEC_OK;
-	}
-	return exec_bad(w, in, mask);
+	return group_run(w, in, &g);
 }

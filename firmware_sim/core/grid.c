@@ -53,6 +53,38 @@ static int launch_error(struct vgpu_core_fault *fault, uint32_t kind,
 	return -EINVAL;
 }
 
+/*
+ * A cluster shape divides the grid; a gang (the whole cooperative grid,
+ * or one cluster) must fit on this core's SMs at once, or it would wait
+ * for room forever (dispatch.c, "gangs").
+ */
+static int check_gang(const struct vgpu_core *core,
+		      const struct vgpu_core_launch *l,
+		      const struct visa_kernel *k, uint64_t threads,
+		      uint64_t blocks, struct vgpu_core_fault *fault)
+{
+	const uint32_t *c = l->cluster;
+	uint64_t csize = (uint64_t)c[0] * c[1] * c[2], per_sm, gang;
+
+	if (c[0] || c[1] || c[2]) {
+		if (!csize || csize > VGPU_CORE_MAX_CLUSTER ||
+		    l->grid[0] % c[0] || l->grid[1] % c[1] || l->grid[2] % c[2])
+			return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
+					    "invalid cluster shape");
+	} else {
+		csize = 1;
+	}
+	gang = l->cooperative ? blocks : csize;
+	per_sm = vgpu_occupancy_blocks_per_sm((uint32_t)threads,
+			vgpu_occupancy_block_shared(k, l->dynamic_shared));
+	if (gang > per_sm * core->num_sms)
+		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
+				    l->cooperative ?
+				    "cooperative grid larger than the SMs hold at once" :
+				    "cluster larger than the SMs hold at once");
+	return 0;
+}
+
 static int check_launch(struct vgpu_core *core, const struct vgpu_core_launch *l,
 			const struct visa_kernel **kp, uint32_t *shared,
 			uint32_t *local, struct vgpu_core_fault *fault)
@@ -98,6 +130,8 @@ static int check_launch(struct vgpu_core *core, const struct vgpu_core_launch *l
 			vgpu_occupancy_block_shared(k, l->dynamic_shared)))
 		return launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
 				    "too much shared memory");
+	if (check_gang(core, l, k, threads, blocks, fault))
+		return -EINVAL;
 	*shared = sh ? (uint32_t)sh : 16;
 	*local = l->local_size ? l->local_size : 1024;
 	if (*local < k->local_size)
@@ -156,6 +190,14 @@ int vgpu_core_submit(struct vgpu_core *core,
 	threads = l->block[0] * l->block[1] * l->block[2];
 	g->warps = vgpu_occupancy_block_warps(threads);
 	g->occ_shared = vgpu_occupancy_block_shared(k, l->dynamic_shared);
+	g->csize = 1;
+	for (int i = 0; i < 3; i++) {
+		uint32_t c = l->cluster[0] ? l->cluster[i] : 1;
+
+		g->csize *= c;
+		g->ncl[i] = l->grid[i] / c;
+	}
+	g->gang = l->cooperative ? g->nblocks : g->csize;
 	if (g->lc.priority < VGPU_CORE_PRIO_HIGHEST)
 		g->lc.priority = VGPU_CORE_PRIO_HIGHEST;
 	if (g->lc.priority > VGPU_CORE_PRIO_LOWEST)

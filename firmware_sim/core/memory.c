@@ -157,6 +157,13 @@ void *mem_resolve(struct warp *w, uint32_t pc, int lane, int space,
 	case VISA_SPACE_GLOBAL:
 		return global_ptr(w, pc, lane, addr, size, access, what);
 	case VISA_SPACE_SHARED:
+		if (addr & VISA_SHARED_CLUSTER_BIT) {	/* another block's */
+			uint8_t *p = cluster_shared(w, addr, size);
+
+			if (!p)
+				break;
+			return p;
+		}
 		if (!in_range(addr, size, b->shared_size))
 			break;
 		return b->shared + addr;

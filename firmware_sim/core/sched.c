@@ -394,7 +394,9 @@ static void sm_setup_blocks(struct sm *sm)
 					  VISA_FAULT_OUT_OF_RESOURCES, 0,
 					  "out of host memory for a block");
 		}
-		b->ready = true;
+		/* release: a block of its cluster may read its shared
+		 * memory from another SM thread (exec_cluster.c) */
+		__atomic_store_n(&b->ready, true, __ATOMIC_RELEASE);
 	}
 }
 

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "core_internal.h"
@@ -41,12 +42,15 @@ static int fail(struct vctx *v, const char *fmt, ...)
 	return -EINVAL;
 }
 
+_Static_assert(offsetof(struct visa_kernel, cluster_dim) ==
+	       VISA_KERNEL_SIZE_MIN, "KERNELS entries grow at their end");
+
 /* Minimum entry size of each table section (what this reader uses). */
 static const uint32_t min_entsize[VISA_SEC_COUNT] = {
 	[VISA_SEC_STRTAB] = 1,
 	[VISA_SEC_CODE] = sizeof(struct visa_insn),
 	[VISA_SEC_FUNCS] = sizeof(struct visa_func),
-	[VISA_SEC_KERNELS] = sizeof(struct visa_kernel),
+	[VISA_SEC_KERNELS] = VISA_KERNEL_SIZE_MIN,
 	[VISA_SEC_PARAMS] = sizeof(struct visa_param),
 	[VISA_SEC_LITERALS] = sizeof(uint64_t),
 	[VISA_SEC_GLOBAL_INIT] = 1,

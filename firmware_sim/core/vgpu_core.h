@@ -183,7 +183,21 @@ struct vgpu_core_launch {
 	 * nothing.
 	 */
 	struct vgpu_core_counters *counters;
+	/*
+	 * Cooperative grids and clusters (Documentation/cooperative-groups.rst).
+	 * A @cooperative grid's blocks are all resident at once: it waits
+	 * until they fit together, and is refused when they never can on
+	 * this core's SMs.  @grid_sync_va is what %envreg1:%envreg2 read.
+	 * @cluster (all 0: none) groups blocks into clusters that are
+	 * resident together and share shared memory; each dimension divides
+	 * the grid's, at most VGPU_CORE_MAX_CLUSTER blocks in all.
+	 */
+	bool cooperative;
+	uint64_t grid_sync_va;
+	uint32_t cluster[3];
 };
+
+#define VGPU_CORE_MAX_CLUSTER	16
 
 /*
  * A grid's end: @result 0 when every thread exited, 1 when it faulted or

@@ -10,7 +10,10 @@
 #include <time.h>
 
 #include "core_internal.h"
+#include "exec_async.h"
 #include "exec_handlers.h"
+#include "vgpu_mma.h"
+#include "exec_heap.h"
 
 const struct vgpu_module *warp_module(const struct warp *w)
 {
@@ -147,6 +150,12 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 	w->rs_n = 0;
 	w->nframes = 0;
 	w->insns = w->lane_insns = 0;
+	/* a pooled warp's staging slots must not show the last block's data */
+	if (w->mma_stage)
+		memset(w->mma_stage, 0,
+		       (size_t)VISA_MMA_SLOTS * WARP_SIZE * sizeof(uint64_t));
+	async_warp_reset(w);
+	w->cl_arrived = w->cl_phase = 0;
 	if (grow_windows(w, f->num_regs, f->num_preds))
 		return -ENOMEM;
 	w->reg_top = f->num_regs;
@@ -162,10 +171,12 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 
 void warp_release(struct warp *w)
 {
+	free(w->mma_stage);
 	free(w->reg_arena);
 	free(w->pred_arena);
 	free(w->rs);
 	free(w->frames);
+	async_warp_release(w);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -407,7 +418,7 @@ static uint64_t sreg_value(struct warp *w, uint32_t id, int lane)
 	case VISA_SREG_WARPSZ:
 		return WARP_SIZE;
 	}
-	return 0;
+	return cluster_sreg(b, id);	/* exec_cluster.c */
 }
 
 static void do_sreg(struct warp *w, const struct dinsn *in, uint32_t mask)
@@ -494,6 +505,7 @@ static int exec_class_exit(struct warp *w, const struct dinsn *in,
 			   uint32_t pc, uint32_t mask)
 {
 	(void)in, (void)pc;
+	cluster_lanes_exit(w, mask);	/* before they leave w->live */
 	w->live &= ~mask;
 	remove_lanes(w, mask, false);
 	return EXEC_CONTROL;
@@ -553,8 +565,19 @@ EXEC_CLASS(typed2, is_float_type(in->type2) ? exec_float(w, in, mask) :
 EXEC_CLASS(mem, exec_mem(w, in, mask))
 EXEC_CLASS(barrier, block_barrier(w, in, mask))
 EXEC_CLASS(warp, exec_warp_op(w, in, mask))
+EXEC_CLASS(mma, exec_mma(w, in, mask))
 EXEC_CLASS(printf, exec_printf(w, in, mask))
 EXEC_CLASS(assert, exec_assert(w, in, mask))
+EXEC_CLASS(async, exec_async(w, in, mask))
+EXEC_CLASS(heap, exec_heap(w, in, mask))
+#undef EXEC_CLASS
+#define EXEC_CLASS(cls, call)						\
+static int exec_class_##cls(struct warp *w, const struct dinsn *in,	\
+			    uint32_t pc, uint32_t mask)			\
+{									\
+	return call;							\
+}
+EXEC_CLASS(cluster, exec_cluster(w, in, pc, mask))
 #undef EXEC_CLASS
 
 /* Every opcode's handler: the class column of the opcode table. */

@@ -178,6 +178,13 @@ enum fw_pkt_result {
 #define FW_MAX_PACKET	(64u << 10)
 enum fw_pkt_result fw_queue_run_one(struct fw_engine *eng, struct fw_queue *q);
 
+/*
+ * Run a VGPU_PKT_COPY_TILED (copy_tiled.c): 0, a VGPU_FAULT_* kind with
+ * the address in *@fault_va, or -1 for a malformed packet.
+ */
+int fw_copy_tiled(struct fw_ctx *ctx, const struct vgpu_pkt_copy_tiled *p,
+		  uint64_t *fault_va);
+
 /* launch.c */
 int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
 	      uint32_t size, struct vgpu_fault *fault);

@@ -187,6 +187,30 @@ static bool all_zero(const void *p, size_t len)
 	return true;
 }
 
+/*
+ * The cooperative flag and its workspace go together; a cluster shape is
+ * all zero or divides the grid, with at most VGPU_LAUNCH_MAX_CLUSTER
+ * blocks (include/vgpu_launch.h, "Cooperative grids and clusters").
+ */
+static bool launch_coop_ok(const struct vgpu_pkt_launch *p,
+			   const struct vgpu_launch_v1 *v1)
+{
+	const uint8_t *c = v1->cluster_dim;
+	bool coop = v1->flags & VGPU_LAUNCH_F_COOPERATIVE;
+
+	if (coop != !!v1->grid_sync_va || (v1->grid_sync_va & 7))
+		return false;
+	if (!c[0] && !c[1] && !c[2])
+		return true;
+	if (!c[0] || !c[1] || !c[2] ||
+	    c[0] * c[1] * c[2] > VGPU_LAUNCH_MAX_CLUSTER)
+		return false;
+	for (int i = 0; i < 3; i++)
+		if (p->grid[i] % c[i])
+			return false;
+	return true;
+}
+
 /* Check the fixed part and the payload; false: malformed packet. */
 static bool launch_packet_ok(const struct vgpu_pkt_launch *p, uint32_t size,
 			     const struct vgpu_launch_v1 *v1)
@@ -197,6 +221,7 @@ static bool launch_packet_ok(const struct vgpu_pkt_launch *p, uint32_t size,
 	if (p->isa_version != VGPU_LAUNCH_ISA_V1 ||
 	    !all_zero(p->reserved, sizeof(p->reserved)) ||
 	    payload < sizeof(*v1) || v1->flags & ~VGPU_LAUNCH_F_ALL ||
+	    v1->reserved0 || v1->reserved1 ||
 	    v1->priority < VGPU_LAUNCH_PRIO_HIGHEST ||
 	    v1->priority > VGPU_LAUNCH_PRIO_LOWEST)
 		return false;
@@ -212,6 +237,8 @@ static bool launch_packet_ok(const struct vgpu_pkt_launch *p, uint32_t size,
 	if (!v1->printf_fifo_va != !v1->printf_fifo_size ||
 	    (v1->printf_fifo_size &&
 	     v1->printf_fifo_size < sizeof(struct visa_printf_fifo)))
+		return false;
+	if (!launch_coop_ok(p, v1))
 		return false;
 	if (!inline_params)
 		return payload == sizeof(*v1);
@@ -335,6 +362,10 @@ int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
 	l.grid_id = atomic_fetch_add(&grid_ids, 1) + 1;
 	l.ctx_id = q->ctx->id;
 	l.priority = v1->priority;
+	l.cooperative = v1->flags & VGPU_LAUNCH_F_COOPERATIVE;
+	l.grid_sync_va = v1->grid_sync_va;
+	for (int i = 0; i < 3; i++)
+		l.cluster[i] = v1->cluster_dim[i];
 	l.exec_limit_us = 1000ull * atomic_load(&dev->exec_limit_ms);
 	q->counters_va = 0;
 	if (v1->flags & VGPU_LAUNCH_F_COUNTERS) {

@@ -57,6 +57,8 @@ static uint32_t packet_size(uint16_t opcode)
 		return sizeof(struct vgpu_pkt_memset);
 	case VGPU_PKT_TIMESTAMP:
 		return sizeof(struct vgpu_pkt_timestamp);
+	case VGPU_PKT_COPY_TILED:
+		return sizeof(struct vgpu_pkt_copy_tiled);
 	default:
 		return 0;
 	}
@@ -121,6 +123,13 @@ static enum fw_pkt_result run_packet(struct fw_engine *eng, struct fw_queue *q,
 		kind = fw_mem_copy(ctx, p->dst, p->src, p->size, &fault_va);
 		break;
 	}
+	case VGPU_PKT_COPY_TILED:
+		kind = fw_copy_tiled(ctx, pkt, &fault_va);
+		if (kind < 0) {
+			fault_bad_packet(q);
+			return FW_PKT_STOPPED;
+		}
+		break;
 	case VGPU_PKT_MEMSET: {
 		const struct vgpu_pkt_memset *p = pkt;
 

@@ -15,8 +15,21 @@ JIT_SRCS := $(wildcard firmware_sim/jit/*.c)
 JIT_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(JIT_SRCS))
 JIT_SAN_OBJS := $(patsubst %.c,$(OBJ)/san/%.o,$(JIT_SRCS))
 # The LLVM headers are system headers here (not ours to warn about).
-JIT_CFLAGS := -O2 -Ifirmware_sim/core -Ifirmware_sim/jit \
+JIT_CFLAGS := -O2 -Ifirmware_sim/core -Ifirmware_sim/jit -Iumd \
 	-isystem $(JIT_LLVM_INC)
+
+# The native-code cache (jit_cache.c) keys entries by the translator: a
+# hash of its sources and of the headers whose layouts and codes the
+# machine code bakes in.  jit_cache.o depends on them all, so that the
+# hash it is built with is always the current one.
+JIT_HASHED := $(sort $(wildcard firmware_sim/jit/*.c firmware_sim/jit/*.h \
+	include/vgpu_visa*.h) firmware_sim/core/core_internal.h \
+	firmware_sim/core/visa_types.h)
+JIT_TRANSLATOR_HASH := $(firstword $(shell cat $(JIT_HASHED) | sha256sum))
+$(OBJ)/firmware_sim/jit/jit_cache.o $(OBJ)/san/firmware_sim/jit/jit_cache.o: \
+	JIT_CFLAGS += -DJIT_TRANSLATOR_HASH='"$(JIT_TRANSLATOR_HASH)"'
+$(OBJ)/firmware_sim/jit/jit_cache.o $(OBJ)/san/firmware_sim/jit/jit_cache.o: \
+	$(JIT_HASHED)
 
 $(JIT_OBJS): $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -28,7 +41,10 @@ $(JIT_SAN_OBJS): $(OBJ)/san/%.o: %.c
 
 -include $(JIT_OBJS:.o=.d) $(JIT_SAN_OBJS:.o=.d)
 
-$(CORE_LIB): $(JIT_OBJS)
-$(CORE_SAN_LIB): $(JIT_SAN_OBJS)
+# jit_cache.c uses the compute cache (umd/cache): its objects go into the
+# core's libraries too, the sanitizer copy with the sanitizer's objects.
+JIT_CACHE_SRCS := $(wildcard umd/cache/*.c)
+$(CORE_LIB): $(JIT_OBJS) $(patsubst %.c,$(OBJ)/%.o,$(JIT_CACHE_SRCS))
+$(CORE_SAN_LIB): $(JIT_SAN_OBJS) $(patsubst %.c,$(OBJ)/san/%.o,$(JIT_CACHE_SRCS))
 CORE_LDLIBS += $(JIT_LLVM_LIBS)
 FW_LDLIBS += $(JIT_LLVM_LIBS)

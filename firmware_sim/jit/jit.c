@@ -190,22 +190,113 @@ static double now_ms(void)
 
 static bool translation_done(struct jit_module *jm);
 
+/*
+ * Function @fi as an object file: translated, optimised and compiled
+ * (and then kept in the cache), or found in the cache.  0, or -1 when it
+ * stays on the interpreter.  @code_count: its instructions.
+ */
+static int get_object(struct jit_module *jm, uint32_t fi, uint32_t code_count,
+		      const char *name, struct jit_translation *tr,
+		      LLVMMemoryBufferRef *obj, bool *cached)
+{
+	const char *dump = getenv("VGPU_JIT_DUMP");
+	char why[128] = "", *msg = NULL;
+	LLVMPassBuilderOptionsRef opts;
+	LLVMContextRef cx;
+	LLVMErrorRef e;
+
+	/*
+	 * The cache is opened at the first compilation, not at module load:
+	 * a program that loads modules and runs nothing (vgpu-objdump)
+	 * touches no cache directory.  jm->m is alive until
+	 * translation_done().
+	 */
+	if (!jm->cache_tried) {
+		jm->cache_tried = true;
+		jit_cache_open(jm, jm->m, JIT_PASSES);
+	}
+	/* the dumps show the IR, which a cache hit does not make */
+	*cached = !dump && !jit_cache_load(jm, fi, code_count, tr, obj);
+	if (*cached) {
+		if (!translation_done(jm))
+			return 0;
+		LLVMDisposeMemoryBuffer(*obj);	/* the module is gone */
+		free(tr->leader);
+		return -1;
+	}
+	cx = LLVMContextCreate();
+	if (jit_translate(cx, jm->m, fi, tr, why, sizeof(why))) {
+		translation_done(jm);
+		LLVMContextDispose(cx);
+		if (jit_debug())
+			fprintf(stderr, "vgpu-jit: function %u (%s): interpreter "
+				"(%s)\n", fi, name, why);
+		return -1;
+	}
+	if (translation_done(jm))
+		goto fail;		/* the module is gone */
+	if (LLVMVerifyModule(tr->mod, LLVMReturnStatusAction, &msg)) {
+		fprintf(stderr, "vgpu: native tier: function %u: invalid IR: "
+			"%s\n", fi, msg);
+		LLVMDisposeMessage(msg);
+		goto fail;
+	}
+	LLVMDisposeMessage(msg);
+	msg = LLVMGetTargetMachineTriple(tm);
+	LLVMSetTarget(tr->mod, msg);
+	LLVMDisposeMessage(msg);
+	{
+		LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+
+		LLVMSetModuleDataLayout(tr->mod, td);
+		LLVMDisposeTargetData(td);
+	}
+	if (dump && !strcmp(dump, "ir0"))
+		LLVMDumpModule(tr->mod);
+	opts = LLVMCreatePassBuilderOptions();
+	e = LLVMRunPasses(tr->mod, JIT_PASSES, tm, opts);
+	LLVMDisposePassBuilderOptions(opts);
+	if (e) {
+		report("optimising", e);
+		goto fail;
+	}
+	if (dump && !strcmp(dump, "ir"))
+		LLVMDumpModule(tr->mod);
+	/* the machine code LLJIT would make of the module, to be kept */
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, tr->mod, LLVMObjectFile,
+						&msg, obj)) {
+		fprintf(stderr, "vgpu: native tier: function %u: code "
+			"generation: %s\n", fi, msg);
+		LLVMDisposeMessage(msg);
+		goto fail;
+	}
+	LLVMDisposeModule(tr->mod);
+	LLVMContextDispose(cx);
+	tr->mod = NULL;
+	jit_cache_store(jm, fi, code_count, tr, *obj);
+	return 0;
+fail:
+	LLVMDisposeModule(tr->mod);
+	LLVMContextDispose(cx);
+	free(tr->leader);
+	return -1;
+}
+
 /* Translate, optimise and load function @fi: its entry, or NULL. */
 static jit_entry_fn compile(struct jit_module *jm, uint32_t fi,
 			    struct jit_func *jf)
 {
+	/* jm->m may be freed once the translation is done (async) */
+	uint32_t code_count = jm->m->funcs[fi].code_count;
 	struct jit_translation tr;
-	LLVMOrcThreadSafeContextRef tsc;
-	LLVMOrcThreadSafeModuleRef tsm;
-	LLVMPassBuilderOptionsRef opts;
+	LLVMMemoryBufferRef obj;
 	LLVMOrcExecutorAddress addr = 0;
 	LLVMOrcLLJITRef j;
 	LLVMErrorRef e;
-	char why[128] = "", *msg = NULL, name[64];
 	double t0 = now_ms();
-	const char *dump = getenv("VGPU_JIT_DUMP");
+	char name[64];
+	bool cached;
 
-	/* jm->m may be freed once the translation is done (async) */
 	snprintf(name, sizeof(name), "%s",
 		 vgpu_core_module_string(jm->m, jm->m->funcs[fi].name));
 	if (!jm->lljit)
@@ -215,48 +306,15 @@ static jit_entry_fn compile(struct jit_module *jm, uint32_t fi,
 		translation_done(jm);
 		return NULL;
 	}
-	tsc = LLVMOrcCreateNewThreadSafeContext();
-	if (jit_translate(LLVMOrcThreadSafeContextGetContext(tsc), jm->m, fi,
-			  &tr, why, sizeof(why))) {
-		translation_done(jm);
-		LLVMOrcDisposeThreadSafeContext(tsc);
-		if (jit_debug())
-			fprintf(stderr, "vgpu-jit: function %u (%s): interpreter "
-				"(%s)\n", fi, name, why);
+	if (get_object(jm, fi, code_count, name, &tr, &obj, &cached))
 		return NULL;
-	}
-	if (translation_done(jm))
-		goto fail_mod;		/* the module is gone */
-	if (LLVMVerifyModule(tr.mod, LLVMReturnStatusAction, &msg)) {
-		fprintf(stderr, "vgpu: native tier: function %u: invalid IR: "
-			"%s\n", fi, msg);
-		LLVMDisposeMessage(msg);
-		goto fail_mod;
-	}
-	LLVMDisposeMessage(msg);
-	LLVMSetTarget(tr.mod, LLVMOrcLLJITGetTripleString(j));
-	LLVMSetDataLayout(tr.mod, LLVMOrcLLJITGetDataLayoutStr(j));
-	if (dump && !strcmp(dump, "ir0"))
-		LLVMDumpModule(tr.mod);
-	opts = LLVMCreatePassBuilderOptions();
-	e = LLVMRunPasses(tr.mod, JIT_PASSES, tm, opts);
-	LLVMDisposePassBuilderOptions(opts);
+	/* LLJIT links the object (and owns it from here) */
+	e = LLVMOrcLLJITAddObjectFile(j, LLVMOrcLLJITGetMainJITDylib(j), obj);
 	if (e) {
-		report("optimising", e);
-		goto fail_mod;
-	}
-	if (dump && !strcmp(dump, "ir"))
-		LLVMDumpModule(tr.mod);
-	tsm = LLVMOrcCreateNewThreadSafeModule(tr.mod, tsc);
-	e = LLVMOrcLLJITAddLLVMIRModule(j, LLVMOrcLLJITGetMainJITDylib(j), tsm);
-	if (e) {
-		LLVMOrcDisposeThreadSafeModule(tsm);
-		LLVMOrcDisposeThreadSafeContext(tsc);
 		free(tr.leader);
-		report("adding the module", e);
+		report("adding the object", e);
 		return NULL;
 	}
-	LLVMOrcDisposeThreadSafeContext(tsc);	/* the module keeps it */
 	e = LLVMOrcLLJITLookup(j, &addr, tr.name);
 	if (e) {
 		free(tr.leader);
@@ -267,18 +325,15 @@ static jit_entry_fn compile(struct jit_module *jm, uint32_t fi,
 	jf->insns_inline = tr.insns_inline;
 	jf->insns_branch = tr.insns_branch;
 	jf->insns_helper = tr.insns_helper;
+	jf->cached = cached;
 	jf->compile_ms = now_ms() - t0;
 	if (jit_debug())
-		fprintf(stderr, "vgpu-jit: function %u (%s): native, %u "
+		fprintf(stderr, "vgpu-jit: function %u (%s): native%s, %u "
 			"instructions inline, %u branches, %u via the "
-			"interpreter, %.1f ms\n", fi, name, tr.insns_inline, tr.insns_branch, tr.insns_helper,
-			jf->compile_ms);
+			"interpreter, %.1f ms\n", fi, name,
+			cached ? " (cached)" : "", tr.insns_inline,
+			tr.insns_branch, tr.insns_helper, jf->compile_ms);
 	return (jit_entry_fn)(uintptr_t)addr;
-fail_mod:
-	LLVMDisposeModule(tr.mod);
-	LLVMOrcDisposeThreadSafeContext(tsc);
-	free(tr.leader);
-	return NULL;
 }
 
 static long budget = -1;	/* functions left to compile; llvm_lock */
@@ -350,6 +405,7 @@ static void jm_destroy(struct jit_module *jm)
 	}
 	for (uint32_t i = 0; i < jm->nfuncs; i++)
 		free(jm->funcs[i].leader);
+	jit_cache_close(jm);
 	free(jm->funcs);
 	free(jm);
 }
@@ -555,14 +611,17 @@ int vgpu_jit_init(void)
 
 struct jit_module *jit_module_create(const struct vgpu_module *m)
 {
+	static atomic_flag said_unavailable = ATOMIC_FLAG_INIT;
 	struct jit_module *jm;
 
 	if (vgpu_jit_get_tier() != VGPU_TIER_NATIVE)
 		return NULL;
 	pthread_once(&llvm_once, llvm_init);
 	if (!llvm_ok) {
-		fprintf(stderr, "vgpu: native tier unavailable (LLVM did not "
-			"start): using the interpreter\n");
+		/* the default tier: say it once, not at every module load */
+		if (!atomic_flag_test_and_set(&said_unavailable))
+			fprintf(stderr, "vgpu: native tier unavailable (LLVM "
+				"did not start): using the interpreter\n");
 		return NULL;
 	}
 	jm = calloc(1, sizeof(*jm));
@@ -575,6 +634,13 @@ struct jit_module *jit_module_create(const struct vgpu_module *m)
 	}
 	jm->m = m;
 	jm->nfuncs = m->nfuncs;
+	jm->env = (struct jit_env){
+		.code = m->code,
+		.exec_insn = (void *)warp_exec_insn,
+		.exec_mem = (void *)exec_mem,
+		.branch = (void *)warp_branch,
+		.mem_resolve = (void *)mem_resolve,
+	};
 	jm->enabled = 1;
 	jm->refs = 1;		/* the module's */
 	jm->async = async_default;
@@ -628,6 +694,7 @@ void vgpu_jit_module_stats(const struct vgpu_module *mod,
 			st->insns_inline += jf->insns_inline;
 			st->insns_branch += jf->insns_branch;
 			st->insns_helper += jf->insns_helper;
+			st->funcs_cached += jf->cached;
 		} else if (s == JF_INTERP) {
 			st->funcs_interp++;
 		}
@@ -720,7 +787,7 @@ int jit_warp_run(struct warp *w, uint32_t quantum)
 		/* a reconvergence point the translation does not know */
 		if (top->rpc != VISA_RECONV_EXIT && !is_leader(jf, f, top->rpc))
 			return warp_interp(w, q);
-		st = jf->entry(w, &q);
+		st = jf->entry(w, &q, &jm->env);
 		switch (st) {
 		case EXEC_FAULT:
 			return RUN_FAULT;

@@ -65,12 +65,6 @@ static void goto_pc(struct tx *t, uint32_t pc)
 	LLVMBuildRet(t->b, c32(t, JIT_EXIT_SETTLE));
 }
 
-static LLVMValueRef in_ptr(struct tx *t, const struct dinsn *in)
-{
-	return LLVMBuildIntToPtr(t->b, LLVMConstInt(t->i64, (uintptr_t)in,
-						    false), t->ptr, "");
-}
-
 /* Return @r unless it is EXEC_OK; go on in a new block otherwise. */
 static void ret_unless_ok(struct tx *t, LLVMValueRef r)
 {
@@ -237,6 +231,13 @@ static void gen_entry(struct tx *t)
 
 	t->w = LLVMGetParam(t->fn, 0);
 	t->qptr = LLVMGetParam(t->fn, 1);
+	for (int i = 0; i < JIT_ENV_N; i++)
+		t->env[i] = load(t, t->ptr, at(t, LLVMGetParam(t->fn, 2),
+					       (uint64_t)i * sizeof(void *)),
+				 8);
+	t->helper_exec = t->env[JIT_ENV_EXEC_INSN];
+	t->helper_mem = t->env[JIT_ENV_EXEC_MEM];
+	t->helper_branch = t->env[JIT_ENV_BRANCH];
 	t->regs = load(t, t->ptr, at(t, t->w, offsetof(struct warp, regs)), 8);
 	t->preds = load(t, t->ptr, at(t, t->w, offsetof(struct warp, preds)), 8);
 	rs = load(t, t->ptr, at(t, t->w, offsetof(struct warp, rs)), 8);
@@ -312,7 +313,7 @@ int jit_translate(LLVMContextRef ctx, const struct vgpu_module *m,
 		  size_t whylen)
 {
 	struct tx t = { .cx = ctx, .m = m, .f = &m->funcs[fi] };
-	LLVMTypeRef args[2], ft;
+	LLVMTypeRef args[3], ft;
 	uint32_t n = t.f->code_count;
 
 	t.start = t.f->code_start;
@@ -337,11 +338,9 @@ int jit_translate(LLVMContextRef ctx, const struct vgpu_module *m,
 	t.mod = LLVMModuleCreateWithNameInContext(out->name, ctx);
 	args[0] = t.ptr;
 	args[1] = t.ptr;
-	ft = LLVMFunctionType(t.i32, args, 2, false);
+	args[2] = t.ptr;
+	ft = LLVMFunctionType(t.i32, args, 3, false);
 	t.fn = LLVMAddFunction(t.mod, out->name, ft);
-	t.helper_exec = fn_const(&t, (void *)warp_exec_insn);
-	t.helper_mem = fn_const(&t, (void *)exec_mem);
-	t.helper_branch = fn_const(&t, (void *)warp_branch);
 	t.b = LLVMCreateBuilderInContext(ctx);
 
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, t.fn,

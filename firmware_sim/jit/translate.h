@@ -28,6 +28,7 @@ struct tx {
 	LLVMBuilderRef b;
 	LLVMTypeRef i1, i8, i32, i64, ptr, v64, v32i, vb, vf32, vf64;
 	LLVMValueRef fn, w, qptr;
+	LLVMValueRef env[JIT_ENV_N];	/* struct jit_env, loaded at entry */
 	LLVMValueRef regs, preds, top, mask, rpc, popmask;
 	/* instructions and lanes executed since the last flush */
 	LLVMValueRef ins_acc, lane_acc;
@@ -276,10 +277,17 @@ static inline LLVMValueRef extend_row(struct tx *t, LLVMValueRef v,
 }
 
 /* The interpreter's functions, called through their addresses. */
-static inline LLVMValueRef fn_const(struct tx *t, void *addr)
+/*
+ * The address of @in in the module's code, at run time (struct jit_env):
+ * no address of this process goes into the machine code, which the cache
+ * keeps for other processes.
+ */
+static inline LLVMValueRef in_ptr(struct tx *t, const struct dinsn *in)
 {
-	return LLVMConstIntToPtr(LLVMConstInt(t->i64, (uintptr_t)addr, false),
-				 t->ptr);
+	LLVMValueRef off = LLVMConstInt(t->i64, (uint64_t)(in - t->m->code) *
+					sizeof(struct dinsn), false);
+
+	return LLVMBuildGEP2(t->b, t->i8, t->env[JIT_ENV_CODE], &off, 1, "");
 }
 
 /* translate_alu.c */

@@ -23,13 +23,10 @@ static bool mem_fast_ok(const struct dinsn *in)
 static void mem_slow(struct tx *t, const struct dinsn *in, uint32_t pc,
 		     LLVMValueRef em)
 {
-	LLVMValueRef args[3] = {
-		t->w, LLVMConstInt(t->i64, (uintptr_t)in, false), em,
-	};
+	LLVMValueRef args[3] = { t->w, in_ptr(t, in), em };
 	LLVMValueRef r, fault;
 	LLVMBasicBlockRef bad, ok;
 
-	args[1] = LLVMBuildIntToPtr(t->b, args[1], t->ptr, "");
 	set_top_pc(t, pc + 1);
 	r = LLVMBuildCall2(t->b, t->helper_mem_t, t->helper_mem, args, 3, "");
 	fault = LLVMBuildICmp(t->b, LLVMIntNE, r, c32(t, EXEC_OK), "");
@@ -240,7 +237,7 @@ void jit_gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
 		};
 		LLVMTypeRef ft = LLVMFunctionType(t->ptr, at_, 7, false);
 		LLVMValueRef p = LLVMBuildCall2(t->b, ft,
-			fn_const(t, (void *)mem_resolve), args, 7, "");
+			t->env[JIT_ENV_MEM_RESOLVE], args, 7, "");
 		LLVMBasicBlockRef faulted = LLVMAppendBasicBlockInContext(
 			t->cx, t->fn, "tlbfault");
 

@@ -32,8 +32,12 @@ enum vgpu_tier {
  */
 #define VGPU_JIT_MAX_INSNS	20000
 
-/* The default when neither VGPU_TIER nor vgpu_jit_set_tier() says. */
-#define VGPU_TIER_DEFAULT	VGPU_TIER_INTERP
+/*
+ * The default when neither VGPU_TIER nor vgpu_jit_set_tier() says: the
+ * native tier, which falls back to the interpreter for a module when
+ * LLVM cannot start (and per function when it refuses one).
+ */
+#define VGPU_TIER_DEFAULT	VGPU_TIER_NATIVE
 
 /* "interp" or "native" -> tier; -1 for anything else. */
 int vgpu_jit_parse_tier(const char *name);
@@ -82,6 +86,8 @@ int vgpu_jit_module_select(struct vgpu_module *mod, enum vgpu_tier tier);
 struct vgpu_jit_stats {
 	uint32_t funcs_native;		/* functions running as host code */
 	uint32_t funcs_interp;		/* functions left to the interpreter */
+	uint32_t funcs_cached;		/* ... of the native ones, loaded
+					 * from the compute cache */
 	uint64_t insns_inline;		/* their instructions compiled inline */
 	uint64_t insns_branch;		/* ... branches (inline unless the
 					 * warp diverges) */

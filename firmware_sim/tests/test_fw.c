@@ -19,6 +19,7 @@
 
 #include "fw_test_util.h"
 #include "vgpu_counters.h"
+#include "vgpu_array.h"
 #include "vgpu_launch.h"
 #include "vgpu_printf.h"
 #include "vgpu_visa.h"
@@ -519,6 +520,105 @@ TEST_F(fw, copy_fault_unmapped_and_misaligned)
 	ASSERT_EQ(0, fw_ctx_status(&b, &st));
 	EXPECT_EQ(VGPU_FAULT_MISALIGNED, st.fault.kind);
 	EXPECT_EQ(v + 2, st.fault.va);
+	fw_client_close(&b);
+}
+
+/* One COPY_TILED: the box of @p between linear @lin and surface @surf. */
+static void emit_tiled(struct vgpu_tq *q, const struct vgpu_bl_layout *l,
+		       uint64_t lin, uint64_t pitch, uint64_t surf,
+		       uint32_t dir, const uint32_t box[6])
+{
+	struct vgpu_pkt_copy_tiled p = {
+		.hdr = { .opcode = VGPU_PKT_COPY_TILED, .size = sizeof(p) },
+		.linear = lin, .linear_pitch = pitch,
+		.linear_slice = pitch * box[4], .surface = surf,
+		.surf_row_bytes = l->row_bytes, .surf_height = l->height,
+		.surf_depth = l->depth, .block_h_log2 = l->bh,
+		.block_d_log2 = l->bd, .direction = (uint8_t)dir,
+		.x = box[0], .y = box[1], .z = box[2],
+		.width = box[3], .height = box[4], .depth = box[5],
+	};
+
+	vgpu_tq_emit(q, &p, sizeof(p));
+}
+
+/*
+ * COPY_TILED: a pitch-linear box lands in the surface where
+ * include/vgpu_array.h puts each byte (the raw surface is read back with
+ * a plain COPY), and a sub-box comes back out of it; a box outside the
+ * surface or an impossible block shape is a bad packet; an unmapped
+ * surface faults at its address.
+ */
+TEST_F_TIMEOUT(fw, copy_tiled, 120)
+{
+	struct fw_client *c = &self->c, b;
+	struct vgpu_bl_layout l = { .row_bytes = 200, .height = 37, .depth = 3 };
+	const uint32_t whole[6] = { 0, 0, 0, 200, 37, 3 };
+	const uint32_t sub[6] = { 24, 5, 1, 150, 30, 2 };
+	const uint32_t outside[6] = { 100, 0, 0, 101, 1, 1 };
+	uint8_t *src = c->host, *raw = c->host + MiB, *out = c->host + 2 * MiB;
+	uint64_t surf, size, bad = 0;
+	struct vgpu_ctx_status st;
+	uint8_t bh;
+
+	vgpu_bl_choose(&l, 0);
+	size = vgpu_bl_size(&l);
+	surf = fw_client_vram(c, size);
+	ASSERT_NE(0, surf);
+	for (uint32_t i = 0; i < 200 * 37 * 3; i++)
+		src[i] = (uint8_t)(i * 7 + i / 200);
+	emit_tiled(&c->ce, &l, hva(src), 200, surf,
+		   VGPU_COPY_TILED_TO_SURFACE, whole);
+	fw_emit_copy(&c->ce, hva(raw), surf, size);
+	ASSERT_EQ(0, fw_sync(&c->ce, WAIT_MS));
+	for (uint32_t z = 0; z < 3; z++)
+		for (uint32_t y = 0; y < 37; y++)
+			for (uint32_t x = 0; x < 200; x++)
+				bad += raw[vgpu_bl_offset(&l, x, y, z)] !=
+				       src[(z * 37 + y) * 200 + x];
+	EXPECT_EQ(0, bad);
+
+	memset(out, 0xaa, 160 * 30 * 2);
+	emit_tiled(&c->ce, &l, hva(out), 160, surf,
+		   VGPU_COPY_TILED_FROM_SURFACE, sub);
+	ASSERT_EQ(0, fw_sync(&c->ce, WAIT_MS));
+	for (uint32_t z = 0; z < 2; z++)
+		for (uint32_t y = 0; y < 30; y++) {
+			EXPECT_EQ(0, memcmp(out + (z * 30 + y) * 160,
+					    src + ((1 + z) * 37 + 5 + y) * 200 + 24,
+					    150));
+			EXPECT_EQ(0xaa, out[(z * 30 + y) * 160 + 150]);
+		}
+
+	/* a box past the surface's edge */
+	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+	emit_tiled(&b.ce, &l, hva(b.host), 200, fw_client_vram(&b, size),
+		   VGPU_COPY_TILED_TO_SURFACE, outside);
+	ASSERT_EQ(-ECANCELED, fw_sync(&b.ce, WAIT_MS));
+	ASSERT_EQ(0, fw_ctx_status(&b, &st));
+	EXPECT_EQ(VGPU_FAULT_BAD_PACKET, st.fault.kind);
+	fw_client_close(&b);
+
+	/* blocks higher than 32 GOBs */
+	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+	bh = l.bh;
+	l.bh = 6;
+	emit_tiled(&b.ce, &l, hva(b.host), 200, fw_client_vram(&b, size),
+		   VGPU_COPY_TILED_TO_SURFACE, whole);
+	ASSERT_EQ(-ECANCELED, fw_sync(&b.ce, WAIT_MS));
+	ASSERT_EQ(0, fw_ctx_status(&b, &st));
+	EXPECT_EQ(VGPU_FAULT_BAD_PACKET, st.fault.kind);
+	fw_client_close(&b);
+	l.bh = bh;
+
+	/* a surface nothing maps */
+	ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+	emit_tiled(&b.ce, &l, hva(b.host), 200, 0x7f0000000000ull,
+		   VGPU_COPY_TILED_TO_SURFACE, whole);
+	ASSERT_EQ(-ECANCELED, fw_sync(&b.ce, WAIT_MS));
+	ASSERT_EQ(0, fw_ctx_status(&b, &st));
+	EXPECT_EQ(VGPU_FAULT_MMU_UNMAPPED, st.fault.kind);
+	EXPECT_EQ(0x7f0000000000ull, st.fault.va);
 	fw_client_close(&b);
 }
 

@@ -89,6 +89,13 @@ int tg_init_cfg(struct test_gpu *g, const struct vgpu_core_config *cfg)
 
 	memset(g, 0, sizeof(*g));
 	g->next_va = 0x100000000ull;
+	/*
+	 * Every run translates (under ASan too, in the -san twins) and
+	 * nothing is written to the user's cache: no native code from the
+	 * compute cache unless the environment asks for it
+	 * (CUDA_CACHE_DISABLE=0).  test_jit tests the cache itself.
+	 */
+	setenv("CUDA_CACHE_DISABLE", "1", 0);
 	if (!getenv("VGPU_TIER")) {
 		vgpu_jit_set_tier(VGPU_TIER_NATIVE);
 		/* compiling costs: TG_NATIVE_FUNCS functions compared */
@@ -114,6 +121,10 @@ void tg_fini(struct test_gpu *g)
 		       (unsigned long long)g->tier_nondet);
 	if (g->ref_core)
 		vgpu_core_destroy(g->ref_core);
+	for (unsigned int k = 0; k < TG_SNAPS; k++) {
+		free(g->snaps[k].mem);
+		free(g->snaps[k].at);
+	}
 	vgpu_core_destroy(g->core);
 	for (unsigned int i = 0; i < g->nmaps; i++)
 		free(g->maps[i].host);
@@ -206,20 +217,38 @@ uint64_t tg_symbol(struct test_gpu *g, struct tg_module *m, const char *name)
 
 /* ---- both tiers ----------------------------------------------------------- */
 
-/* A copy of all device memory. */
-static uint8_t **snapshot(const struct test_gpu *g)
+/* A copy of all device memory, in one of the kept buffers. */
+static uint8_t **snapshot(struct test_gpu *g)
 {
-	uint8_t **s = calloc(g->nmaps + 1, sizeof(*s));
+	struct tg_snap *sn = NULL;
+	size_t total = 0, off = 0;
 
-	if (!s)
+	for (unsigned int k = 0; k < TG_SNAPS && !sn; k++)
+		if (!g->snaps[k].busy)
+			sn = &g->snaps[k];
+	if (!sn)
+		abort();
+	for (unsigned int i = 0; i < g->nmaps; i++)
+		total += g->maps[i].size;
+	if (total > sn->cap) {
+		free(sn->mem);
+		sn->mem = malloc(total);
+		sn->cap = total;
+	}
+	if (g->nmaps + 1 > sn->at_cap) {
+		free(sn->at);
+		sn->at = calloc(g->nmaps + 1, sizeof(*sn->at));
+		sn->at_cap = g->nmaps + 1;
+	}
+	if ((total && !sn->mem) || !sn->at)
 		abort();
 	for (unsigned int i = 0; i < g->nmaps; i++) {
-		s[i] = malloc(g->maps[i].size);
-		if (!s[i])
-			abort();
-		memcpy(s[i], g->maps[i].host, g->maps[i].size);
+		sn->at[i] = sn->mem + off;
+		memcpy(sn->at[i], g->maps[i].host, g->maps[i].size);
+		off += g->maps[i].size;
 	}
-	return s;
+	sn->busy = true;
+	return sn->at;
 }
 
 static void restore(struct test_gpu *g, uint8_t **s)
@@ -228,11 +257,11 @@ static void restore(struct test_gpu *g, uint8_t **s)
 		memcpy(g->maps[i].host, s[i], g->maps[i].size);
 }
 
-static void snapshot_free(const struct test_gpu *g, uint8_t **s)
+static void snapshot_free(struct test_gpu *g, uint8_t **s)
 {
-	for (unsigned int i = 0; i < g->nmaps; i++)
-		free(s[i]);
-	free(s);
+	for (unsigned int k = 0; k < TG_SNAPS; k++)
+		if (g->snaps[k].busy && g->snaps[k].at == s)
+			g->snaps[k].busy = false;
 }
 
 /* The first difference between device memory and @s, or false. */

@@ -29,6 +29,21 @@ struct tg_map {
 	uint8_t *host;
 };
 
+/*
+ * A copy of all device memory (test_gpu.c's tier comparison).  The
+ * buffers are kept from launch to launch: a fresh malloc() of megabytes
+ * for every copy was an mmap(), page faults and a munmap() each time
+ * (under ASan always), most of test_core_fastpath's time.
+ */
+#define TG_SNAPS	4	/* copies alive at once in one launch */
+struct tg_snap {
+	uint8_t *mem;		/* the maps' bytes, one after the other */
+	size_t cap;
+	uint8_t **at;		/* at[i]: map i's copy, in mem */
+	unsigned int at_cap;
+	bool busy;
+};
+
 struct test_gpu {
 	struct vgpu_core *core;
 	struct tg_map maps[TG_MAX_MAPS];
@@ -46,6 +61,7 @@ struct test_gpu {
 	uint64_t tier_launches;		/* launches compared ... */
 	uint64_t tier_nondet;		/* ... not comparable: the
 					 * interpreter differs from itself */
+	struct tg_snap snaps[TG_SNAPS];
 };
 
 struct tg_module {
@@ -56,7 +72,8 @@ struct tg_module {
 /*
  * Unless VGPU_TIER says otherwise, modules loaded after tg_init() get the
  * native tier and launches run on both tiers (see both_tiers), the first
- * TG_NATIVE_FUNCS functions compiled.
+ * TG_NATIVE_FUNCS functions compiled.  Native code is not taken from or
+ * put into the compute cache unless CUDA_CACHE_DISABLE is set (to 0).
  */
 int tg_init(struct test_gpu *g, unsigned int num_sms);
 int tg_init_cfg(struct test_gpu *g, const struct vgpu_core_config *cfg);

@@ -54,6 +54,18 @@ static const char *const sreg_names[VISA_SREG_COUNT] = {
 	"%lanemask_ge", "%lanemask_gt", "%clock", "%clock_hi", "%clock64",
 	"%globaltimer", "%globaltimer_lo", "%globaltimer_hi",
 	"%dynamic_smem_size", "%total_smem_size", "WARP_SZ",
+	"%envreg0", "%envreg1", "%envreg2", "%envreg3", "%envreg4",
+	"%envreg5", "%envreg6", "%envreg7", "%envreg8", "%envreg9",
+	"%envreg10", "%envreg11", "%envreg12", "%envreg13", "%envreg14",
+	"%envreg15", "%envreg16", "%envreg17", "%envreg18", "%envreg19",
+	"%envreg20", "%envreg21", "%envreg22", "%envreg23", "%envreg24",
+	"%envreg25", "%envreg26", "%envreg27", "%envreg28", "%envreg29",
+	"%envreg30", "%envreg31",
+	"%clusterid.x", "%clusterid.y", "%clusterid.z",
+	"%nclusterid.x", "%nclusterid.y", "%nclusterid.z",
+	"%cluster_ctaid.x", "%cluster_ctaid.y", "%cluster_ctaid.z",
+	"%cluster_nctaid.x", "%cluster_nctaid.y", "%cluster_nctaid.z",
+	"%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster",
 };
 
 const char *visa_op_name(unsigned int op)

@@ -40,6 +40,11 @@ echo 20 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 # emulator's or the kernel's, not the driver's, and the runner retries it.
 echo "VGPU_VM_BOOTED" > /dev/ttyS2
 
+# kmemleak (the debug kernel): forget what the boot left unreferenced, so
+# that what it reports at the end is the run's.
+KMEMLEAK=/sys/kernel/debug/kmemleak
+[ -w "$KMEMLEAK" ] && echo clear > "$KMEMLEAK"
+
 # Modules the kernel needs for --share (virtiofs) where it does not build
 # them in, dependencies first.
 for m in $VGPU_PRELOAD; do
@@ -124,5 +129,14 @@ if [ -n "$VGPU_MODULE" ] && [ -z "$VGPU_KEEP_MODULE" ]; then
 		echo "vgpu-vm: rmmod vgpu failed" > /dev/ttyS0
 		[ "$status" -eq 0 ] && status=126
 	fi
+fi
+# kmemleak reports objects unreferenced for 5 s whose contents did not
+# change between two scans: wait, scan twice, and print what it found on
+# the kernel console, where the host's check of the log sees it.
+if [ -w "$KMEMLEAK" ]; then
+	sleep 5
+	echo scan > "$KMEMLEAK"
+	echo scan > "$KMEMLEAK"
+	cat "$KMEMLEAK" > /dev/ttyS1
 fi
 report "$status"

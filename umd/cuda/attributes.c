@@ -12,6 +12,7 @@
  * never migrates (memory.c, managed_hints.c): MANAGED_MEMORY reads 1 and
  * CONCURRENT_MANAGED_ACCESS 0, as on a GPU without concurrent access.
  */
+#include "array.h"
 #include "cuda_internal.h"
 
 /* Clock rates in kHz: informative only (timers use real nanoseconds). */
@@ -54,6 +55,35 @@ static int cu_attribute_value(const struct cu_device *d,
 	case CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT:
 	case CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT:
 		return *value = 32, 0;
+	/* the array limits (array.c) */
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH:
+		return *value = (int)cu_array_limits[CU_ARRAY_1D].w, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH:
+		return *value = (int)cu_array_limits[CU_ARRAY_2D].w, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT:
+		return *value = (int)cu_array_limits[CU_ARRAY_2D].h, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH:
+		return *value = (int)cu_array_limits[CU_ARRAY_3D].w, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT:
+		return *value = (int)cu_array_limits[CU_ARRAY_3D].h, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH:
+		return *value = (int)cu_array_limits[CU_ARRAY_3D].d, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH:
+		return *value = (int)cu_array_limits[CU_ARRAY_2D_LAYERED].w, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT:
+		return *value = (int)cu_array_limits[CU_ARRAY_2D_LAYERED].h, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS:
+		return *value = (int)cu_array_limits[CU_ARRAY_2D_LAYERED].d, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH:
+		return *value = (int)cu_array_limits[CU_ARRAY_1D_LAYERED].w, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS:
+		return *value = (int)cu_array_limits[CU_ARRAY_1D_LAYERED].d, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH:
+		return *value = (int)cu_array_limits[CU_ARRAY_CUBEMAP].w, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH:
+		return *value = (int)cu_array_limits[CU_ARRAY_CUBEMAP_LAYERED].w, 0;
+	case CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS:
+		return *value = (int)cu_array_limits[CU_ARRAY_CUBEMAP_LAYERED].d, 0;
 	case CU_DEVICE_ATTRIBUTE_GPU_OVERLAP:
 	case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
 		return *value = 1, 0;
@@ -122,6 +152,10 @@ static int cu_attribute_value(const struct cu_device *d,
 		return *value = 1, 0;
 	case CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES:
 		return *value = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0;
+	/* Cooperative grids and clusters (launch_coop.c). */
+	case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
+	case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH:
+		return *value = 1, 0;
 	default:
 		/* Every other defined attribute is a feature we do not have. */
 		if (attrib > 0 && attrib < CU_DEVICE_ATTRIBUTE_MAX)

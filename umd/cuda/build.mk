@@ -256,7 +256,8 @@ ALL_TARGETS += $(CUDA_TST)/probe_capture $(CUDA_TST)/probe_capture-san \
 # The probe tests are probe_compare.h, with their own paths.
 $(CUDA_TST)/test_cu_probe_capture $(CUDA_TST)/test_cu_probe_capture-san \
 $(CUDA_TST)/test_cu_probe_hostfn $(CUDA_TST)/test_cu_probe_hostfn-san \
-$(CUDA_TST)/test_cu_probe_pools $(CUDA_TST)/test_cu_probe_pools-san: \
+$(CUDA_TST)/test_cu_probe_pools $(CUDA_TST)/test_cu_probe_pools-san \
+$(CUDA_TST)/test_cu_probe_graphs $(CUDA_TST)/test_cu_probe_graphs-san: \
 	umd/cuda/tests/probe_compare.h
 
 # test_cu_probe_hostfn does the same with tools/cuda-probe/probe_hostfn.c,
@@ -325,6 +326,60 @@ $(CUDA_TST)/test_cu_probe_pools $(CUDA_TST)/test_cu_probe_pools-san: \
 	-DPROBE_POOLS_GOLDEN='"$(abspath $(CUDA_PROBE_POOLS_GOLDEN))"'
 ALL_TARGETS += $(CUDA_TST)/probe_pools $(CUDA_TST)/probe_pools-san \
 	$(CUDA_PROBE_POOLS_GOLDEN)
+# test_cu_probe_graphs does the same with tools/cuda-probe/probe_graphs.c
+# (child-graph, event, memory and conditional nodes, update, user objects).
+CUDA_PROBE_GRAPHS_SRC := tools/cuda-probe/probe_graphs.c
+CUDA_PROBE_GRAPHS_GOLDEN := $(CUDA_TEST_DATA)/probe_graphs.h100.txt
+
+$(CUDA_PROBE_GRAPHS_GOLDEN): tools/cuda-probe/golden/probe_graphs.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_graphs: $(CUDA_PROBE_GRAPHS_SRC) $(CUDA_DRV)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lpthread
+$(CUDA_TST)/probe_graphs-san: $(CUDA_PROBE_GRAPHS_SRC) $(CUDA_DRV_SAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
+
+$(CUDA_TST)/test_cu_probe_graphs: $(CUDA_TST)/probe_graphs \
+	$(CUDA_PROBE_GRAPHS_GOLDEN)
+$(CUDA_TST)/test_cu_probe_graphs: private CUDA_TEST_CFLAGS += \
+	-DPROBE_GRAPHS_BIN='"$(abspath $(CUDA_TST)/probe_graphs)"'
+$(CUDA_TST)/test_cu_probe_graphs-san: $(CUDA_TST)/probe_graphs-san \
+	$(CUDA_PROBE_GRAPHS_GOLDEN)
+$(CUDA_TST)/test_cu_probe_graphs-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_GRAPHS_BIN='"$(abspath $(CUDA_TST)/probe_graphs-san)"'
+$(CUDA_TST)/test_cu_probe_graphs $(CUDA_TST)/test_cu_probe_graphs-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_GRAPHS_GOLDEN='"$(abspath $(CUDA_PROBE_GRAPHS_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_graphs $(CUDA_TST)/probe_graphs-san \
+	$(CUDA_PROBE_GRAPHS_GOLDEN)
+
+# test_cu_probe_mma does the same with tools/cuda-probe/probe_mma.cu (the
+# tensor cores), built by nvcc as users build (PTX for compute_90 only,
+# the shared runtime: ours in the guest); both copies run the one probe.
+CUDA_PROBE_MMA_GOLDEN := $(CUDA_TEST_DATA)/probe_mma.h100.txt
+
+$(CUDA_PROBE_MMA_GOLDEN): tools/cuda-probe/golden/probe_mma.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_mma: tools/cuda-probe/probe_mma.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -gencode arch=compute_90,code=compute_90 \
+		-o $@ $<
+
+$(CUDA_TST)/test_cu_probe_mma $(CUDA_TST)/test_cu_probe_mma-san: \
+	$(CUDA_TST)/probe_mma $(CUDA_PROBE_MMA_GOLDEN) \
+	umd/cuda/tests/probe_compare.h
+$(CUDA_TST)/test_cu_probe_mma $(CUDA_TST)/test_cu_probe_mma-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_MMA_BIN='"$(abspath $(CUDA_TST)/probe_mma)"' \
+	-DPROBE_MMA_GOLDEN='"$(abspath $(CUDA_PROBE_MMA_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_mma $(CUDA_PROBE_MMA_GOLDEN)
 
 # test_cu_host_memory uses portable memory from a second device.
 $(CUDA_TST)/test_cu_host_memory.vmargs $(CUDA_TST)/test_cu_host_memory-san.vmargs:

@@ -620,6 +620,10 @@ CU_EXPORT CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value)
 			return CUDA_ERROR_INVALID_VALUE;
 		break;
 	case CU_LIMIT_MALLOC_HEAP_SIZE:
+		/* fixed once a kernel that can call malloc has launched */
+		if (cu_heap_in_use(ctx))
+			return CUDA_ERROR_INVALID_VALUE;
+		break;
 	case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:
 	case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
 	case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:

@@ -6,8 +6,9 @@
  * row, all in one stream operation, where both sides are device-visible;
  * one copy when the rows are contiguous on both sides; an ordinary copy
  * per row (staged through the bounce buffers) where a side is pageable.
- * CUDA arrays do not exist on this device.
+ * A side that is a CUDA array makes it a block-linear copy (copy_array.c).
  */
+#include "array.h"
 #include "cuda_internal.h"
 
 /* The address of byte (x, y) of one side, or 0 for an unusable side. */
@@ -25,7 +26,7 @@ static uint64_t cu_2d_side(CUmemorytype type, const void *host,
 		base = dev;
 		break;
 	default:
-		return 0;	/* arrays */
+		return 0;	/* unknown memory types */
 	}
 	return base ? base + y * pitch + x : 0;
 }
@@ -44,6 +45,9 @@ static CUresult cu_memcpy_2d(const CUDA_MEMCPY2D *c, CUstream h, bool async)
 	res = cu_stream_resolve(ctx, h, &s);
 	if (res != CUDA_SUCCESS)
 		return res;
+	if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
+	    c->dstMemoryType == CU_MEMORYTYPE_ARRAY)
+		return cu_memcpy_2d_array(s, c, !async);
 	if (!c->WidthInBytes || !c->Height)
 		return CUDA_SUCCESS;
 	if (c->Height > 1 && (c->srcPitch < c->WidthInBytes + c->srcXInBytes ||

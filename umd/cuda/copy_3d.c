@@ -26,12 +26,12 @@
  * box with a side in another context's memory is handed whole to that
  * context (copy_peer.c).
  *
- * CUDA arrays (CU_MEMORYTYPE_ARRAY) do not exist on this device: a copy
- * naming one is refused with CUDA_ERROR_INVALID_VALUE, what CUDA returns
- * for an array handle that is not valid.
+ * A box with a CUDA array (CU_MEMORYTYPE_ARRAY) on a side is the copy
+ * engine's block-linear conversion instead: copy_array.c.
  */
 #include <string.h>
 
+#include "array.h"
 #include "cuda_internal.h"
 
 /* Fold runs that are contiguous on both sides into longer ones. */
@@ -338,7 +338,7 @@ CUresult cu_copy_box(struct cu_stream *s, const struct cu_copy_box *box,
 
 /*
  * The first byte of one side, @x bytes, @y rows and @z slices in; 0 for a
- * side that cannot be used (an array, an unknown memory type, NULL).
+ * side that cannot be used (an unknown memory type, NULL).
  * A side declared device memory must be memory the device reaches.
  */
 static uint64_t cu_3d_side(CUmemorytype type, const void *host,
@@ -361,7 +361,7 @@ static uint64_t cu_3d_side(CUmemorytype type, const void *host,
 		base = dev;
 		break;
 	default:
-		return 0;	/* CU_MEMORYTYPE_ARRAY: no arrays here */
+		return 0;	/* unknown memory types */
 	}
 	if (!base || __builtin_mul_overflow(z, slice, &off) ||
 	    __builtin_mul_overflow(y, pitch, &row) ||
@@ -376,14 +376,11 @@ static uint64_t cu_3d_side(CUmemorytype type, const void *host,
  * The checks of CUDA_MEMCPY3D that do not depend on the pointers.  A
  * mipmap level (srcLOD, dstLOD) means something only for an array side;
  * on any other side NVIDIA's driver ignores it (recorded on an H100:
- * probe_capture.h100.txt), and arrays do not exist here.
+ * probe_capture.h100.txt).  Array sides never come here.
  */
 static bool cu_3d_shape_ok(const CUDA_MEMCPY3D *c)
 {
 	if (c->reserved0 || c->reserved1)
-		return false;
-	if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
-	    c->dstMemoryType == CU_MEMORYTYPE_ARRAY)
 		return false;
 	/* A pitch must hold a row, a slice must hold the box's rows. */
 	if ((c->Height > 1 || c->Depth > 1) &&
@@ -407,6 +404,9 @@ static CUresult cu_memcpy_3d(const CUDA_MEMCPY3D *c, CUstream h, bool async)
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	if (c && (c->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
+		  c->dstMemoryType == CU_MEMORYTYPE_ARRAY))
+		return cu_memcpy_3d_array(s, c, !async);
 	if (!c || !cu_3d_shape_ok(c))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!c->WidthInBytes || !c->Height || !c->Depth)

@@ -83,6 +83,9 @@
 #define CU_SYNC_PAGE_SIZE		(64u << 10)
 #define CU_SYNC_QUEUE_SLOTS		CU_MAX_QUEUES
 #define CU_SYNC_HOST_FUNC_FIRST		CU_SYNC_QUEUE_SLOTS
+/* grid.sync()'s workspace of a queue's cooperative grids (launch_coop.c):
+ * one u64 per queue, since a queue runs one grid at a time */
+#define CU_SYNC_GRID_SYNC_FIRST		(CU_SYNC_HOST_FUNC_FIRST + CU_MAX_QUEUES)
 #define CU_SYNC_TS_FIRST		512	/* first u64 of timestamps */
 #define CU_SYNC_TS_SLOTS		(CU_SYNC_PAGE_SIZE / 8 - CU_SYNC_TS_FIRST)
 
@@ -175,7 +178,34 @@ struct cu_function {
 	int cache_config;
 	/* State of the pre-4.0 launch API (legacy_launch.c), or NULL. */
 	struct cu_legacy_launch *legacy;
+	/* Clusters (launch_coop.c): __cluster_dims__ (0: none), and
+	 * CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED. */
+	uint32_t cluster_dim[3];
+	bool cluster_non_portable;
 };
+
+/* A launch's shape and kind (launch.c, launch_coop.c). */
+struct cu_launch_cfg {
+	unsigned int grid[3];
+	unsigned int block[3];
+	unsigned int shared;
+	bool cooperative;		/* CU_LAUNCH_ATTRIBUTE_COOPERATIVE */
+	unsigned int cluster[3];	/* the attribute's, 0: not given */
+};
+
+/*
+ * launch_coop.c: the cluster shape a launch of @f gets (its attribute or
+ * the kernel's; 0 0 0: none) after the checks an H100 makes, and the
+ * cooperative size check; CUDA_ERROR_INVALID_CLUSTER_SIZE,
+ * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE or CUDA_SUCCESS.
+ */
+CUresult cu_launch_coop_check(const struct cu_function *f,
+			      const struct cu_launch_cfg *c,
+			      uint32_t cluster[3]);
+/* launch.c: cuLaunchKernel with a whole configuration. */
+CUresult cu_launch_cfg_run(CUfunction f, const struct cu_launch_cfg *c,
+			   CUstream hStream, void **kernelParams, void **extra);
+
 
 struct cu_module {
 	uint32_t magic;
@@ -189,6 +219,7 @@ struct cu_module {
 	CUdeviceptr global_va;		/* the module's segments, or 0 */
 	bool global_managed;		/* global_va is managed memory */
 	CUdeviceptr const_va;
+	bool heap_ready;		/* its heap descriptor is written */
 	unsigned int num_functions;
 	struct cu_function *functions;
 	struct cu_module *next;		/* in ctx->modules */
@@ -215,6 +246,10 @@ struct cu_ctx {
 	struct cu_stream *graph_lanes[CU_GRAPH_LANES];
 	uint64_t next_image_id;
 	size_t limits[CU_LIMIT_MAX];
+	/* the device heap (device_heap.c), under its lock */
+	bool heap_made;
+	CUdeviceptr heap_va;
+	size_t heap_size;
 
 	/* Pinned memory the context's queues and events use. */
 	uint32_t sync_handle;
@@ -376,6 +411,17 @@ CUresult cu_capture_op(struct cu_stream *s, CUgraphNodeType type,
 		       const void *params, CUcontext ctx, bool *recorded);
 /* An operation that cannot be captured (a synchronisation, a query). */
 CUresult cu_capture_forbid(struct cu_stream *s);
+/*
+ * cuMemAllocAsync / cuMemFreeAsync on @s: in a capture, an allocation or
+ * free node (*@recorded, and the allocation's address in *@dptr).
+ */
+CUresult cu_capture_mem_alloc(struct cu_stream *s, size_t size,
+			      CUdeviceptr *dptr, bool *recorded);
+CUresult cu_capture_mem_free(struct cu_stream *s, CUdeviceptr dptr,
+			     bool *recorded);
+/* Whether @ptr is a graph allocation; end its life (graph_mem.c). */
+bool cu_graph_alloc_known(CUdeviceptr ptr);
+void cu_graph_alloc_free_ptr(CUdeviceptr ptr);
 /* Synchronising with, querying @s: also unsafe calls (capture modes). */
 CUresult cu_capture_forbid_sync(struct cu_stream *s);
 /* Synchronising the whole context: refused while any stream captures. */
@@ -564,6 +610,14 @@ CUresult cu_copy_from_host(struct cu_ctx *ctx, uint64_t dst, const void *src,
 			   size_t size);
 
 /* ---- printf (printf.c) ------------------------------------------------- */
+
+/*
+ * device_heap.c: make the context's device heap (once) and fill @m's
+ * descriptor, before a launch of a kernel that uses malloc/free; and
+ * whether the heap exists (its size limit is fixed then).
+ */
+CUresult cu_heap_prepare(struct cu_module *m);
+bool cu_heap_in_use(struct cu_ctx *ctx);
 
 CUresult cu_printf_init(struct cu_ctx *ctx, size_t size);
 void cu_printf_fini(struct cu_ctx *ctx);

@@ -43,6 +43,21 @@ int cu_devrt_add_module(struct vgpu_fatbin_ptx_set *set)
 	return vgpu_fatbin_ptx_set_append(set, &m);
 }
 
+int cu_devrt_add_if_called(struct vgpu_fatbin_ptx_set *set)
+{
+	bool called = false;
+	size_t i;
+
+	for (i = 0; i < set->count; i++) {
+		if (!strcmp(set->modules[i].text, cu_devrt_ptx))
+			return VGPU_FATBIN_OK;
+		if (strstr(set->modules[i].text,
+			   ".extern .func cudaGraphSetConditional"))
+			called = true;
+	}
+	return called ? cu_devrt_add_module(set) : VGPU_FATBIN_OK;
+}
+
 /*
  * Whether device-side cudaDeviceGetAttribute() answers attribute @a.  It
  * is not the host's rule; an H100 (tools/cuda-probe/probe_devrt.cu)

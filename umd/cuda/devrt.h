@@ -38,6 +38,12 @@ extern const char cu_devrt_ptx[];
 
 /* Append a copy of the device runtime's PTX to @set as one more module. */
 int cu_devrt_add_module(struct vgpu_fatbin_ptx_set *set);
+/*
+ * Add the device runtime to @set if a module of it calls one of the
+ * device runtime's functions that nvcc uses without -rdc=true
+ * (cudaGraphSetConditional) and it is not there yet.
+ */
+int cu_devrt_add_if_called(struct vgpu_fatbin_ptx_set *set);
 
 /*
  * If the image's global segment @seg (@size bytes, about to be uploaded

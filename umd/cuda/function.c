@@ -77,11 +77,20 @@ CU_EXPORT CUresult CUDAAPI cuFuncGetAttribute(int *pi,
 	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
 		*pi = f->preferred_carveout;
 		break;
+	/* as an H100 answers (tools/cuda-probe/golden/probe_coop.h100.txt) */
 	case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET:
+		*pi = (k->flags & VISA_KERNEL_EXPLICIT_CLUSTER) ||
+		      f->cluster_dim[0];
+		break;
 	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
 	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
 	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+		*pi = (int)f->cluster_dim[attrib -
+				CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH];
+		break;
 	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+		*pi = f->cluster_non_portable;
+		break;
 	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
 		*pi = 0;
 		break;
@@ -111,6 +120,11 @@ CU_EXPORT CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc,
 		if (value < -1 || value > 100)
 			return CUDA_ERROR_INVALID_VALUE;
 		f->preferred_carveout = value;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+		if (value != 0 && value != 1)
+			return CUDA_ERROR_INVALID_VALUE;
+		f->cluster_non_portable = value;
 		return CUDA_SUCCESS;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;

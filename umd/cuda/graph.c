@@ -64,12 +64,71 @@ CUresult cu_node_list_push(struct cu_graph_node ***v, size_t *n,
 
 void cu_graph_node_free_params(struct cu_graph_node *n)
 {
-	if (n->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+	unsigned int i;
+
+	if (n->holds_alloc)
+		cu_graph_alloc_exec(n->u.alloc.a, false);
+	n->holds_alloc = false;
+	switch (n->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL:
 		free(n->u.kernel.arg_buf);
 		free(n->u.kernel.args);
 		n->u.kernel.arg_buf = NULL;
 		n->u.kernel.args = NULL;
+		break;
+	case CU_GRAPH_NODE_TYPE_GRAPH:
+		if (n->u.child)
+			cu_graph_free(n->u.child);
+		n->u.child = NULL;
+		break;
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+		if (n->u.alloc.a)
+			cu_graph_alloc_put(n->u.alloc.a);
+		n->u.alloc.a = NULL;
+		break;
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+		for (i = 0; n->u.cond.body && i < n->u.cond.size; i++)
+			if (n->u.cond.body[i])
+				cu_graph_free(n->u.cond.body[i]);
+		free(n->u.cond.body);
+		n->u.cond.body = NULL;
+		if (n->u.cond.cond)
+			cu_cond_put(n->u.cond.cond);
+		n->u.cond.cond = NULL;
+		break;
+	default:
+		break;
 	}
+	for (i = 0; i < n->num_sub; i++)
+		if (n->sub[i])
+			cu_graph_exec_free(n->sub[i]);
+	free(n->sub);
+	n->sub = NULL;
+	n->num_sub = 0;
+}
+
+const char *cu_graph_node_type_name(CUgraphNodeType t)
+{
+	static const char *const names[] = {
+		[CU_GRAPH_NODE_TYPE_KERNEL] = "kernel",
+		[CU_GRAPH_NODE_TYPE_MEMCPY] = "memcpy",
+		[CU_GRAPH_NODE_TYPE_MEMSET] = "memset",
+		[CU_GRAPH_NODE_TYPE_HOST] = "host",
+		[CU_GRAPH_NODE_TYPE_GRAPH] = "child graph",
+		[CU_GRAPH_NODE_TYPE_EMPTY] = "empty",
+		[CU_GRAPH_NODE_TYPE_WAIT_EVENT] = "event wait",
+		[CU_GRAPH_NODE_TYPE_EVENT_RECORD] = "event record",
+		[CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL] = "semaphore signal",
+		[CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT] = "semaphore wait",
+		[CU_GRAPH_NODE_TYPE_MEM_ALLOC] = "mem alloc",
+		[CU_GRAPH_NODE_TYPE_MEM_FREE] = "mem free",
+		[CU_GRAPH_NODE_TYPE_BATCH_MEM_OP] = "batch mem op",
+		[CU_GRAPH_NODE_TYPE_CONDITIONAL] = "conditional",
+	};
+
+	if ((unsigned int)t < sizeof(names) / sizeof(names[0]) && names[t])
+		return names[t];
+	return "unknown";
 }
 
 /*
@@ -126,9 +185,25 @@ CUresult cu_kernel_node_set(struct cu_kernel_node *k,
 
 static bool cu_memcpy_side_ok(CUmemorytype t)
 {
-	/* CUDA arrays do not exist on this device. */
+	/* Memcpy nodes with CUDA arrays: not yet (textures.rst). */
 	return t == CU_MEMORYTYPE_HOST || t == CU_MEMORYTYPE_DEVICE ||
 	       t == CU_MEMORYTYPE_UNIFIED;
+}
+
+/*
+ * Whether @g allocates or frees graph memory: such a graph cannot be a
+ * child graph (CUDA_ERROR_NOT_SUPPORTED on an H100), since nothing could
+ * free its allocations in the right order.
+ */
+static bool cu_graph_has_memory_nodes(const struct cu_graph *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->num_nodes; i++)
+		if (g->nodes[i]->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC ||
+		    g->nodes[i]->type == CU_GRAPH_NODE_TYPE_MEM_FREE)
+			return true;
+	return false;
 }
 
 static CUresult cu_node_set_params(struct cu_graph_node *n,
@@ -169,6 +244,27 @@ static CUresult cu_node_set_params(struct cu_graph_node *n,
 	}
 	case CU_GRAPH_NODE_TYPE_EMPTY:
 		return CUDA_SUCCESS;
+	case CU_GRAPH_NODE_TYPE_GRAPH:
+		/* The node owns a copy: the caller's graph stays its own. */
+		if (!cu_graph_valid(params))
+			return CUDA_ERROR_INVALID_VALUE;
+		if (cu_graph_has_memory_nodes(params))
+			return CUDA_ERROR_NOT_SUPPORTED;
+		return cu_graph_clone(params, &n->u.child, false);
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+		if (!cu_handle_valid(params, CU_HANDLE_EVENT))
+			return CUDA_ERROR_INVALID_VALUE;
+		n->u.event = (CUevent)params;
+		return CUDA_SUCCESS;
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+		return cu_mem_alloc_node_set(n, (CUDA_MEM_ALLOC_NODE_PARAMS *)
+					     params);
+	case CU_GRAPH_NODE_TYPE_MEM_FREE:
+		n->u.free_ptr = *(const CUdeviceptr *)params;
+		return CUDA_SUCCESS;
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+		return cu_cond_node_set(n, params);
 	default:
 		return CUDA_ERROR_NOT_SUPPORTED;
 	}
@@ -177,13 +273,46 @@ static CUresult cu_node_set_params(struct cu_graph_node *n,
 CUresult cu_graph_node_copy_params(struct cu_graph_node *dst,
 				   const struct cu_graph_node *src)
 {
+	unsigned int i;
+	CUresult res;
+
 	dst->type = src->type;
-	if (src->type == CU_GRAPH_NODE_TYPE_KERNEL) {
+	switch (src->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL:
 		memset(&dst->u.kernel, 0, sizeof(dst->u.kernel));
 		return cu_kernel_node_set(&dst->u.kernel, &src->u.kernel.p);
+	case CU_GRAPH_NODE_TYPE_GRAPH:
+		dst->u.child = NULL;
+		res = cu_graph_clone(src->u.child, &dst->u.child, false);
+		if (res == CUDA_SUCCESS)
+			dst->u.child->owner = dst;
+		return res;
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+		/* The copy names the same memory, at the same address. */
+		dst->u.alloc = src->u.alloc;
+		cu_graph_alloc_get(dst->u.alloc.a);
+		return CUDA_SUCCESS;
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+		dst->u.cond = src->u.cond;
+		dst->u.cond.body = calloc(src->u.cond.size,
+					  sizeof(*dst->u.cond.body));
+		if (!dst->u.cond.body) {
+			dst->u.cond.cond = NULL;
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		cu_cond_get(dst->u.cond.cond);
+		for (i = 0; i < src->u.cond.size; i++) {
+			res = cu_graph_clone(src->u.cond.body[i],
+					     &dst->u.cond.body[i], false);
+			if (res != CUDA_SUCCESS)
+				return res;
+			dst->u.cond.body[i]->owner = dst;
+		}
+		return CUDA_SUCCESS;
+	default:
+		dst->u = src->u;
+		return CUDA_SUCCESS;
 	}
-	dst->u = src->u;
-	return CUDA_SUCCESS;
 }
 
 /* ---- nodes and edges ------------------------------------------------------- */
@@ -268,8 +397,79 @@ void cu_graph_free(struct cu_graph *g)
 	for (i = 0; i < g->num_nodes; i++)
 		cu_node_destroy(g->nodes[i]);
 	free(g->nodes);
+	for (i = 0; i < g->num_conds; i++) {
+		g->conds[i]->graph = NULL;
+		cu_cond_put(g->conds[i]);
+	}
+	free(g->conds);
+	cu_user_refs_drop(g->users, g->num_users);
 	g->magic = CU_DEAD_MAGIC;
 	free(g);
+}
+
+/*
+ * A new graph with a copy of every node of @g (in the same order, so a
+ * node's index is its original's), the same edges, and references to
+ * the same user objects and conditional handles.  Child graphs are
+ * cloned in turn; a clone's nodes remember their originals.  Only a
+ * clone handed to the caller is a handle of its own (@register_handle).
+ */
+CUresult cu_graph_clone(const struct cu_graph *g, struct cu_graph **out,
+			bool register_handle)
+{
+	struct cu_graph *c = calloc(1, sizeof(*c));
+	CUresult res = CUDA_SUCCESS;
+	size_t i, j;
+
+	if (!c)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	c->magic = CU_GRAPH_MAGIC;
+	c->cloned_from = g;
+	for (i = 0; i < g->num_nodes && res == CUDA_SUCCESS; i++) {
+		const struct cu_graph_node *o = g->nodes[i];
+		struct cu_graph_node *n = calloc(1, sizeof(*n));
+
+		if (!n) {
+			res = CUDA_ERROR_OUT_OF_MEMORY;
+			break;
+		}
+		n->magic = CU_GRAPH_NODE_MAGIC;
+		n->graph = c;
+		n->index = i;
+		n->cloned_from = o;
+		res = cu_graph_node_copy_params(n, o);
+		if (res == CUDA_SUCCESS && n->type == CU_GRAPH_NODE_TYPE_GRAPH)
+			n->u.child->owner = n;
+		for (j = 0; j < o->num_deps && res == CUDA_SUCCESS; j++)
+			res = cu_node_list_push(&n->deps, &n->num_deps,
+						&n->deps_cap,
+						c->nodes[o->deps[j]->index]);
+		if (res == CUDA_SUCCESS)
+			res = cu_handle_add(n, CU_HANDLE_GRAPH_NODE);
+		if (res == CUDA_SUCCESS) {
+			res = cu_node_list_push(&c->nodes, &c->num_nodes,
+						&c->nodes_cap, n);
+			if (res != CUDA_SUCCESS)
+				cu_handle_remove(n, CU_HANDLE_GRAPH_NODE);
+		}
+		if (res != CUDA_SUCCESS) {
+			cu_graph_node_free_params(n);
+			free(n->deps);
+			free(n);
+		}
+	}
+	if (res == CUDA_SUCCESS)
+		res = cu_user_refs_copy(&c->users, &c->num_users, g->users,
+					g->num_users);
+	if (res == CUDA_SUCCESS && register_handle)
+		res = cu_handle_add(c, CU_HANDLE_GRAPH);
+	if (res != CUDA_SUCCESS) {
+		register_handle = false;
+		cu_graph_free(c);
+		return res;
+	}
+	*out = c;
+	return CUDA_SUCCESS;
 }
 
 /* ---- the API ------------------------------------------------------------- */
@@ -291,7 +491,9 @@ CU_EXPORT CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph)
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!cu_graph_valid((struct cu_graph *)hGraph))
+	/* A conditional's body belongs to its node (CUDA-owned). */
+	if (!cu_graph_valid((struct cu_graph *)hGraph) ||
+	    ((struct cu_graph *)hGraph)->owner)
 		return CUDA_ERROR_INVALID_VALUE;
 	cu_graph_free((struct cu_graph *)hGraph);
 	return CUDA_SUCCESS;
@@ -593,4 +795,308 @@ CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode,
 	if (!n || !nodeParams)
 		return CUDA_ERROR_INVALID_VALUE;
 	return cu_kernel_node_set(&n->u.kernel, nodeParams);
+}
+
+/* ---- child graphs, events, clones ------------------------------------------ */
+
+CU_EXPORT CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode *phGraphNode,
+		CUgraph hGraph, const CUgraphNode *dependencies,
+		size_t numDependencies, CUgraph childGraph)
+{
+	CUresult res;
+
+	if (!cu_graph_valid((struct cu_graph *)childGraph))
+		return cu_initialized() != CUDA_SUCCESS ? cu_initialized() :
+		       CUDA_ERROR_INVALID_VALUE;
+	res = cu_graph_add_api(phGraphNode, hGraph, dependencies,
+			       numDependencies, CU_GRAPH_NODE_TYPE_GRAPH,
+			       childGraph, NULL);
+	if (res == CUDA_SUCCESS) {
+		struct cu_graph_node *n = (struct cu_graph_node *)*phGraphNode;
+
+		n->u.child->owner = n;
+	}
+	return res;
+}
+
+/* The node's own copy of the graph: changing it changes the node. */
+CU_EXPORT CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode,
+							 CUgraph *phGraph)
+{
+	struct cu_graph_node *n = cu_node_of_type(hNode,
+						  CU_GRAPH_NODE_TYPE_GRAPH);
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!n || !phGraph)
+		return CUDA_ERROR_INVALID_VALUE;
+	*phGraph = (CUgraph)n->u.child;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode,
+		CUgraph hGraph, const CUgraphNode *dependencies,
+		size_t numDependencies, CUevent event)
+{
+	return cu_graph_add_api(phGraphNode, hGraph, dependencies,
+				numDependencies, CU_GRAPH_NODE_TYPE_EVENT_RECORD,
+				event, NULL);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode,
+		CUgraph hGraph, const CUgraphNode *dependencies,
+		size_t numDependencies, CUevent event)
+{
+	return cu_graph_add_api(phGraphNode, hGraph, dependencies,
+				numDependencies, CU_GRAPH_NODE_TYPE_WAIT_EVENT,
+				event, NULL);
+}
+
+static CUresult cu_event_node_get(CUgraphNode h, CUgraphNodeType type,
+				  CUevent *out)
+{
+	struct cu_graph_node *n = cu_node_of_type(h, type);
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!n || !out)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = n->u.event;
+	return CUDA_SUCCESS;
+}
+
+static CUresult cu_event_node_set(CUgraphNode h, CUgraphNodeType type,
+				  CUevent ev)
+{
+	struct cu_graph_node *n = cu_node_of_type(h, type);
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!n || !cu_handle_valid(ev, CU_HANDLE_EVENT))
+		return CUDA_ERROR_INVALID_VALUE;
+	n->u.event = ev;
+	return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphEventRecordNodeGetEvent(CUgraphNode hNode,
+							  CUevent *event_out)
+{
+	return cu_event_node_get(hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD,
+				 event_out);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphEventRecordNodeSetEvent(CUgraphNode hNode,
+							  CUevent event)
+{
+	return cu_event_node_set(hNode, CU_GRAPH_NODE_TYPE_EVENT_RECORD, event);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphEventWaitNodeGetEvent(CUgraphNode hNode,
+							CUevent *event_out)
+{
+	return cu_event_node_get(hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT,
+				 event_out);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphEventWaitNodeSetEvent(CUgraphNode hNode,
+							CUevent event)
+{
+	return cu_event_node_set(hNode, CU_GRAPH_NODE_TYPE_WAIT_EVENT, event);
+}
+
+CU_EXPORT CUresult CUDAAPI cuGraphClone(CUgraph *phGraphClone,
+					CUgraph originalGraph)
+{
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!phGraphClone || !cu_graph_valid((struct cu_graph *)originalGraph))
+		return CUDA_ERROR_INVALID_VALUE;
+	return cu_graph_clone((struct cu_graph *)originalGraph,
+			      (struct cu_graph **)phGraphClone, true);
+}
+
+/*
+ * The node of clone @hClonedGraph that was copied from @hOriginalNode:
+ * a clone keeps its nodes in the original's order, and each remembers
+ * the node it came from.
+ */
+CU_EXPORT CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode *phNode,
+		CUgraphNode hOriginalNode, CUgraph hClonedGraph)
+{
+	struct cu_graph *c = (struct cu_graph *)hClonedGraph;
+	struct cu_graph_node *o = (struct cu_graph_node *)hOriginalNode;
+	CUresult res = cu_initialized();
+	size_t i;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!phNode || !cu_graph_valid(c) || !cu_graph_node_valid(o))
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < c->num_nodes; i++) {
+		if (c->nodes[i]->cloned_from == o &&
+		    c->cloned_from == o->graph) {
+			*phNode = (CUgraphNode)c->nodes[i];
+			return CUDA_SUCCESS;
+		}
+	}
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Every edge of the graph, as from[i] -> to[i]. */
+CU_EXPORT CUresult CUDAAPI cuGraphGetEdges(CUgraph hGraph, CUgraphNode *from,
+		CUgraphNode *to, CUgraphEdgeData *edgeData, size_t *numEdges)
+{
+	struct cu_graph *g = (struct cu_graph *)hGraph;
+	size_t i, j, k = 0, total = 0;
+	CUresult res = cu_initialized();
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_graph_valid(g) || !numEdges || (!from != !to))
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < g->num_nodes; i++)
+		total += g->nodes[i]->num_deps;
+	if (!from) {
+		*numEdges = total;
+		return CUDA_SUCCESS;
+	}
+	for (i = 0; i < g->num_nodes; i++) {
+		const struct cu_graph_node *n = g->nodes[i];
+
+		for (j = 0; j < n->num_deps && k < *numEdges; j++, k++) {
+			from[k] = (CUgraphNode)n->deps[j];
+			to[k] = (CUgraphNode)n;
+			if (edgeData)
+				memset(&edgeData[k], 0, sizeof(edgeData[k]));
+		}
+	}
+	for (i = k; i < *numEdges; i++)
+		from[i] = to[i] = NULL;
+	*numEdges = k;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * The generic form of the cuGraphAdd*Node calls (CUDA 12.3): the node's
+ * type and a union of the parameter structs.  Only the types this
+ * library has; edge data must be the default.
+ */
+CU_EXPORT CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode,
+		CUgraph hGraph, const CUgraphNode *dependencies,
+		const CUgraphEdgeData *dependencyData, size_t numDependencies,
+		CUgraphNodeParams *nodeParams)
+{
+	static const CUgraphEdgeData none;
+	CUresult res = cu_initialized();
+	size_t i;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!nodeParams)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; dependencyData && i < numDependencies; i++)
+		if (memcmp(&dependencyData[i], &none, sizeof(none)))
+			return CUDA_ERROR_NOT_SUPPORTED;
+	switch (nodeParams->type) {
+	case CU_GRAPH_NODE_TYPE_KERNEL: {
+		CUDA_KERNEL_NODE_PARAMS k = {
+			.func = nodeParams->kernel.func,
+			.gridDimX = nodeParams->kernel.gridDimX,
+			.gridDimY = nodeParams->kernel.gridDimY,
+			.gridDimZ = nodeParams->kernel.gridDimZ,
+			.blockDimX = nodeParams->kernel.blockDimX,
+			.blockDimY = nodeParams->kernel.blockDimY,
+			.blockDimZ = nodeParams->kernel.blockDimZ,
+			.sharedMemBytes = nodeParams->kernel.sharedMemBytes,
+			.kernelParams = nodeParams->kernel.kernelParams,
+			.extra = nodeParams->kernel.extra,
+			.kern = nodeParams->kernel.kern,
+			.ctx = nodeParams->kernel.ctx,
+		};
+
+		return cuGraphAddKernelNode(phGraphNode, hGraph, dependencies,
+					    numDependencies, &k);
+	}
+	case CU_GRAPH_NODE_TYPE_MEMCPY:
+		return cuGraphAddMemcpyNode(phGraphNode, hGraph, dependencies,
+					    numDependencies,
+					    &nodeParams->memcpy.copyParams,
+					    nodeParams->memcpy.copyCtx);
+	case CU_GRAPH_NODE_TYPE_MEMSET: {
+		CUDA_MEMSET_NODE_PARAMS m = {
+			.dst = nodeParams->memset.dst,
+			.pitch = nodeParams->memset.pitch,
+			.value = nodeParams->memset.value,
+			.elementSize = nodeParams->memset.elementSize,
+			.width = nodeParams->memset.width,
+			.height = nodeParams->memset.height,
+		};
+
+		return cuGraphAddMemsetNode(phGraphNode, hGraph, dependencies,
+					    numDependencies, &m,
+					    nodeParams->memset.ctx);
+	}
+	case CU_GRAPH_NODE_TYPE_HOST: {
+		CUDA_HOST_NODE_PARAMS h = {
+			.fn = nodeParams->host.fn,
+			.userData = nodeParams->host.userData,
+		};
+
+		return cuGraphAddHostNode(phGraphNode, hGraph, dependencies,
+					  numDependencies, &h);
+	}
+	case CU_GRAPH_NODE_TYPE_GRAPH:
+		return cuGraphAddChildGraphNode(phGraphNode, hGraph,
+						dependencies, numDependencies,
+						nodeParams->graph.graph);
+	case CU_GRAPH_NODE_TYPE_EMPTY:
+		return cuGraphAddEmptyNode(phGraphNode, hGraph, dependencies,
+					   numDependencies);
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+		return cuGraphAddEventWaitNode(phGraphNode, hGraph,
+					       dependencies, numDependencies,
+					       nodeParams->eventWait.event);
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+		return cuGraphAddEventRecordNode(phGraphNode, hGraph,
+						 dependencies, numDependencies,
+						 nodeParams->eventRecord.event);
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC: {
+		CUDA_MEM_ALLOC_NODE_PARAMS a = {
+			.poolProps = nodeParams->alloc.poolProps,
+			.accessDescs = nodeParams->alloc.accessDescs,
+			.accessDescCount = nodeParams->alloc.accessDescCount,
+			.bytesize = nodeParams->alloc.bytesize,
+		};
+
+		res = cuGraphAddMemAllocNode(phGraphNode, hGraph, dependencies,
+					     numDependencies, &a);
+		if (res == CUDA_SUCCESS)
+			nodeParams->alloc.dptr = a.dptr;
+		return res;
+	}
+	case CU_GRAPH_NODE_TYPE_MEM_FREE:
+		return cuGraphAddMemFreeNode(phGraphNode, hGraph, dependencies,
+					     numDependencies,
+					     nodeParams->free.dptr);
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+		res = cu_graph_add_api(phGraphNode, hGraph, dependencies,
+				       numDependencies,
+				       CU_GRAPH_NODE_TYPE_CONDITIONAL,
+				       &nodeParams->conditional, NULL);
+		if (res == CUDA_SUCCESS) {
+			struct cu_graph_node *n =
+				(struct cu_graph_node *)*phGraphNode;
+
+			nodeParams->conditional.phGraph_out =
+				(CUgraph *)n->u.cond.body;
+		}
+		return res;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
 }

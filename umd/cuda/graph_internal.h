@@ -37,6 +37,56 @@ struct cu_memcpy_node {
 	CUcontext ctx;
 };
 
+/*
+ * A graph allocation (graph_mem.c): device memory whose address is fixed
+ * when the allocation node is made and stays the same for every launch.
+ * Shared by the node, its clones and the executable graphs made from
+ * them; the memory goes back to the device's graph-memory cache when the
+ * last of them goes.
+ */
+struct cu_graph_alloc {
+	unsigned int refs;		/* cu_graph_mem_lock */
+	struct cu_device *dev;
+	struct cu_ctx *ctx;		/* whose address space holds it */
+	CUdeviceptr dptr;
+	size_t size;			/* asked for */
+	size_t backing;			/* of the device memory behind it */
+	bool live;			/* allocated by a launch, not yet freed */
+	bool materialized;		/* launched once: in the footprint */
+	unsigned int execs;		/* executable graphs that hold it */
+	struct cu_graph_alloc *next;	/* in the list of all allocations */
+};
+
+/* An allocation node: CUDA's parameters (dptr filled in) and the memory. */
+struct cu_mem_alloc_node {
+	CUDA_MEM_ALLOC_NODE_PARAMS p;	/* accessDescs not kept: NULL */
+	struct cu_graph_alloc *a;
+};
+
+/*
+ * A conditional handle (graph_cond.c): a 32-bit cell in mapped pinned
+ * memory.  The handle's value is the cell's device address, so that
+ * cudaGraphSetConditional() on the device is one store (devrt.ptx); the
+ * launching thread reads the cell through its host address.
+ */
+struct cu_graph_cond {
+	unsigned int refs;		/* graph, nodes, executable graphs */
+	uint32_t *cell;			/* host address */
+	CUdeviceptr dptr;		/* = the CUgraphConditionalHandle */
+	unsigned int default_value;
+	unsigned int flags;		/* CU_GRAPH_COND_ASSIGN_DEFAULT */
+	struct cu_graph *graph;		/* it was made for (NULL once gone) */
+};
+
+/* A conditional node: its type, its handle and its body graphs. */
+struct cu_cond_node {
+	CUgraphConditionalNodeType type;
+	unsigned int size;		/* bodies */
+	struct cu_graph_cond *cond;
+	struct cu_graph **body;		/* owned, size of them */
+	CUcontext ctx;
+};
+
 struct cu_graph_node {
 	uint32_t magic;
 	struct cu_graph *graph;
@@ -49,13 +99,52 @@ struct cu_graph_node {
 		struct cu_memcpy_node memcpy;
 		CUDA_MEMSET_NODE_PARAMS memset;
 		CUDA_HOST_NODE_PARAMS host;
+		struct cu_graph *child;		/* GRAPH: owned copy */
+		CUevent event;			/* EVENT_RECORD, WAIT_EVENT */
+		struct cu_mem_alloc_node alloc;
+		CUdeviceptr free_ptr;		/* MEM_FREE */
+		struct cu_cond_node cond;
 	} u;
+	/*
+	 * In an executable graph only: the child graph's, or the
+	 * conditional's bodies', executable graphs.
+	 */
+	struct cu_graph_exec **sub;
+	size_t num_sub;
+	/* In an executable graph: it holds its allocation (MEM_ALLOC). */
+	bool holds_alloc;
+	/* In a clone only: the node it was copied from. */
+	const struct cu_graph_node *cloned_from;
+};
+
+/* A user object (graph_user_object.c): a destructor run at refcount 0. */
+struct cu_user_object {
+	uint32_t magic;
+	unsigned int refs;		/* cu_user_object_lock */
+	void *ptr;
+	CUhostFn destroy;
+};
+
+/* References a graph or an executable graph holds to user objects. */
+struct cu_user_ref {
+	struct cu_user_object *obj;
+	unsigned int count;
 };
 
 struct cu_graph {
 	uint32_t magic;
 	struct cu_graph_node **nodes;	/* in the order they were added */
 	size_t num_nodes, nodes_cap;
+	/* A clone: the graph it was copied from (cuGraphNodeFindInClone). */
+	const struct cu_graph *cloned_from;
+	/* A child graph or a conditional's body: the node that owns it. */
+	struct cu_graph_node *owner;
+	/* Conditional handles made for this graph (graph_cond.c). */
+	struct cu_graph_cond **conds;
+	size_t num_conds;
+	/* User objects it holds references to (graph_user_object.c). */
+	struct cu_user_ref *users;
+	size_t num_users;
 };
 
 struct cu_graph_exec {
@@ -69,6 +158,13 @@ struct cu_graph_exec {
 	size_t *dep_first, *dep;
 	/* Nodes another lane may wait for: published as soon as submitted. */
 	bool *publish;
+	unsigned long long flags;	/* CUDA_GRAPH_INSTANTIATE_FLAG_* */
+	/* The graph's conditional handles, set to their defaults per launch. */
+	struct cu_graph_cond **conds;
+	size_t num_conds;
+	/* The user objects the graph held when instantiated. */
+	struct cu_user_ref *users;
+	size_t num_users;
 
 	pthread_mutex_t launch_lock;	/* one launch at a time; @last */
 	struct cu_point last;		/* where the previous launch ended */
@@ -83,6 +179,57 @@ struct cu_graph_exec {
  */
 CUresult cu_graph_exec_launch(struct cu_graph_exec *e, struct cu_stream *s,
 			      CUstream h);
+
+/* Run a conditional node (graph_cond.c): body launches on @s (@h). */
+CUresult cu_cond_launch(const struct cu_graph_node *n, struct cu_stream *s,
+			CUstream h);
+/* Set every handle of @e with ASSIGN_DEFAULT to its default, on @h. */
+CUresult cu_cond_assign_defaults(const struct cu_graph_exec *e, CUstream h);
+
+/* ---- graph_exec.c ------------------------------------------------------ */
+
+/*
+ * Instantiate @g for context @ctx: the caller's graph (@top: a handle
+ * comes back), or a node's child graph or body (not a handle).
+ */
+CUresult cu_graph_instantiate(struct cu_graph_exec **out,
+			      struct cu_graph *g, struct cu_ctx *ctx,
+			      unsigned long long flags, bool top);
+void cu_graph_exec_free(struct cu_graph_exec *e);
+/* A live executable-graph handle, or NULL. */
+struct cu_graph_exec *cu_exec_of(CUgraphExec h);
+
+/* ---- graph_cond.c --------------------------------------------------------- */
+
+void cu_cond_get(struct cu_graph_cond *c);
+void cu_cond_put(struct cu_graph_cond *c);
+/* The live handle @h, or NULL. */
+struct cu_graph_cond *cu_cond_lookup(CUgraphConditionalHandle h);
+/* Check and copy conditional parameters into @n (bodies created). */
+CUresult cu_cond_node_set(struct cu_graph_node *n,
+			  const CUDA_CONDITIONAL_NODE_PARAMS *p);
+
+/* ---- graph_mem.c ------------------------------------------------------ */
+
+/* Make @n's allocation from @p (sets p->dptr). */
+CUresult cu_mem_alloc_node_set(struct cu_graph_node *n,
+			       CUDA_MEM_ALLOC_NODE_PARAMS *p);
+void cu_graph_alloc_get(struct cu_graph_alloc *a);
+void cu_graph_alloc_put(struct cu_graph_alloc *a);
+/* A launch reached an allocation node / a free node. */
+CUresult cu_graph_alloc_launch(struct cu_graph_alloc *a, bool auto_free);
+/* An executable graph takes (@take) or drops an allocation; taking one
+ * another executable graph holds is CUDA_ERROR_NOT_SUPPORTED. */
+CUresult cu_graph_alloc_exec(struct cu_graph_alloc *a, bool take);
+bool cu_graph_alloc_is_live(struct cu_graph_alloc *a);
+
+/* ---- graph_user_object.c ------------------------------------------------ */
+
+/* Add a copy of @n references in @from to @to (a clone, an instance). */
+CUresult cu_user_refs_copy(struct cu_user_ref **to, size_t *num_to,
+			   const struct cu_user_ref *from, size_t n);
+/* Drop every reference of the array, and the array. */
+void cu_user_refs_drop(struct cu_user_ref *refs, size_t n);
 
 /* ---- graph.c ----------------------------------------------------------- */
 
@@ -112,6 +259,11 @@ CUresult cu_kernel_node_set(struct cu_kernel_node *k,
 			    const CUDA_KERNEL_NODE_PARAMS *p);
 /* Destroy a graph and its nodes. */
 void cu_graph_free(struct cu_graph *g);
+/* A copy of @g: every node, edge, child graph and user reference. */
+CUresult cu_graph_clone(const struct cu_graph *g, struct cu_graph **out,
+			bool register_handle);
+/* The node's name of its type, for messages and DOT files. */
+const char *cu_graph_node_type_name(CUgraphNodeType t);
 
 /* ---- stream_capture.c --------------------------------------------------- */
 

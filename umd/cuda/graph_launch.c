@@ -158,12 +158,31 @@ static CUresult cu_exec_memset(const CUDA_MEMSET_NODE_PARAMS *m, CUstream h)
 	}
 }
 
-/* Submit one node on stream @h. */
-static CUresult cu_exec_node(const struct cu_graph_node *n, CUstream h)
+/* Submit one node on stream @s (whose handle is @h). */
+static CUresult cu_exec_node(const struct cu_graph_exec *e,
+			     const struct cu_graph_node *n,
+			     struct cu_stream *s, CUstream h)
 {
 	const CUDA_KERNEL_NODE_PARAMS *k = &n->u.kernel.p;
+	bool auto_free = e->flags &
+			 CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH;
 
 	switch (n->type) {
+	case CU_GRAPH_NODE_TYPE_GRAPH:
+		/* The child's executable graph, ordered in this lane. */
+		return cu_graph_exec_launch(n->sub[0], s, h);
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+		return cuEventRecord(n->u.event, h);
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+		return cuStreamWaitEvent(h, n->u.event, 0);
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+		/* The memory is there already; it becomes the launch's. */
+		return cu_graph_alloc_launch(n->u.alloc.a, auto_free);
+	case CU_GRAPH_NODE_TYPE_MEM_FREE:
+		cu_graph_alloc_free_ptr(n->u.free_ptr);
+		return CUDA_SUCCESS;
+	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
+		return cu_cond_launch(n, s, h);
 	case CU_GRAPH_NODE_TYPE_KERNEL:
 		return cuLaunchKernel(k->func, k->gridDimX, k->gridDimY,
 				      k->gridDimZ, k->blockDimX, k->blockDimY,
@@ -250,7 +269,7 @@ static CUresult cu_launch_node(const struct cu_graph_exec *e,
 			res = cu_lane_wait(s, engine, &ls->done[e->dep[k]],
 					   NULL);
 	if (res == CUDA_SUCCESS)
-		res = cu_exec_node(&e->nodes[i], ls->handle[l]);
+		res = cu_exec_node(e, &e->nodes[i], s, ls->handle[l]);
 	ls->lane_of[i] = l;
 	ls->tail[l] = i;
 	ls->done[i] = cu_stream_last(s);
@@ -259,14 +278,35 @@ static CUresult cu_launch_node(const struct cu_graph_exec *e,
 	return res;
 }
 
+/*
+ * Whether every allocation of @e can be made: one still live from the
+ * previous launch is an error (checked before anything is submitted)
+ * unless the graph frees it on launch.
+ */
+static CUresult cu_launch_allocs_ok(const struct cu_graph_exec *e)
+{
+	size_t i;
+
+	if (e->flags & CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)
+		return CUDA_SUCCESS;
+	for (i = 0; i < e->num_nodes; i++)
+		if (e->nodes[i].type == CU_GRAPH_NODE_TYPE_MEM_ALLOC &&
+		    cu_graph_alloc_is_live(e->nodes[i].u.alloc.a))
+			return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
 CUresult cu_graph_exec_launch(struct cu_graph_exec *e, struct cu_stream *s,
 			      CUstream h)
 {
 	struct cu_launch_state ls = { .num_lanes = 1 };
 	struct cu_point lane_end;
-	CUresult res;
+	CUresult res = cu_launch_allocs_ok(e);
 	unsigned int l;
 	size_t i;
+
+	if (res != CUDA_SUCCESS)
+		return res;
 
 	ls.lane_of = calloc(e->num_nodes + 1, sizeof(*ls.lane_of));
 	ls.done = calloc(e->num_nodes + 1, sizeof(*ls.done));
@@ -289,6 +329,11 @@ CUresult cu_graph_exec_launch(struct cu_graph_exec *e, struct cu_stream *s,
 	pthread_mutex_lock(&e->launch_lock);
 	/* After the stream's earlier work and the previous launch. */
 	res = cu_lane_wait(s, CU_ENGINE_COMPUTE, &e->last, &ls.start);
+	/* Conditional handles start at their defaults, before any node. */
+	if (res == CUDA_SUCCESS && e->num_conds) {
+		res = cu_cond_assign_defaults(e, h);
+		ls.start = cu_stream_last(s);
+	}
 	if (res == CUDA_SUCCESS && ls.num_lanes > 1)
 		res = cu_publish_now(&ls.start);
 	for (i = 0; i < e->num_nodes && res == CUDA_SUCCESS; i++)

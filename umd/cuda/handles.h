@@ -20,6 +20,7 @@ enum cu_handle_type {
 	CU_HANDLE_MEMPOOL,
 	CU_HANDLE_LIBRARY,
 	CU_HANDLE_KERNEL,
+	CU_HANDLE_ARRAY,
 };
 
 CUresult cu_handle_add(const void *p, enum cu_handle_type type);

@@ -265,12 +265,12 @@ CUresult cu_jit(const void *data, size_t size, bool size_known,
 		one.len = strlen(one.text);
 		one.sm_arch = 0;
 		one.isa_major = one.isa_minor = 0;
-		set.modules = &one;
-		set.count = 1;
-		res = cu_compile(&set, out);
-		free(one.text);
-		return res;
+		ret = vgpu_fatbin_ptx_set_append(&set, &one);
+		break;
 	}
+	/* A conditional graph's kernels call the device runtime. */
+	if (!ret)
+		ret = cu_devrt_add_if_called(&set);
 	if (ret) {
 		vgpu_fatbin_ptx_set_free(&set);
 		return cu_fatbin_error(ret);

@@ -15,12 +15,6 @@
 #include "vgpu_counters.h"
 #include "vgpu_launch.h"
 
-struct cu_launch_cfg {
-	unsigned int grid[3];
-	unsigned int block[3];
-	unsigned int shared;
-};
-
 /* The checks real CUDA makes, with the error codes it returns for them. */
 static CUresult cu_launch_check(const struct cu_function *f,
 				const struct cu_launch_cfg *c)
@@ -127,9 +121,13 @@ static CUresult cu_launch_capture(struct cu_function *f,
 			     recorded);
 }
 
-/* Write the LAUNCH packet; with @cnt, one that counts into it. */
+/*
+ * Write the LAUNCH packet: @cluster from cu_launch_coop_check(); with
+ * @cnt, one that counts into it (vgpu-prof).
+ */
 static CUresult cu_launch_submit(struct cu_function *f,
 				 const struct cu_launch_cfg *c,
+				 const uint32_t cluster[3],
 				 struct cu_stream *s, void **params,
 				 void **extra, uint32_t bytes,
 				 struct vgpu_launch_counters *cnt)
@@ -182,6 +180,14 @@ static CUresult cu_launch_submit(struct cu_function *f,
 	v1->local_bytes = 0;
 	/* cuStreamCreateWithPriority's range [-5, 0] is the packet's. */
 	v1->priority = s->priority;
+	for (int i = 0; i < 3; i++)
+		v1->cluster_dim[i] = (uint8_t)cluster[i];
+	if (c->cooperative) {
+		/* the queue's grid-sync word (launch_coop.c) */
+		v1->flags |= VGPU_LAUNCH_F_COOPERATIVE;
+		v1->grid_sync_va = op.queue->slot_va +
+				   CU_SYNC_GRID_SYNC_FIRST * 8;
+	}
 	if (cnt) {
 		/* pinned host memory: its GPU VA is its host address */
 		v1->flags |= VGPU_LAUNCH_F_COUNTERS;
@@ -198,7 +204,7 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	struct cu_module *m;
 	struct cu_stream *s;
 	struct cu_ctx *ctx;
-	uint32_t psize, bytes;
+	uint32_t psize, bytes, cluster[3];
 	bool recorded;
 	CUresult res = cu_ctx_get(&ctx);
 
@@ -215,6 +221,8 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	if (res != CUDA_SUCCESS)
 		return res;
 	res = cu_launch_check(f, c);
+	if (res == CUDA_SUCCESS)
+		res = cu_launch_coop_check(f, c, cluster);
 	if (res != CUDA_SUCCESS)
 		return res;
 	psize = f->kernel->param_size;
@@ -225,14 +233,29 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	res = cu_launch_params(f, params, extra, NULL);
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* Graph nodes do not carry the launch attributes yet. */
+	if (c->cooperative || c->cluster[0]) {
+		CUstreamCaptureStatus st;
+
+		res = cuStreamIsCapturing(hStream, &st);
+		if (res != CUDA_SUCCESS)
+			return res;
+		if (st != CU_STREAM_CAPTURE_STATUS_NONE)
+			return CUDA_ERROR_NOT_SUPPORTED;
+	}
 	res = cu_launch_capture(f, c, s, params, extra, &recorded);
 	if (res != CUDA_SUCCESS || recorded)
 		return res;
+	if (f->kernel->flags & VISA_KERNEL_USES_HEAP) {
+		res = cu_heap_prepare(m);
+		if (res != CUDA_SUCCESS)
+			return res;
+	}
 	/* vgpu-prof: count this launch and wait for it (profile.c) */
 	res = cu_prof_begin(ctx, &cnt);
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = cu_launch_submit(f, c, s, params, extra, bytes, cnt);
+	res = cu_launch_submit(f, c, cluster, s, params, extra, bytes, cnt);
 	return cu_prof_end(ctx, s, f, c->grid, c->block, c->shared, cnt, res);
 }
 
@@ -257,30 +280,46 @@ CU_EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f,
 			 extra);
 }
 
+/* cuLaunchCooperativeKernel (launch_coop.c) is a launch with the flag. */
+CUresult cu_launch_cfg_run(CUfunction f, const struct cu_launch_cfg *c,
+			   CUstream hStream, void **kernelParams, void **extra)
+{
+	return cu_launch((struct cu_function *)f, c, hStream, kernelParams,
+			 extra);
+}
+
 CU_EXPORT CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config,
 					    CUfunction f, void **kernelParams,
 					    void **extra)
 {
-	struct cu_launch_cfg c;
+	struct cu_launch_cfg c = { 0 };
 	unsigned int i;
 
 	if (!config)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (config->numAttrs && !config->attrs)
 		return CUDA_ERROR_INVALID_VALUE;
-	/* Attributes that need cluster or cooperative hardware: refuse. */
 	for (i = 0; i < config->numAttrs; i++) {
+		const CUlaunchAttributeValue *v = &config->attrs[i].value;
+
 		switch (config->attrs[i].id) {
 		case CU_LAUNCH_ATTRIBUTE_IGNORE:
 		case CU_LAUNCH_ATTRIBUTE_PRIORITY:
 		case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
 		case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
+		case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+			break;
+		case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+			c.cooperative = v->cooperative != 0;
 			break;
 		case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
-			if (config->attrs[i].value.clusterDim.x *
-			    config->attrs[i].value.clusterDim.y *
-			    config->attrs[i].value.clusterDim.z > 1)
-				return CUDA_ERROR_NOT_SUPPORTED;
+			/* a 0 anywhere is "no cluster", as on an H100 */
+			if (v->clusterDim.x && v->clusterDim.y &&
+			    v->clusterDim.z) {
+				c.cluster[0] = v->clusterDim.x;
+				c.cluster[1] = v->clusterDim.y;
+				c.cluster[2] = v->clusterDim.z;
+			}
 			break;
 		default:
 			return CUDA_ERROR_NOT_SUPPORTED;

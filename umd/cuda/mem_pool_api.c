@@ -10,9 +10,8 @@
  * reach of other streams until the device passes the point where the
  * stream stood when it was freed.
  *
- * Allocations in a stream capture would be graph memory nodes, which
- * vGPU's graphs do not have: a capturing stream refuses them (and the
- * capture is invalidated, as for any operation a capture cannot take).
+ * Allocations and frees in a stream capture become graph memory nodes
+ * (graph_mem.c, stream_capture.c).
  */
 #include "mem_pool.h"
 
@@ -23,6 +22,7 @@ static CUresult cu_alloc_async(CUdeviceptr *dptr, size_t size,
 	struct cu_mem_pool *p = NULL;
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
+	bool recorded;
 	CUresult res = cu_stream_current(hStream, &ctx, &s);
 
 	if (res != CUDA_SUCCESS)
@@ -44,8 +44,9 @@ static CUresult cu_alloc_async(CUdeviceptr *dptr, size_t size,
 		if (res != CUDA_SUCCESS)
 			return res;
 	}
-	res = cu_capture_forbid(s);
-	if (res != CUDA_SUCCESS)
+	/* In a capture: a graph allocation node (graph_mem.c). */
+	res = cu_capture_mem_alloc(s, size, dptr, &recorded);
+	if (res != CUDA_SUCCESS || recorded)
 		return res;
 	/* Measured: zero bytes succeed; the pointer is NULL here. */
 	if (!size) {
@@ -73,15 +74,22 @@ CU_EXPORT CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)
 {
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
+	bool recorded;
 	CUresult res = cu_stream_current(hStream, &ctx, &s);
 
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!dptr)
 		return CUDA_SUCCESS;
-	res = cu_capture_forbid(s);
-	if (res != CUDA_SUCCESS)
+	/* In a capture: a graph free node (graph_mem.c). */
+	res = cu_capture_mem_free(s, dptr, &recorded);
+	if (res != CUDA_SUCCESS || recorded)
 		return res;
+	/* Graph memory goes back to its graph, not to a pool. */
+	if (cu_graph_alloc_known(dptr)) {
+		cu_graph_alloc_free_ptr(dptr);
+		return CUDA_SUCCESS;
+	}
 	res = cu_pool_free(dptr, s);
 	if (res != CUDA_ERROR_NOT_FOUND)
 		return res;

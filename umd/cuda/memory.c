@@ -237,6 +237,11 @@ CU_EXPORT CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
 	res = cu_capture_unsafe_call();
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* Graph memory stays with its graph (graph_mem.c). */
+	if (cu_graph_alloc_known(dptr)) {
+		cu_graph_alloc_free_ptr(dptr);
+		return CUDA_SUCCESS;
+	}
 	return cu_mem_device_free(ctx, dptr);
 }
 

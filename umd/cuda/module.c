@@ -169,6 +169,10 @@ static CUresult cu_module_functions(struct cu_module *m)
 		f->params = params ? params + (size_t)kk->param_first *
 				     f->param_entsize : NULL;
 		f->name = cu_visa_string(h, kk->name);
+		/* cluster fields: in images whose KERNELS entries have them */
+		if (h->sections[VISA_SEC_KERNELS].entsize >= sizeof(*kk))
+			memcpy(f->cluster_dim, kk->cluster_dim,
+			       sizeof(f->cluster_dim));
 		f->max_dynamic_shared =
 			cu_kernel_user_shared(kk) < CU_SHARED_PER_BLOCK ?
 			CU_SHARED_PER_BLOCK - cu_kernel_user_shared(kk) : 0;

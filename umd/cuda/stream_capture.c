@@ -731,3 +731,55 @@ CU_EXPORT CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream,
 	pthread_mutex_unlock(&cu_capture_lock);
 	return res;
 }
+
+/* ---- graph memory in a capture ------------------------------------------- */
+
+/*
+ * cuMemAllocAsync on a capturing stream: the allocation becomes an
+ * allocation node of the capture's graph (pinned memory of the stream's
+ * device), whose address is returned at once, as CUDA does.
+ */
+CUresult cu_capture_mem_alloc(struct cu_stream *s, size_t size,
+			      CUdeviceptr *dptr, bool *recorded)
+{
+	CUDA_MEM_ALLOC_NODE_PARAMS p = {
+		.poolProps = {
+			.allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
+			.location = {
+				.type = CU_MEM_LOCATION_TYPE_DEVICE,
+				.id = (int)s->ctx->dev->ordinal,
+			},
+		},
+		.bytesize = size,
+	};
+	CUresult res;
+
+	*recorded = false;
+	if (!cu_capture_any())
+		return CUDA_SUCCESS;
+	/* Zero bytes: nothing to allocate, and no node. */
+	if (!size)
+		return cu_capture_forbid(s);
+	res = cu_capture_op(s, CU_GRAPH_NODE_TYPE_MEM_ALLOC, &p, NULL,
+			    recorded);
+	if (res == CUDA_SUCCESS && *recorded)
+		*dptr = p.dptr;
+	return res;
+}
+
+/*
+ * cuMemFreeAsync on a capturing stream: a free node, for a graph
+ * allocation only (the memory of a launch, not of the pools: freeing
+ * that in a capture is refused, as any operation a capture cannot take).
+ */
+CUresult cu_capture_mem_free(struct cu_stream *s, CUdeviceptr dptr,
+			     bool *recorded)
+{
+	*recorded = false;
+	if (!cu_capture_any())
+		return CUDA_SUCCESS;
+	if (cu_graph_alloc_known(dptr))
+		return cu_capture_op(s, CU_GRAPH_NODE_TYPE_MEM_FREE, &dptr,
+				     NULL, recorded);
+	return cu_capture_forbid(s);
+}

@@ -17,7 +17,7 @@
 static const uint32_t cu_visa_entsize[VISA_SEC_COUNT] = {
 	[VISA_SEC_STRTAB] = 1,
 	[VISA_SEC_FUNCS] = sizeof(struct visa_func),
-	[VISA_SEC_KERNELS] = sizeof(struct visa_kernel),
+	[VISA_SEC_KERNELS] = VISA_KERNEL_SIZE_MIN,
 	[VISA_SEC_PARAMS] = sizeof(struct visa_param),
 	[VISA_SEC_RELOCS] = sizeof(struct visa_reloc),
 	[VISA_SEC_SYMBOLS] = sizeof(struct visa_symbol),

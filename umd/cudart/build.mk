@@ -178,6 +178,17 @@ ALL_TARGETS += $(TST)/cudart/test_cudart_mem3d \
 	$(TST)/cudart/test_cudart_mem3d.vmargs
 GUEST_TESTS += $(TST)/cudart/test_cudart_mem3d
 
+# CUDA arrays: the runtime's and the driver's array calls (so it links
+# libcuda too).
+$(TST)/cudart/test_cudart_array: umd/cudart/tests/test_cudart_array.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK) \
+		$(LIB)/libcuda.so
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL) \
+		-L$(LIB) -lcuda
+ALL_TARGETS += $(TST)/cudart/test_cudart_array
+GUEST_TESTS += $(TST)/cudart/test_cudart_array
+
 # CUDA graphs and stream capture through the runtime (<<<>>> launches
 # captured, graphs built node by node).
 $(TST)/cudart/test_cudart_graph: umd/cudart/tests/test_cudart_graph.cu \
@@ -186,6 +197,16 @@ $(TST)/cudart/test_cudart_graph: umd/cudart/tests/test_cudart_graph.cu \
 	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/cudart/test_cudart_graph
 GUEST_TESTS += $(TST)/cudart/test_cudart_graph
+
+# The rest of the graph API through the runtime: child graphs, events,
+# update, user objects, graph memory, conditional nodes (graph_nodes.c).
+$(TST)/cudart/test_cudart_graph_nodes: \
+		umd/cudart/tests/test_cudart_graph_nodes.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/test_cudart_graph_nodes
+GUEST_TESTS += $(TST)/cudart/test_cudart_graph_nodes
 
 # Host functions and stream callbacks through the runtime (<<<>>> kernels
 # that wait for the host, a graph host node, calls made inside them).
@@ -226,3 +247,13 @@ $(TST)/cudart/test_cudart_devrt: umd/cudart/tests/test_cudart_devrt.cu \
 ALL_TARGETS += $(TST)/cudart/devrt_missing $(TST)/cudart/probe_devrt \
 	$(TST)/cudart/test_cudart_devrt
 GUEST_TESTS += $(TST)/cudart/test_cudart_devrt
+
+# Cooperative launches, cooperative groups and clusters, built for sm_90
+# as programs that use clusters must be (launch_coop.c).
+$(TST)/cudart/test_cudart_coop: umd/cudart/tests/test_cudart_coop.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=sm_90 -O2 -Iumd/cudart/tests \
+		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/test_cudart_coop
+GUEST_TESTS += $(TST)/cudart/test_cudart_coop

@@ -222,6 +222,19 @@ CUmemorytype rt_memory_type(enum cudaMemcpyKind kind, bool dst);
 	(c).Depth = (p)->extent.depth;					\
 } while (0)
 
+/*
+ * Channel descriptors and the driver's formats (array.c): the format and
+ * channel count of @d (false: arrays cannot hold it), and back.
+ */
+bool rt_desc_format(const struct cudaChannelFormatDesc *d,
+		    CUarray_format *format, unsigned int *channels);
+bool rt_format_desc(CUarray_format format, unsigned int channels,
+		    struct cudaChannelFormatDesc *desc);
+
+/* cudaMemcpy3D(Async) with an array on a side (array.c). */
+cudaError_t rt_memcpy3d_array(const struct cudaMemcpy3DParms *p,
+			      CUstream stream, bool async);
+
 /* --- launches (launch.c) ---------------------------------------------------- */
 
 cudaError_t rt_launch(CUfunction fn, dim3 grid, dim3 block, void **args,

@@ -99,6 +99,17 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec,
 							   &kp));
 }
 
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+		const struct cudaKernelNodeParams *pNodeParams)
+{
+	CUDA_KERNEL_NODE_PARAMS kp;
+	cudaError_t err = rt_kernel_node(pNodeParams, &kp);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return_cu(cuGraphKernelNodeSetParams(node, &kp));
+}
+
 cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode,
 				   cudaGraph_t graph,
 				   const cudaGraphNode_t *pDependencies,
@@ -109,7 +120,7 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode,
 	CUcontext ctx;
 	cudaError_t err;
 
-	/* CUDA arrays do not exist on this device. */
+	/* Memcpy nodes with CUDA arrays: not yet (textures.rst). */
 	if (!p || p->srcArray || p->dstArray || !rt_memcpy_kind_valid(p->kind))
 		return rt_return(cudaErrorInvalidValue);
 	err = rt_current_context(&ctx);

@@ -8,9 +8,9 @@
  * A 3D allocation is a pitched allocation of height * depth rows: rows
  * `pitch` bytes apart, slices `pitch * ysize` bytes apart (cudaPitchedPtr
  * carries both).  Copies go to cuMemcpy3D, which makes one copy-engine
- * operation of the whole box (umd/cuda/copy_3d.c).  CUDA arrays do not
- * exist on this device: a copy naming one fails with
- * cudaErrorInvalidValue, what CUDA returns for an array that is not valid.
+ * operation of the whole box (umd/cuda/copy_3d.c).  A copy with a CUDA
+ * array on a side is array.c's (rt_memcpy3d_array); peer copies of
+ * arrays are refused with cudaErrorInvalidValue.
  */
 #include <stdint.h>
 
@@ -88,8 +88,9 @@ static cudaError_t rt_memcpy3d(const struct cudaMemcpy3DParms *p,
 		return cudaErrorInvalidValue;
 	if (!rt_memcpy_kind_valid(p->kind))
 		return cudaErrorInvalidMemcpyDirection;
-	/* No CUDA arrays on this device (see the top of this file). */
-	if (p->srcArray || p->dstArray || !p->srcPtr.ptr || !p->dstPtr.ptr)
+	if (p->srcArray || p->dstArray)
+		return rt_memcpy3d_array(p, stream, async);
+	if (!p->srcPtr.ptr || !p->dstPtr.ptr)
 		return cudaErrorInvalidValue;
 	e = &p->extent;
 	err = rt_3d_shape_check(&p->srcPtr, &p->srcPos, &p->dstPtr, &p->dstPos,

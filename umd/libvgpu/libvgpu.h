@@ -195,6 +195,9 @@ int vgpu_emit_copy(struct vgpu_queue *q, uint64_t dst, uint64_t src,
 int vgpu_emit_memset(struct vgpu_queue *q, uint64_t dst, uint32_t value,
 		     uint32_t elem_size, uint64_t count, int64_t deadline);
 int vgpu_emit_timestamp(struct vgpu_queue *q, uint64_t va, int64_t deadline);
+int vgpu_emit_copy_tiled(struct vgpu_queue *q,
+			 const struct vgpu_pkt_copy_tiled *tmpl,
+			 int64_t deadline);
 
 #ifdef __cplusplus
 }

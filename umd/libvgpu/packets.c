@@ -83,3 +83,19 @@ int vgpu_emit_timestamp(struct vgpu_queue *q, uint64_t va, int64_t deadline)
 	p->va = va;
 	return 0;
 }
+
+/* @tmpl holds every field but the header (COPY_TILED has many). */
+int vgpu_emit_copy_tiled(struct vgpu_queue *q,
+			 const struct vgpu_pkt_copy_tiled *tmpl,
+			 int64_t deadline)
+{
+	struct vgpu_pkt_copy_tiled *p;
+	struct vgpu_pkt_header hdr;
+
+	VGPU_EMIT(q, struct vgpu_pkt_copy_tiled, VGPU_PKT_COPY_TILED, deadline,
+		  p);
+	hdr = p->hdr;
+	*p = *tmpl;
+	p->hdr = hdr;
+	return 0;
+}

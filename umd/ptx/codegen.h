@@ -20,7 +20,7 @@ struct cg_line {
 struct cg_reach {
 	uint64_t local;		/* deepest chain of frames from here */
 	uint32_t regs;
-	bool printf_, assert_, dyn_shared, recursive;
+	bool printf_, assert_, dyn_shared, recursive, heap;
 };
 
 /* A branch whose target is patched once all labels are placed. */
@@ -46,7 +46,7 @@ struct cg_fn {
 	PTX_VEC(struct cg_line) lines;
 	/* Branches to patch once all labels are placed. */
 	PTX_VEC(struct cg_fixup) fixups;
-	bool uses_printf, uses_assert, uses_dyn_shared;
+	bool uses_printf, uses_assert, uses_dyn_shared, uses_heap;
 	bool has_indirect;		/* calls through a function pointer */
 	uint32_t code_start;		/* emit.c: index in the image's CODE */
 	struct cg_reach reach;		/* emit.c */
@@ -64,6 +64,7 @@ struct cg {
 	PTX_VEC(struct ptx_var *) consts;
 	uint64_t global_size, const_size;
 	struct ptx_var *reserved_smem;	/* %reserved_smem_offset_* region */
+	struct ptx_var *heap_desc;	/* VISA_HEAP_SYMBOL, or NULL */
 	uint32_t dyn_shared_align;	/* alignment of dynamic shared memory */
 	uint64_t dyn_shared_base;	/* offset of dynamic shared memory */
 	uint8_t **outbuf, **strbuf;	/* malloc()ed while emitting */

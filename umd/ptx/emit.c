@@ -83,6 +83,7 @@ static void walk(struct cg *g, uint32_t f, uint8_t *state, struct cg_reach *r,
 		.regs = fn->num_regs,
 		.printf_ = fn->uses_printf,
 		.assert_ = fn->uses_assert,
+		.heap = fn->uses_heap,
 		.dyn_shared = fn->uses_dyn_shared,
 	};
 	uint64_t deepest = 0;
@@ -117,6 +118,7 @@ static void walk(struct cg *g, uint32_t f, uint8_t *state, struct cg_reach *r,
 			acc.regs = sub.regs;
 		acc.printf_ |= sub.printf_;
 		acc.assert_ |= sub.assert_;
+		acc.heap |= sub.heap;
 		acc.dyn_shared |= sub.dyn_shared;
 		acc.recursive |= sub.recursive;
 	}
@@ -245,10 +247,19 @@ static void emit_kernels(struct cg *g, struct image *im, struct strtab *st)
 		}
 		vk.minnctapersm = f->minnctapersm;
 		vk.maxnreg = f->maxnreg;
+		for (k = 0; k < 3; k++)
+			vk.cluster_dim[k] = f->reqncluster[0] ?
+					    f->reqncluster[k] : 0;
+		vk.max_cluster_rank = f->maxclusterrank;
 		vk.flags = (fn->reach.printf_ ? VISA_KERNEL_USES_PRINTF : 0) |
 			   (fn->reach.assert_ ? VISA_KERNEL_USES_ASSERT : 0) |
 			   (fn->reach.recursive ? VISA_KERNEL_RECURSIVE : 0) |
-			   (f->reserved_smem ? VISA_KERNEL_RESERVED_SMEM : 0);
+			   (f->reserved_smem ? VISA_KERNEL_RESERVED_SMEM : 0) |
+			   (f->explicitcluster ? VISA_KERNEL_EXPLICIT_CLUSTER : 0) |
+			   /* a recursive walk loses what it reaches */
+			   (fn->reach.heap || (fn->reach.recursive &&
+					       g->heap_desc) ?
+			    VISA_KERNEL_USES_HEAP : 0);
 		param_first += f->params.n;
 		out_bytes(g->cx, &im->o, &vk, sizeof(vk));
 	}

@@ -104,13 +104,15 @@ static void scan_mods(struct cg *g, const struct ptx_insn *in, struct mods *m)
 			m->vec = (uint32_t)(s[1] - '0');
 		} else if ((sp != PS_NONE && sp != PS_REG && sp != PS_SREG) ||
 			   !strcmp(s, "shared::cta") ||
+			   !strcmp(s, "shared::cluster") ||
 			   !strcmp(s, "param::entry") ||
 			   !strcmp(s, "param::func")) {
 			m->space = sp != PS_NONE ? sp :
 				   s[0] == 's' ? PS_SHARED : PS_PARAM;
 		} else if (!strcmp(s, "cta")) {
 			m->scope = VISA_SCOPE_CTA;
-		} else if (!strcmp(s, "gpu") || !strcmp(s, "gl")) {
+		} else if (!strcmp(s, "gpu") || !strcmp(s, "gl") ||
+			   !strcmp(s, "cluster")) {	/* isel_coop.c */
 			m->scope = VISA_SCOPE_GPU;
 		} else if (!strcmp(s, "sys")) {
 			m->scope = VISA_SCOPE_SYS;
@@ -386,11 +388,10 @@ static void sel_mul24(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	bool mad = in->op[1] == 'a';
 	uint16_t x[2], d, c = VISA_OPND_NONE;
 	struct visa_insn *vi;
+	bool hi = take(m, "hi");
 	uint32_t i;
 
-	if (take(m, "hi"))
-		cg_unsupported(g, &in->pos, "'%s.hi' is not supported", in->op);
-	if (!take(m, "lo"))
+	if (!hi && !take(m, "lo"))
 		cg_fail(g, &in->pos, "'%s' needs .lo or .hi", in->op);
 	finish(g, m);
 	no_float_mods(g, m);
@@ -410,6 +411,25 @@ static void sel_mul24(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	if (mad)
 		c = cg_src(g, fn, &in->ops[3], t);
 	d = cg_dst(g, fn, &in->ops[0]);
+	if (hi) {
+		/* .hi: bits 47..16 of the 48-bit product (then + c) */
+		uint16_t w = cg_temp(g, fn), h = cg_temp(g, fn);
+
+		vi = cg_insn(fn, VISA_OP_MULWIDE, cg_vtype(t));
+		vi->d = w;
+		vi->a = x[0];
+		vi->b = x[1];
+		vi = cg_insn(fn, VISA_OP_SHR, t == PT_S32 ? VISA_T_S64 : VISA_T_U64);
+		vi->d = h;
+		vi->a = w;
+		vi->b = cg_lit(g, fn, 16);
+		vi = cg_insn(fn, VISA_OP_ADD, cg_vtype(t));
+		vi->d = d;
+		vi->a = h;
+		vi->b = mad ? c : cg_lit(g, fn, 0);
+		vi->mod = m->flags & VISA_MOD_SAT;
+		return;
+	}
 	vi = cg_insn(fn, mad ? VISA_OP_MAD : VISA_OP_MUL, cg_vtype(t));
 	vi->d = d;
 	vi->a = x[0];
@@ -1607,83 +1627,6 @@ static void sel_control(struct cg *g, struct cg_fn *fn,
 	cg_insn(fn, vop, VISA_T_NONE);
 }
 
-/*
- * cp.async: the asynchronous global -> shared copies of sm_80 (what
- * memcpy_async and the pipeline primitives compile to).  Memory accesses of
- * the interpreter complete in order, so the copy is done at once (a load
- * and a store) and commit_group / wait_group / wait_all need no code.
- */
-static void sel_cp(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
-		   struct mods *m)
-{
-	struct cg_addr dst, src;
-	struct visa_insn *vi;
-	uint16_t v[4] = { VISA_OPND_NONE, VISA_OPND_NONE, VISA_OPND_NONE,
-			  VISA_OPND_NONE };
-	uint64_t size;
-	uint32_t n, i;
-
-	if (!take(m, "async") || take(m, "bulk") || take(m, "mbarrier"))
-		cg_unsupported(g, &in->pos, "'cp' other than cp.async is not supported");
-	if (take(m, "commit_group") || take(m, "wait_all")) {
-		finish(g, m);
-		nops(g, in, 0);
-		return;
-	}
-	if (take(m, "wait_group")) {
-		finish(g, m);
-		nops(g, in, 1);
-		return;
-	}
-	take(m, "ca");
-	take(m, "cg");
-	finish(g, m);
-	/* The state spaces: .shared (m->space, the first) then .global. */
-	if (!insn_has(in, "global") ||
-	    !(insn_has(in, "shared") || insn_has(in, "shared::cta")))
-		cg_fail(g, &in->pos, "'cp.async' copies .global to .shared");
-	if (in->nops < 3 || in->nops > 4 || in->ops[2].kind != PO_IMM)
-		cg_fail(g, &in->pos, "'cp.async' takes [dst], [src], size[, src-size]");
-	size = in->ops[2].imm;
-	if (size != 4 && size != 8 && size != 16)
-		cg_fail(g, &in->ops[2].pos, "cp.async copies 4, 8 or 16 bytes");
-	if (in->nops == 4 && (in->ops[3].kind != PO_IMM ||
-			      (in->ops[3].imm != size && in->ops[3].imm != 0)))
-		cg_unsupported(g, &in->ops[3].pos,
-			       "cp.async with a partial source size is not supported");
-	n = (uint32_t)size / 4;
-	cg_address(g, fn, &in->ops[0], PS_SHARED, &dst);
-	cg_address(g, fn, &in->ops[1], PS_GLOBAL, &src);
-	for (i = 0; i < n; i++)
-		v[i] = in->nops == 4 && !in->ops[3].imm ? cg_lit(g, fn, 0) :
-		       cg_temp(g, fn);
-	if (in->nops == 3 || in->ops[3].imm) {
-		vi = cg_insn(fn, VISA_OP_LD, VISA_T_U32);
-		vi->type2 = src.space;
-		vi->a = src.a;
-		vi->imm = src.imm;
-		vi->mod = vec_log2(n) << VISA_MOD_VEC_SHIFT;
-		vi->d = v[0];
-		vi->b = v[1];
-		vi->c = v[2];
-		vi->e = v[3];
-	} else if (n > 2) {	/* zero fill: d takes no literal */
-		v[2] = cg_temp(g, fn);
-		vi = cg_insn(fn, VISA_OP_MOV, VISA_T_U32);
-		vi->d = v[2];
-		vi->a = cg_lit(g, fn, 0);
-	}
-	vi = cg_insn(fn, VISA_OP_ST, VISA_T_U32);
-	vi->type2 = dst.space;
-	vi->a = dst.a;
-	vi->imm = dst.imm;
-	vi->mod = vec_log2(n) << VISA_MOD_VEC_SHIFT;
-	vi->b = v[0];
-	vi->c = v[1];
-	vi->d = v[2];
-	vi->e = v[3];
-}
-
 /* Hints with no effect on this machine: no code. */
 static void sel_hint(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     struct mods *m)
@@ -1724,7 +1667,6 @@ static const struct {
 	{ "bra", sel_control }, { "call", sel_control }, { "ret", sel_control },
 	{ "exit", sel_control }, { "trap", sel_control },
 	{ "brkpt", sel_control }, { "nanosleep", sel_control },
-	{ "cp", sel_cp },
 	{ "prefetch", sel_hint }, { "prefetchu", sel_hint },
 	{ "pmevent", sel_hint },
 };
@@ -1787,7 +1729,9 @@ void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 	struct mods m;
 	uint32_t i;
 
-	if (packed16(g, fn, in) || cg_select_video(g, fn, in))
+	if (packed16(g, fn, in) || cg_select_video(g, fn, in) ||
+	    cg_select_mma(g, fn, in) || cg_select_async(g, fn, in) ||
+	    cg_select_coop(g, fn, in))
 		return;
 	scan_mods(g, in, &m);
 	for (i = 0; i < sizeof(simple_ops) / sizeof(simple_ops[0]); i++)

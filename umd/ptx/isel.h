@@ -21,6 +21,19 @@ void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 
 /* Lower a video instruction (isel_video.c); false if in is none. */
 bool cg_select_video(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
+/* Cooperative launch and cluster instructions and special registers
+ * (isel_coop.c); false if in or o is none. */
+bool cg_select_coop(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
+bool cg_sreg_coop(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
+		  uint16_t d, enum ptx_type t);
+
+/* Lower a tensor-core instruction (isel_mma.c); false if in is none. */
+bool cg_select_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
+/*
+ * Lower cp.async, mbarrier, cp.async.bulk, fence.proxy and elect.sync
+ * (isel_async.c); false if in is none of them.
+ */
+bool cg_select_async(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 
 uint16_t cg_src(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 		enum ptx_type t);

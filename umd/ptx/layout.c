@@ -16,6 +16,8 @@
  * parameters are in the parameter buffer instead, laid out as the CUDA
  * launch API expects (each at its alignment, in order).
  */
+#include <string.h>
+
 #include "codegen.h"
 
 static uint64_t align_up(uint64_t v, uint64_t a)
@@ -57,6 +59,46 @@ static void layout_segments(struct cg *g)
 	    g->const_size > (UINT64_C(1) << 32))
 		ptx_fail(g->cx, VGPU_PTX_ERR_LIMIT, NULL,
 			 "module variables exceed 4 GiB");
+}
+
+/*
+ * The device heap's descriptor (struct visa_heap_desc): a module that
+ * declares malloc or free gets one more global variable, which the loader
+ * fills with the context's heap and MALLOC/FREE read (exec_heap.c).  Not
+ * .visible: no other module can bind to it, or clash with it.
+ */
+static void layout_heap_desc(struct cg *g)
+{
+	struct ptx_var *v;
+	bool uses = false;
+	uint32_t i, j;
+
+	for (i = 0; i < g->prog->nmods && !uses; i++) {
+		struct ptx_module *m = &g->prog->mods[i];
+
+		for (j = 0; j < m->funcs.n; j++) {
+			const struct ptx_func *f = m->funcs.v[j];
+
+			if (!f->has_body && (!strcmp(f->name, "malloc") ||
+					     !strcmp(f->name, "free")))
+				uses = true;
+		}
+	}
+	if (!uses)
+		return;
+	v = ptx_alloc(g->cx, sizeof(*v));
+	v->name = VISA_HEAP_SYMBOL;
+	v->space = PS_GLOBAL;
+	v->type = PT_U64;
+	v->linkage = PL_NONE;
+	v->align = 16;		/* MALLOC reads it as one 16-byte unit */
+	v->vec = 1;
+	v->size = sizeof(struct visa_heap_desc);
+	v->has_body = true;
+	v->def = v;
+	g->global_size = place(v, g->global_size);
+	ptx_push(g->cx, &g->globals, v);
+	g->heap_desc = v;
 }
 
 static uint64_t layout_list(struct ptx_var_list *l, uint64_t end)
@@ -150,6 +192,7 @@ void cg_layout(struct cg *g)
 		}
 	}
 	layout_segments(g);
+	layout_heap_desc(g);
 	cg_layout_shared(g);
 	layout_frames(g);
 	for (i = 0; i < g->globals.n; i++)

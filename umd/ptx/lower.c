@@ -20,7 +20,7 @@
  * the callee's parameter it feeds, so the st.param/ld.param around the call
  * become LOCAL accesses just past the caller's frame, where the callee's
  * frame begins.  Arguments of the runtime functions that are vISA system
- * calls (vprintf, __assertfail) are bound to GPRs instead.
+ * calls (vprintf, __assertfail, malloc, free) are bound to GPRs instead.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -228,6 +228,8 @@ void cg_sreg(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 	struct visa_insn *in;
 	uint32_t idx;
 
+	if (cg_sreg_coop(g, fn, o, d, t))	/* isel_coop.c */
+		return;
 	switch (o->sreg) {
 	case SR_RESERVED_SMEM_BEGIN:
 	case SR_RESERVED_SMEM_END:
@@ -739,6 +741,22 @@ void cg_lower_call(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		vi->c = builtin_reg(g, fn, c.args, 2);
 		vi->e = builtin_reg(g, fn, c.args, 3);
 		fn->uses_assert = true;
+		return;
+	}
+	if (!strcmp(r.func->name, "malloc") || !strcmp(r.func->name, "free")) {
+		/* the device heap: operand b is its descriptor (layout.c) */
+		uint16_t desc = cg_var_address(g, fn, g->heap_desc, 0,
+					       &c.target->pos, PT_U64);
+		bool is_malloc = r.func->name[0] == 'm';
+
+		vi = cg_insn(fn, is_malloc ? VISA_OP_MALLOC : VISA_OP_FREE,
+			     VISA_T_U64);
+		if (is_malloc)
+			vi->d = c.rets ? c.rets->elems[0].var->arg_reg :
+					 cg_temp(g, fn);
+		vi->a = builtin_reg(g, fn, c.args, 0);
+		vi->b = desc;
+		fn->uses_heap = true;
 		return;
 	}
 	cg_unsupported(g, &c.target->pos,

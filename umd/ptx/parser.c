@@ -658,11 +658,16 @@ static void parse_perf_directives(struct parser *p, struct ptx_func *f)
 				FAIL(p, &p->tok.pos, "expected a string after .pragma");
 			next(p);
 			expect_punct(p, ';');
-		} else if (!strcmp(w, "reqnctapercluster") ||
-			   !strcmp(w, "explicitcluster") ||
-			   !strcmp(w, "maxclusterrank")) {
-			UNSUPPORTED(p, &pos, "thread block clusters (.%s) are not supported",
-				    w);
+		} else if (!strcmp(w, "reqnctapercluster")) {
+			/* thread-block clusters (isel_coop.c) */
+			next(p);
+			parse_dim3(p, f->reqncluster);
+		} else if (!strcmp(w, "explicitcluster")) {
+			next(p);
+			f->explicitcluster = true;
+		} else if (!strcmp(w, "maxclusterrank")) {
+			next(p);
+			f->maxclusterrank = expect_u32(p, "block count");
 		} else if (!strcmp(w, "abi_preserve") ||
 			   !strcmp(w, "abi_preserve_control")) {
 			next(p);
@@ -886,8 +891,10 @@ static void parse_group(struct parser *p, struct ptx_operand *o, char close,
 		}
 	}
 	expect_punct(p, close);
-	if (kind == PO_VEC && elems.n != 2 && elems.n != 4 && elems.n != 8)
-		FAIL(p, &o->pos, "a vector operand has 2, 4 or 8 elements, not %u",
+	/* {%r1}: mma.sync and ldmatrix fragments of one register */
+	if (kind == PO_VEC && elems.n != 1 && elems.n != 2 && elems.n != 4 &&
+	    elems.n != 8)
+		FAIL(p, &o->pos, "a vector operand has 1, 2, 4 or 8 elements, not %u",
 		     elems.n);
 	o->elems = elems.v;
 	o->nelems = elems.n;
@@ -999,10 +1006,9 @@ static void check_supported_family(struct parser *p, const struct ptx_insn *in)
 {
 	static const char *const families[] = {
 		"tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep",
-		"mma", "wmma", "wgmma", "ldmatrix", "stmatrix", "movmatrix",
-		"mbarrier", "griddepcontrol", "elect",
+		"wgmma",
 		"tcgen05", "setmaxnreg", "multimem", "alloca", "stacksave",
-		"stackrestore", "brx", "getctarank", "mapa", "clusterlaunchcontrol",
+		"stackrestore", "brx", "clusterlaunchcontrol",
 		/* video: negated operands ({-}a) are not parsed */
 		"vmad",
 	};

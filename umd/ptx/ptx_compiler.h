@@ -89,7 +89,7 @@ int vgpu_ptx_compile(const struct vgpu_ptx_source *srcs, unsigned int nsrcs,
  * Version of the code generator: changes whenever the same PTX may compile
  * to a different image, so that compute caches can tell stale entries.
  */
-#define VGPU_PTX_COMPILER_VERSION	2
+#define VGPU_PTX_COMPILER_VERSION	3
 
 /** vgpu_ptx_compiler_version() - VGPU_PTX_COMPILER_VERSION of the library. */
 uint32_t vgpu_ptx_compiler_version(void);

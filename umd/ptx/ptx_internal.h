@@ -240,7 +240,8 @@ struct ptx_operand {
 	uint32_t nelems;
 };
 
-#define PTX_MAX_MODS 10
+/* wmma.mma.xor.popc.sync.aligned.row.col.m8n8k128.s32.b1.b1.s32: 11 */
+#define PTX_MAX_MODS 12
 
 struct ptx_insn {
 	const char *op;			/* "ld" */
@@ -295,6 +296,9 @@ struct ptx_func {
 	struct ptx_map labels;
 	uint32_t maxntid[3], reqntid[3];
 	uint32_t minnctapersm, maxnreg;
+	uint32_t reqncluster[3];	/* .reqnctapercluster, 0: none */
+	uint32_t maxclusterrank;
+	bool explicitcluster;
 	struct ptx_func *def;	/* link.c: the definition the name binds to */
 	bool is_proto;		/* a .callprototype (indirect call type) */
 	bool addr_taken;	/* its address is used: indirect call target */

@@ -64,11 +64,16 @@ pid_t fw_start(const char *const *extra_args)
 	int argc = 3, status;
 	pid_t pid;
 
-#ifdef FW_TEST_TIER
-	/* the -native twins: the same tests, kernels on the native tier */
+#ifndef FW_TEST_TIER
+#define FW_TEST_TIER "interp"
+#endif
+	/*
+	 * The firmware's default is the native tier; these tests pin the
+	 * interpreter (the reference) and their -native twins the native
+	 * tier, so both run whatever the default is.
+	 */
 	argv[argc++] = "--tier";
 	argv[argc++] = FW_TEST_TIER;
-#endif
 	for (; extra_args && *extra_args && argc < 14; extra_args++)
 		argv[argc++] = *extra_args;
 	argv[argc++] = VGPU_DEV;

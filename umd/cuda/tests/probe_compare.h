@@ -14,11 +14,15 @@
  *  - PROBE_PRINTS_GPU: the probe prints the GPU's name as its first line
  *    (as in the recording), which is skipped too;
  *  - PROBE_ON_PURPOSE: pairs { "H100 line", "vGPU line" } where vGPU
- *    answers otherwise on purpose; such a line must be vGPU's answer.
+ *    answers otherwise on purpose; such a line must be vGPU's answer;
+ *  - PROBE_GROUPED: one TAP result per group of consecutive lines that
+ *    share a name (the text before ':' without " lane N"), named by it,
+ *    for probes of thousands of long lines (probe_mma).
  */
 #ifndef VGPU_PROBE_COMPARE_H
 #define VGPU_PROBE_COMPARE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +128,22 @@ static int run_probe(struct lines *actual, int *status)
 	return err;
 }
 
+/* The name of @line's group: the whole line, or (PROBE_GROUPED) its key. */
+static void group_name(const char *line, char *buf, size_t len)
+{
+#ifdef PROBE_GROUPED
+	const char *colon = strchr(line, ':'), *lane;
+	size_t n = colon ? (size_t)(colon - line) : strlen(line);
+
+	lane = strstr(line, " lane ");
+	if (lane && lane < line + n)
+		n = (size_t)(lane - line);
+	snprintf(buf, len, "%.*s", (int)n, line);
+#else
+	snprintf(buf, len, "%s", line);
+#endif
+}
+
 int main(void)
 {
 	struct lines golden = { 0 }, actual = { 0 };
@@ -143,21 +163,48 @@ int main(void)
 	}
 	fw_launcher_stop(fw);
 
-	/* One result per line of the longer of the two, and the exit. */
+	/*
+	 * One result per line (or group of lines) of the longer of the two,
+	 * and the exit.
+	 */
 	n = golden.n > actual.n ? golden.n : actual.n;
-	ksft_set_plan(n + 1);
-	for (i = 0; i < n; i++) {
-		const char *want = i < golden.n ? expected(golden.v[i]) :
-				   "(no line)";
-		const char *got = i < actual.n ? actual.v[i] : "(no line)";
+	{
+		size_t groups = 0;
+		char prev[4096] = "", name[4096];
 
-		if (!strcmp(want, got)) {
-			ksft_test_result_pass("%s\n", want);
-		} else {
-			ksft_print_msg("expected: %s\n", want);
-			ksft_print_msg("actual:   %s\n", got);
-			ksft_test_result_fail("%s\n", want);
+		for (i = 0; i < n; i++) {
+			group_name(i < golden.n ? golden.v[i] : "(no line)",
+				   name, sizeof(name));
+			if (!i || strcmp(name, prev))
+				groups++;
+			memcpy(prev, name, sizeof(prev));
 		}
+		ksft_set_plan(groups + 1);
+	}
+	for (i = 0; i < n;) {
+		char name[4096], next[4096] = "";
+		bool same = true;
+
+		group_name(i < golden.n ? golden.v[i] : "(no line)", name,
+			   sizeof(name));
+		do {
+			const char *want = i < golden.n ?
+					   expected(golden.v[i]) : "(no line)";
+			const char *got = i < actual.n ? actual.v[i] :
+					  "(no line)";
+
+			if (strcmp(want, got)) {
+				if (same) {
+					ksft_print_msg("expected: %s\n", want);
+					ksft_print_msg("actual:   %s\n", got);
+				}
+				same = false;
+			}
+			if (++i < n)
+				group_name(i < golden.n ? golden.v[i] :
+					   "(no line)", next, sizeof(next));
+		} while (i < n && !strcmp(next, name));
+		ksft_test_result(same, "%s\n", name);
 	}
 	ksft_test_result(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 			 "the probe exits with status 0\n");

@@ -287,7 +287,7 @@ static void test_memcpy3d_errors(void)
 	bad = c;
 	bad.dstArray = (cudaArray_t)(uintptr_t)0x1000;
 	TAP(IS(cudaErrorInvalidValue, cudaMemcpy3D(&bad)),
-	    "cudaMemcpy3D naming a CUDA array (none exist here): "
+	    "cudaMemcpy3D naming a CUDA array and a pointer on one side: "
 	    "cudaErrorInvalidValue");
 	bad = c;
 	bad.srcPtr.pitch = 63;

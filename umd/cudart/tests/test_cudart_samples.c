@@ -61,6 +61,7 @@ int main(void)
 	static const char *const samples[] = {
 		"deviceQuery", "vectorAdd", "matrixMul", "simplePrintf",
 		"separateCompilation", "cmakeSaxpy", "graphs",
+		"graphConditional", "gridSyncReduction", "clusterHistogram",
 	};
 	char lib[2048], prog[1024], path[1024], out[16384];
 	const char *build = rt_test_build_dir();

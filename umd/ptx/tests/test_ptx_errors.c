@@ -103,12 +103,6 @@ static const struct error_case cases[] = {
 	  "call.uni f, (x);\nret;\n}\n",
 	  VGPU_PTX_ERR_SYNTAX,
 	  "e.ptx:12:10: error: call to 'f' passes 1 argument(s) and 0 result(s); it takes 2 and 0" },
-	{ "device malloc",
-	  H ".extern .func (.param .b64 r) malloc(.param .b64 n);\n"
-	  ".visible .entry k()\n{\n.param .b64 n;\n.param .b64 r;\n"
-	  "st.param.b64 [n], 16;\ncall.uni (r), malloc, (n);\nret;\n}\n",
-	  VGPU_PTX_ERR_UNSUPPORTED,
-	  "e.ptx:10:15: error: device-side malloc() is not supported" },
 	{ "store to .const", H ".const .u32 c;\n"
 	  ".visible .entry k()\n{\nst.const.u32 [c], 1;\nret;\n}\n",
 	  VGPU_PTX_ERR_SYNTAX,
@@ -186,9 +180,12 @@ static const struct error_case cases[] = {
 	{ "too many initializers", H ".global .u32 g[2] = {1, 2, 3};\n",
 	  VGPU_PTX_ERR_SYNTAX,
 	  "e.ptx:4:28: error: too many initializers for 'g'" },
-	{ "clusters", H ".visible .entry k() .reqnctapercluster 2\n{\nret;\n}\n",
-	  VGPU_PTX_ERR_UNSUPPORTED,
-	  "e.ptx:4:21: error: thread block clusters (.reqnctapercluster) are not supported" },
+	{ "cluster barrier without arrive or wait", K("barrier.cluster;\n"),
+	  VGPU_PTX_ERR_SYNTAX,
+	  "e.ptx:9:1: error: 'barrier.cluster' needs .arrive or .wait" },
+	{ "mapa of a generic address in 32 bits", K("mapa.u32 %r1, %r2, %r3;\n"),
+	  VGPU_PTX_ERR_SYNTAX,
+	  "e.ptx:9:1: error: 'mapa' on a generic address needs .u64" },
 	{ "indirect call without prototype", K("call.uni %rd1, (%r1);\n"),
 	  VGPU_PTX_ERR_SYNTAX,
 	  "e.ptx:9:10: error: an indirect call needs a .callprototype" },

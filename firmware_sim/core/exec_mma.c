@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * exec_mma.c - the tensor cores: warp-collective matrix instructions.
+ *
+ * Operands travel through the warp's staging slots (include/vgpu_mma.h
+ * says what each opcode does with them): MMAPUT/MMAGET move registers in
+ * and out, MMALD/MMAST move fragments between slots and memory, MMA
+ * multiplies, LDMATRIX/STMATRIX/MOVMATRIX move 8x8 b16 matrices.  Where
+ * an element of a matrix lives in which lane is visa_mma_elem()'s
+ * business, so the H100's fragment layouts are written down once.
+ *
+ * The arithmetic is the H100's, bit for bit (fitted to and tested against
+ * the recording tools/cuda-probe/golden/probe_mma.h100.txt; see
+ * Documentation/tensor-cores.rst):
+ *
+ *  - f16, bf16, tf32 inputs: each product is exact; the products of a
+ *    block of k and the accumulator are aligned to the largest exponent
+ *    among them (a product's exponent is the sum of its inputs' exponents,
+ *    a subnormal input counting as the smallest normal exponent), every
+ *    term is cut toward zero 25 bits below it, the sum is exact, and the
+ *    result is rounded toward zero to f32 (overflow: infinity).  The
+ *    block is the whole k, except WMMA's m16n16k8 tf32, which the H100
+ *    does as two k = 4 steps.  tf32 inputs are f32 bit patterns whose
+ *    low 13 bits are ignored.  An f16 accumulator is that f32 result
+ *    rounded to nearest.  NaN results are the canonical NaN.
+ *  - f64: the products are added to C one by one in k order, each with a
+ *    fused multiply-add.
+ *  - integers: exact, wrapped to 32 bits, or clamped with .satfinite.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core_internal.h"
+#include "fp_formats.h"
+#include "vgpu_mma.h"
+
+#define MAXD	256	/* the largest matrix side (b1's k) */
+
+static uint64_t *stage(struct warp *w)
+{
+	if (!w->mma_stage)
+		w->mma_stage = calloc((size_t)VISA_MMA_SLOTS * WARP_SIZE,
+				      sizeof(uint64_t));
+	return w->mma_stage;
+}
+
+static uint64_t *slot(uint64_t *st, unsigned int s)
+{
+	return st + (size_t)s * WARP_SIZE;
+}
+
+/* Record a malformed matrix instruction (the validator cannot see imm). */
+static int bad(struct warp *w, const struct dinsn *in, uint32_t mask)
+{
+	return exec_bad(w, in, mask);
+}
+
+static const unsigned int slot_base[3] = {
+	VISA_MMA_SLOT_A, VISA_MMA_SLOT_B, VISA_MMA_SLOT_C,
+};
+
+/* Element @i of a lane's fragment from its slots, as raw bits. */
+static uint64_t frag_get(const struct visa_mma_frag *f, uint64_t *st,
+			 unsigned int base, unsigned int lane, unsigned int i)
+{
+	unsigned int bit = i * f->bits;
+	uint64_t v;
+
+	if (f->bits == 64)
+		return slot(st, base + i)[lane];
+	v = slot(st, base + bit / 32)[lane] >> (bit % 32);
+	return f->bits == 32 ? (uint32_t)v : v & ((1u << f->bits) - 1);
+}
+
+static void frag_set(const struct visa_mma_frag *f, uint64_t *st,
+		     unsigned int base, unsigned int lane, unsigned int i,
+		     uint64_t v)
+{
+	unsigned int bit = i * f->bits;
+	uint64_t *p;
+	uint64_t m;
+
+	if (f->bits == 64) {
+		slot(st, base + i)[lane] = v;
+		return;
+	}
+	p = &slot(st, base + bit / 32)[lane];
+	m = (f->bits == 32 ? 0xffffffffull : (1ull << f->bits) - 1)
+	    << (bit % 32);
+	*p = (*p & ~m) | ((v << (bit % 32)) & m);
+}
+
+/* ---- moving registers -------------------------------------------------- */
+
+static int put(struct warp *w, const struct dinsn *in, uint32_t mask)
+{
+	uint64_t *st = stage(w);
+	const uint16_t r[4] = { in->a, in->b, in->c, in->e };
+
+	if (!st)
+		return bad(w, in, mask);
+	for (int i = 0; i < 4; i++) {
+		const uint64_t *src;
+
+		if (r[i] == VISA_OPND_NONE)
+			continue;
+		if (in->imm + i >= VISA_MMA_SLOTS)
+			return bad(w, in, mask);
+		src = src_row(w, in, i, r[i]);
+		FOR_LANES(mask, slot(st, (unsigned int)in->imm + i)[l] = src[l]);
+	}
+	return EXEC_OK;
+}
+
+static int get(struct warp *w, const struct dinsn *in, uint32_t mask)
+{
+	uint64_t *st = stage(w);
+	const uint16_t r[4] = { in->d, in->b, in->c, in->e };
+
+	if (!st)
+		return bad(w, in, mask);
+	for (int i = 0; i < 4; i++) {
+		uint64_t *dst;
+		const uint64_t *s;
+
+		if (r[i] == VISA_OPND_NONE)
+			continue;
+		if (in->imm + i >= VISA_MMA_SLOTS)
+			return bad(w, in, mask);
+		dst = reg_row(w, r[i]);
+		s = slot(st, (unsigned int)in->imm + i);
+		FOR_LANES(mask, dst[l] = s[l]);
+	}
+	return EXEC_OK;
+}
+
+/* ---- fragments and memory ---------------------------------------------- */
+
+/*
+ * Load or store a fragment: every element of every active lane, at
+ * base + (row * stride + col) * size (COLMAJOR: col * stride + row).
+ * Sub-byte elements move as the 32-bit words that hold them, which
+ * lie along the memory's rows (A by rows, B by columns: PTX allows no
+ * other layout for them).
+ */
+static int ldst(struct warp *w, const struct dinsn *in, uint32_t mask,
+		bool store)
+{
+	uint64_t d = in->imm;
+	unsigned int mx = store ? VISA_MMA_C : VISA_MMA_MATRIX(d);
+	unsigned int type = mx == VISA_MMA_C ?
+			    (store ? VISA_MMA_DTYPE(d) : VISA_MMA_CTYPE(d)) :
+			    VISA_MMA_ATYPE(d);
+	bool colmajor = d & VISA_MMA_COLMAJOR;
+	const uint64_t *ra = src_row(w, in, 0, in->a);
+	const uint64_t *rb = src_row(w, in, 1, in->b);
+	uint32_t pc = pc_of(w, in);
+	struct visa_mma_frag f;
+	uint64_t *st = stage(w);
+	unsigned int per, size, base;
+
+	if (!st || visa_mma_fragment(VISA_MMA_SHAPE(d), type, mx, &f))
+		return bad(w, in, mask);
+	base = slot_base[mx];	/* mx <= VISA_MMA_C: checked just above */
+	/* sub-byte: whole words; else one element per access */
+	per = f.bits < 8 ? 32u / f.bits : 1;
+	size = f.bits < 8 ? 4 : f.bits / 8;
+	if (f.bits < 8 && colmajor != (bool)f.by_cols)
+		return bad(w, in, mask);
+	for (int l = 0; l < WARP_SIZE; l++) {
+		if (!(mask >> l & 1))
+			continue;
+		for (unsigned int i = 0; i < f.ntiles * f.e; i += per) {
+			unsigned int row, col;
+			uint64_t off, v = 0;
+			void *p;
+
+			visa_mma_elem(&f, l, i, &row, &col);
+			off = colmajor ? (uint64_t)col * rb[l] + row :
+					 (uint64_t)row * rb[l] + col;
+			off = f.bits < 8 ? off * f.bits / 8 : off * size;
+			p = mem_resolve(w, pc, l, in->type2, ra[l] + off, size,
+					store ? ACC_WRITE : ACC_READ);
+			if (!p)
+				return EXEC_FAULT;
+			if (store) {
+				v = frag_get(&f, st, base, l, i);
+				memcpy(p, &v, size);
+			} else {
+				memcpy(&v, p, size);
+				if (per > 1)
+					slot(st, base + i * f.bits / 32)[l] = v;
+				else
+					frag_set(&f, st, base, l, i, v);
+			}
+		}
+	}
+	return EXEC_OK;
+}
+
+/* ---- the multiply ------------------------------------------------------ */
+
+/* Gather a matrix from the fragments of all 32 lanes (first copy wins). */
+static void gather(const struct visa_mma_frag *f, uint64_t *st,
+		   unsigned int base, uint64_t *m, unsigned int ld)
+{
+	for (unsigned int l = 0; l < WARP_SIZE; l++)
+		for (unsigned int i = 0; i < f->unique; i++) {
+			unsigned int row, col;
+
+			visa_mma_elem(f, l, i, &row, &col);
+			m[row * ld + col] = frag_get(f, st, base, l, i);
+		}
+}
+
+static double decode(unsigned int type, uint64_t v)
+{
+	switch (type) {
+	case VISA_MMA_F16:
+		return f16_to_double((uint16_t)v);
+	case VISA_MMA_BF16:
+		return bf16_to_double((uint16_t)v);
+	case VISA_MMA_TF32:
+		return f32_of(v & 0xffffe000u);
+	case VISA_MMA_F32:
+		return f32_of(v);
+	default:
+		return f64_of(v);
+	}
+}
+
+static int64_t decode_int(unsigned int type, uint64_t v)
+{
+	switch (type) {
+	case VISA_MMA_S8:
+		return (int8_t)v;
+	case VISA_MMA_S4:
+		return ((int64_t)(v & 15) ^ 8) - 8;
+	case VISA_MMA_S32:
+		return (int32_t)v;
+	default:
+		return (int64_t)v;
+	}
+}
+
+/* The exponent the adder aligns by: subnormals count as normal's least. */
+static int align_exp(double x, unsigned int type)
+{
+	int e = ilogb(x);
+	int emin = type == VISA_MMA_F16 ? -14 : -126;
+
+	return e < emin ? emin : e;
+}
+
+/* Round toward zero to f32; beyond its range: infinity. */
+static float f32_rz(double x)
+{
+	if (fabs(x) >= 0x1p128)
+		return x < 0 ? -INFINITY : INFINITY;
+	return f32_from_double(x, RND_Z);
+}
+
+/*
+ * One block of the floating-point adder: acc (f32) + sum of n products
+ * a[i] * b[i], as the H100 adds them (see the top of this file).
+ */
+static float block_add(float acc, const double *a, const double *b,
+		       unsigned int n, unsigned int type)
+{
+	int emax = INT32_MIN, q;
+	bool nan = isnan(acc), pinf = acc == INFINITY, ninf = acc == -INFINITY;
+	int64_t sum = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (isnan(a[i]) || isnan(b[i]) ||
+		    ((isinf(a[i]) || isinf(b[i])) && (a[i] == 0 || b[i] == 0)))
+			nan = true;
+		else if (isinf(a[i]) || isinf(b[i])) {
+			if (signbit(a[i]) != signbit(b[i]))
+				ninf = true;
+			else
+				pinf = true;
+		} else if (a[i] != 0 && b[i] != 0) {
+			int e = align_exp(a[i], type) + align_exp(b[i], type);
+
+			emax = e > emax ? e : emax;
+		}
+	}
+	if (nan || (pinf && ninf))
+		return NAN;
+	if (pinf || ninf)
+		return pinf ? INFINITY : -INFINITY;
+	if (acc != 0 && ilogb(acc) > emax)
+		emax = ilogb(acc);
+	if (emax == INT32_MIN)
+		return acc + 0.0f;	/* only zeros: C (a -0 becomes +0) */
+	q = emax - 25;
+	/* every term is below 2^(emax + 2): at most 2^27 units of 2^q */
+	sum = (int64_t)trunc(ldexp(acc, -q));
+	for (unsigned int i = 0; i < n; i++)
+		sum += (int64_t)trunc(ldexp(a[i] * b[i], -q));
+	return f32_rz(ldexp((double)sum, q));
+}
+
+static int multiply(struct warp *w, const struct dinsn *in, uint32_t mask)
+{
+	static const struct visa_mma_frag none;
+	uint64_t d = in->imm, *st = stage(w);
+	unsigned int shape = VISA_MMA_SHAPE(d), at = VISA_MMA_ATYPE(d);
+	unsigned int ct = VISA_MMA_CTYPE(d), dt = VISA_MMA_DTYPE(d);
+	struct visa_mma_frag fa = none, fb = none, fc = none, fd = none;
+	unsigned int m, n, k, blk;
+	uint64_t *A, *B, *C;
+
+	if (!st || shape >= VISA_MMA_SHAPE_COUNT ||
+	    visa_mma_fragment(shape, at, VISA_MMA_A, &fa) ||
+	    visa_mma_fragment(shape, at, VISA_MMA_B, &fb) ||
+	    visa_mma_fragment(shape, ct, VISA_MMA_C, &fc) ||
+	    visa_mma_fragment(shape, dt, VISA_MMA_C, &fd))
+		return bad(w, in, mask);
+	visa_mma_dims(shape, &m, &n, &k);
+	A = calloc((size_t)m * k + (size_t)k * n + (size_t)m * n,
+		   sizeof(uint64_t));
+	if (!A)
+		return bad(w, in, mask);
+	B = A + (size_t)m * k;
+	C = B + (size_t)k * n;
+	gather(&fa, st, VISA_MMA_SLOT_A, A, k);
+	gather(&fb, st, VISA_MMA_SLOT_B, B, n);
+	gather(&fc, st, VISA_MMA_SLOT_C, C, n);
+	blk = shape == VISA_MMA_M16N16K8 ? 4 : k;
+	for (unsigned int r = 0; r < m; r++) {
+		for (unsigned int c = 0; c < n; c++) {
+			uint64_t out;
+
+			if (at == VISA_MMA_F64) {
+				double acc = f64_of(C[r * n + c]);
+
+				for (unsigned int i = 0; i < k; i++)
+					acc = fma(f64_of(A[r * k + i]),
+						  f64_of(B[i * n + c]), acc);
+				out = bits_f64(acc);
+			} else if (at == VISA_MMA_F16 || at == VISA_MMA_BF16 ||
+				   at == VISA_MMA_TF32) {
+				double a[MAXD], b[MAXD];
+				float acc = (float)decode(ct, C[r * n + c]);
+
+				for (unsigned int i = 0; i < k; i++) {
+					a[i] = decode(at, A[r * k + i]);
+					b[i] = decode(at, B[i * n + c]);
+				}
+				for (unsigned int i = 0; i < k; i += blk)
+					acc = block_add(acc, a + i, b + i, blk,
+							at);
+				if (dt == VISA_MMA_F16)
+					out = isnan(acc) ? CANON_NAN_F16 :
+					      f16_from_double(acc, RND_N);
+				else
+					out = isnan(acc) ? CANON_NAN_F32 :
+					      bits_f32(acc);
+			} else {
+				int64_t acc = (int32_t)C[r * n + c];
+
+				for (unsigned int i = 0; i < k; i++) {
+					uint64_t x = A[r * k + i];
+					uint64_t y = B[i * n + c];
+
+					if (at == VISA_MMA_B1)
+						acc += (VISA_MMA_BOP(d) ==
+							VISA_MMA_BOP_AND ?
+							(x & y) : (x ^ y)) & 1;
+					else
+						acc += decode_int(at, x) *
+						       decode_int(at, y);
+				}
+				if (d & VISA_MMA_SATFINITE)
+					acc = acc > INT32_MAX ? INT32_MAX :
+					      acc < INT32_MIN ? INT32_MIN : acc;
+				out = (uint32_t)acc;
+			}
+			C[r * n + c] = out;
+		}
+	}
+	/* D into the C slots: every lane gets its elements */
+	for (unsigned int l = 0; l < WARP_SIZE; l++)
+		for (unsigned int i = 0; i < fd.unique; i++) {
+			unsigned int row, col;
+
+			visa_mma_elem(&fd, l, i, &row, &col);
+			frag_set(&fd, st, VISA_MMA_SLOT_C, l, i,
+				 C[row * n + col]);
+		}
+	free(A);
+	return EXEC_OK;
+}
+
+/* ---- 8x8 b16 matrices -------------------------------------------------- */
+
+/*
+ * Lane l holds, of matrix i (slot i), the two elements of row l / 4 at
+ * columns 2 (l % 4) and 2 (l % 4) + 1; row r of matrix i lies at the
+ * address lane 8 i + r gives.  .trans: lane l holds column l / 4 at rows
+ * 2 (l % 4) and 2 (l % 4) + 1 instead.
+ */
+static int matrices(struct warp *w, const struct dinsn *in, uint32_t mask,
+		    bool store)
+{
+	unsigned int num = VISA_LDM_NUM(in->imm);
+	bool trans = in->imm & VISA_LDM_TRANS;
+	const uint64_t *ra = src_row(w, in, 0, in->a);
+	uint32_t pc = pc_of(w, in);
+	uint64_t *st = stage(w);
+
+	if (!st || (num != 1 && num != 2 && num != 4))
+		return bad(w, in, mask);
+	for (unsigned int i = 0; i < num; i++) {
+		for (int l = 0; l < WARP_SIZE; l++) {
+			uint64_t *s = &slot(st, i)[l];
+
+			if (!(mask >> l & 1))
+				continue;
+			for (unsigned int j = 0; j < (trans ? 2u : 1u); j++) {
+				unsigned int row = trans ? 2 * (l & 3) + j :
+						   (unsigned int)l / 4;
+				uint64_t addr = ra[8 * i + row] +
+					(trans ? 2u * (l / 4) : 4u * (l & 3));
+				uint32_t size = trans ? 2 : 4;
+				void *p = mem_resolve(w, pc, l, in->type2, addr,
+						      size, store ? ACC_WRITE :
+						      ACC_READ);
+				uint32_t v = 0;
+
+				if (!p)
+					return EXEC_FAULT;
+				if (store) {
+					v = (uint32_t)(*s >> (16 * j));
+					memcpy(p, &v, size);
+				} else {
+					memcpy(&v, p, size);
+					if (!trans)
+						*s = v;
+					else if (!j)
+						*s = v & 0xffff;
+					else
+						*s |= (uint64_t)(v & 0xffff) << 16;
+				}
+			}
+		}
+	}
+	return EXEC_OK;
+}
+
+/* movmatrix.trans: out (row l / 4, col 2 (l % 4) + j) = in (col, row). */
+static int movmatrix(struct warp *w, const struct dinsn *in, uint32_t mask)
+{
+	uint64_t *st = stage(w), old[WARP_SIZE];
+
+	if (!st)
+		return bad(w, in, mask);
+	memcpy(old, slot(st, 0), sizeof(old));
+	for (unsigned int l = 0; l < WARP_SIZE; l++) {
+		uint32_t v = 0;
+
+		if (!(mask >> l & 1))
+			continue;
+		for (unsigned int j = 0; j < 2; j++) {
+			unsigned int r = 2 * (l & 3) + j, c = l / 4;
+			uint64_t src = old[r * 4 + c / 2];
+
+			v |= (uint32_t)(src >> (16 * (c & 1)) & 0xffff) << (16 * j);
+		}
+		slot(st, 0)[l] = v;
+	}
+	return EXEC_OK;
+}
+
+int exec_mma(struct warp *w, const struct dinsn *in, uint32_t mask)
+{
+	switch (in->op) {
+	case VISA_OP_MMAPUT:
+		return put(w, in, mask);
+	case VISA_OP_MMAGET:
+		return get(w, in, mask);
+	case VISA_OP_MMALD:
+		return ldst(w, in, mask, false);
+	case VISA_OP_MMAST:
+		return ldst(w, in, mask, true);
+	case VISA_OP_MMA:
+		return multiply(w, in, mask);
+	case VISA_OP_LDMATRIX:
+		return matrices(w, in, mask, false);
+	case VISA_OP_STMATRIX:
+		return matrices(w, in, mask, true);
+	case VISA_OP_MOVMATRIX:
+		return movmatrix(w, in, mask);
+	default:
+		return bad(w, in, mask);
+	}
+}

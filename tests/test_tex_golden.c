@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_tex_golden.c - the texture unit's sampler (firmware_sim/core/
+ * tex_sampler.c) against what an H100 returned for the same fetches
+ * (tests/golden/probe_tex.h100.txt, recorded by tools/cuda-probe/
+ * probe_tex.cu), bit for bit.
+ *
+ * Each recorded line names the texture (format, channels, size,
+ * geometry), the sampler state and the coordinates; the texels are the
+ * probe's (texel_byte, texel_float below repeat its functions).  The
+ * texture is laid out block-linear in a host buffer, as an array is in
+ * VRAM, and the sampler reads it through its read callback.  One case per
+ * texture and sampler state: all its fetches must match.
+ *
+ * What the sampler does not match yet is marked TODO (todo_reason()):
+ * TAP reports the case, and the test still fails if a case that should
+ * match does not.  The 1D recordings are left out: that run of the probe
+ * copied no texels into its 1D arrays (fixed in the probe since).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp_formats.h"
+#include "tap.h"
+#include "tex_sampler.h"
+#include "vgpu_array.h"
+
+/* The probe's texels: byte k of an integer texture, element e of a float one. */
+static unsigned char texel_byte(size_t k)
+{
+	return (unsigned char)(k * 37 + 11);
+}
+
+static float texel_float(size_t e)
+{
+	return (float)((e * 7) % 13) * 0.375f - 2.0f;
+}
+
+static const struct {
+	const char *name;
+	unsigned int format;
+} formats[] = {
+	{ "u8", VGPU_TEX_U8 }, { "s8", VGPU_TEX_S8 }, { "u16", VGPU_TEX_U16 },
+	{ "s16", VGPU_TEX_S16 }, { "u32", VGPU_TEX_U32 },
+	{ "s32", VGPU_TEX_S32 }, { "f16", VGPU_TEX_F16 },
+	{ "f32", VGPU_TEX_F32 },
+};
+
+static const char *const modes[] = { "wrap", "clamp", "mirror", "border" };
+
+struct texture {
+	struct vgpu_tex_desc d;
+	unsigned char *mem;
+	size_t size;
+};
+
+static int host_read(void *opaque, uint64_t va, void *buf, unsigned int len)
+{
+	struct texture *t = opaque;
+
+	if (va + len > t->size)
+		return 1;
+	memcpy(buf, t->mem + va, len);
+	return 0;
+}
+
+static int lookup(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+/* Make the texture of a recorded line's head; 0 on success. */
+static int make_texture(struct texture *t, const char *fmt, int ch, int w,
+			int h, int d, const char *filter, const char *addr,
+			const char *read, int norm, int srgb, int dim)
+{
+	struct vgpu_bl_layout l;
+	unsigned int bytes, elem, f = 0;
+	size_t n, k, e;
+	unsigned char *packed;
+	const char *const filters[] = { "point", "linear" };
+	const char *const reads[] = { "elem", "normf" };
+
+	for (k = 0; k < sizeof(formats) / sizeof(formats[0]); k++)
+		if (!strcmp(fmt, formats[k].name))
+			f = formats[k].format;
+	if (!f)
+		return -1;
+	memset(t, 0, sizeof(*t));
+	t->d.format = (uint8_t)f;
+	t->d.channels = (uint8_t)ch;
+	t->d.width = (uint32_t)w;
+	t->d.height = h ? (uint32_t)h : 1;
+	t->d.depth = d ? (uint32_t)d : 1;
+	t->d.dims = (uint8_t)(dim == 4 ? 2 : dim);
+	t->d.layered = dim == 4;
+	t->d.filter = (uint8_t)lookup(filter, filters, 2);
+	t->d.address[0] = t->d.address[1] = t->d.address[2] =
+		(uint8_t)lookup(addr, modes, 4);
+	t->d.read_mode = (uint8_t)lookup(read, reads, 2);
+	t->d.normalized = (uint8_t)norm;
+	t->d.srgb = (uint8_t)srgb;
+	/* the probe's border colour */
+	t->d.border[0] = 0.25f;
+	t->d.border[1] = -1.5f;
+	t->d.border[2] = 7.0f;
+	t->d.border[3] = 0.5f;
+	bytes = vgpu_tex_format_bytes(f);
+	elem = bytes * (unsigned int)ch;
+	l = (struct vgpu_bl_layout){ .row_bytes = t->d.width * elem,
+				     .height = t->d.height,
+				     .depth = t->d.depth };
+	vgpu_bl_choose(&l, t->d.layered);
+	t->d.block_h_log2 = l.bh;
+	t->d.block_d_log2 = l.bd;
+	if (!vgpu_tex_desc_ok(&t->d))
+		return -1;
+	n = (size_t)t->d.width * t->d.height * t->d.depth;
+	packed = malloc(n * elem);
+	for (e = 0; e < n * (size_t)ch; e++) {
+		if (f == VGPU_TEX_F32) {
+			float v = texel_float(e);
+
+			memcpy(packed + e * 4, &v, 4);
+		} else if (f == VGPU_TEX_F16) {
+			uint16_t v = f16_from_double(texel_float(e), RND_N);
+
+			memcpy(packed + e * 2, &v, 2);
+		}
+	}
+	if (f != VGPU_TEX_F32 && f != VGPU_TEX_F16)
+		for (k = 0; k < n * elem; k++)
+			packed[k] = texel_byte(k);
+	/* block-linear, as the copy engine leaves an array */
+	t->size = vgpu_bl_size(&l);
+	t->mem = calloc(t->size, 1);
+	for (uint32_t z = 0; z < t->d.depth; z++)
+		for (uint32_t y = 0; y < t->d.height; y++)
+			for (uint32_t x = 0; x < l.row_bytes; x++)
+				t->mem[vgpu_bl_offset(&l, x, y, z)] =
+					packed[((size_t)z * t->d.height + y) *
+					       l.row_bytes + x];
+	free(packed);
+	return 0;
+}
+
+/* Why a recorded case is not expected to match yet, or NULL. */
+static const char *todo_reason(const char *head)
+{
+	if (strstr(head, "srgb=1"))
+		return "sRGB decoding (the H100's table is not known)";
+	if (strstr(head, "filter=linear") && strstr(head, "read=normf"))
+		return "linear filtering of normalized integers";
+	if (strstr(head, "f16") && strstr(head, "filter=linear"))
+		return "linear filtering of half texels";
+	if (strstr(head, "filter=linear") && strstr(head, "dim=3"))
+		return "trilinear weights";
+	return NULL;
+}
+
+static int todo_cases;
+
+/* The verdict of one recorded case. */
+static void verdict(struct tap *t, const char *head, int lines, int bad)
+{
+	const char *todo = todo_reason(head);
+
+	if (!todo || !bad) {
+		tap_ok(t, !bad, "%s: %d fetches bit-identical", head,
+		       lines - bad);
+		return;
+	}
+	t->n++;
+	todo_cases++;
+	printf("not ok %d %s: %d of %d fetches bit-identical # TODO %s\n",
+	       t->n, head, lines - bad, lines, todo);
+}
+
+static float as_float(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+int main(void)
+{
+	FILE *fp = fopen(GOLDEN_TEX_FILE, "r");
+	char line[512], head[256] = "", cur[256] = "";
+	struct tap t = { 0 };
+	struct texture tex = { 0 };
+	int have = 0, lines = 0, bad = 0;
+
+	printf("TAP version 13\n");
+	if (!fp) {
+		tap_ok(&t, 0, "open %s", GOLDEN_TEX_FILE);
+		return tap_done(&t);
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		char fmt[8], filter[8], addr[8], read[8];
+		int ch, w, h, d, norm, srgb, dim, used;
+		uint32_t x, y, z, want[4], got[4];
+		float c[3];
+		char *arrow = strstr(line, " x=");
+
+		if (strncmp(line, "tex ", 4) || !arrow || !strstr(line, "->"))
+			continue;
+		snprintf(head, sizeof(head), "%.*s", (int)(arrow - line), line);
+		if (sscanf(line, "tex %7s %d %d %d %d filter=%7[a-z] addr=%7[a-z] read=%7[a-z] norm=%d srgb=%d dim=%d%n",
+			   fmt, &ch, &w, &h, &d, filter, addr, read, &norm,
+			   &srgb, &dim, &used) != 11 ||
+		    sscanf(arrow, " x=%x y=%x z=%x -> %x %x %x %x", &x, &y, &z,
+			   &want[0], &want[1], &want[2], &want[3]) != 7)
+			continue;
+		if (dim <= 1)
+			continue;	/* linear memory, 1D: see the top */
+		if (strcmp(head, cur)) {
+			if (have)
+				verdict(&t, cur, lines, bad);
+			free(tex.mem);
+			tex.mem = NULL;
+			strcpy(cur, head);
+			have = 1;
+			lines = bad = 0;
+			if (make_texture(&tex, fmt, ch, w, h, d, filter, addr,
+					 read, norm, srgb, dim)) {
+				tap_ok(&t, 0, "%s: a texture the sampler takes", cur);
+				have = 0;
+			}
+		}
+		if (!have)
+			continue;
+		c[0] = as_float(x);
+		c[1] = as_float(y);
+		c[2] = as_float(z);
+		lines++;
+		memset(got, 0, sizeof(got));
+		if (vgpu_tex_sample(&tex.d, host_read, &tex, c,
+				    (int)as_float(z), got) ||
+		    memcmp(got, want, sizeof(got))) {
+			/* TEX_GOLDEN_ALL=1: every difference, not the first */
+			if (!bad++ || getenv("TEX_GOLDEN_ALL"))
+				tap_diag("%s x=%g y=%g z=%g: %08x %08x %08x %08x, H100 %08x %08x %08x %08x",
+					 cur, c[0], c[1], c[2], got[0], got[1],
+					 got[2], got[3], want[0], want[1],
+					 want[2], want[3]);
+		}
+	}
+	if (have)
+		verdict(&t, cur, lines, bad);
+	free(tex.mem);
+	fclose(fp);
+	printf("1..%d\n", t.n);
+	tap_diag("%d cases TODO (not bit-identical yet), counted as passes", todo_cases);
+	return tap_done(&t);
+}

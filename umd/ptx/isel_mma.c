@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * isel_mma.c - the tensor-core instructions: wmma.load/store/mma,
+ * mma.sync, ldmatrix, stmatrix, movmatrix.
+ *
+ * Each becomes the vISA's warp-collective matrix instructions
+ * (include/vgpu_mma.h), whose operands travel through the warp's staging
+ * slots because a fragment is more registers than a vISA instruction
+ * names:
+ *
+ *   wmma.load.a   MMALD (fragment A from memory), MMAGET x 2
+ *   wmma.mma      MMAPUT A, B, C (four registers each), MMA, MMAGET D
+ *   wmma.store.d  MMAPUT D, MMAST
+ *   mma.sync      as wmma.mma
+ *   ldmatrix      LDMATRIX, MMAGET;  stmatrix: MMAPUT, STMATRIX
+ *   movmatrix     MMAPUT, MOVMATRIX, MMAGET
+ *
+ * and cvt.{rna,rn,rz}.tf32.f32 (the rounding WMMA's tf32 users apply to
+ * their inputs: __float_to_tf32()), lowered to integer operations.
+ *
+ * How many registers a fragment has comes from visa_mma_fragment(), the
+ * same function that tells the firmware where their elements lie.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "isel.h"
+#include "vgpu_mma.h"
+
+static const char *const shape_names[VISA_MMA_SHAPE_COUNT] = {
+#define X(name, m, n, k) #name,
+	VISA_MMA_SHAPES(X)
+#undef X
+};
+
+static const char *const type_names[VISA_MMA_TYPE_COUNT] = {
+	[VISA_MMA_F16] = "f16", [VISA_MMA_BF16] = "bf16",
+	[VISA_MMA_TF32] = "tf32", [VISA_MMA_F32] = "f32",
+	[VISA_MMA_F64] = "f64", [VISA_MMA_S8] = "s8", [VISA_MMA_U8] = "u8",
+	[VISA_MMA_S4] = "s4", [VISA_MMA_U4] = "u4", [VISA_MMA_B1] = "b1",
+	[VISA_MMA_S32] = "s32",
+};
+
+static const unsigned int slot_base[3] = {
+	VISA_MMA_SLOT_A, VISA_MMA_SLOT_B, VISA_MMA_SLOT_C,
+};
+
+/* The modifiers of one instruction, sorted into what they say. */
+struct mma_mods {
+	int shape;		/* enum visa_mma_shape, -1 none */
+	int types[4];		/* enum visa_mma_type, in order */
+	unsigned int ntypes;
+	int layout[2];		/* row 0 / col 1, in order; -1 none */
+	unsigned int nlayout;
+	uint8_t space;		/* enum visa_space */
+	bool sync, satfinite, trans, popc;
+	unsigned int bop;	/* VISA_MMA_BOP_* */
+	unsigned int num;	/* ldmatrix .x1/.x2/.x4 */
+	char matrix;		/* wmma.load .a/.b/.c, wmma.store .d */
+};
+
+static void read_mods(struct cg *g, const struct ptx_insn *in, uint32_t first,
+		      struct mma_mods *mm)
+{
+	memset(mm, 0, sizeof(*mm));
+	mm->shape = -1;
+	mm->layout[0] = mm->layout[1] = -1;
+	mm->space = VISA_SPACE_GENERIC;
+	for (uint32_t i = first; i < in->nmods; i++) {
+		const char *s = in->mods[i];
+		unsigned int t;
+
+		for (t = 0; t < VISA_MMA_SHAPE_COUNT; t++)
+			if (!strcasecmp(s, shape_names[t]))
+				break;
+		if (t < VISA_MMA_SHAPE_COUNT) {
+			mm->shape = (int)t;
+			continue;
+		}
+		for (t = 0; t < VISA_MMA_TYPE_COUNT; t++)
+			if (!strcmp(s, type_names[t]))
+				break;
+		if (t < VISA_MMA_TYPE_COUNT && mm->ntypes < 4) {
+			mm->types[mm->ntypes++] = (int)t;
+			continue;
+		}
+		if ((!strcmp(s, "row") || !strcmp(s, "col")) && mm->nlayout < 2)
+			mm->layout[mm->nlayout++] = s[0] == 'c';
+		else if (!strcmp(s, "global"))
+			mm->space = VISA_SPACE_GLOBAL;
+		else if (!strcmp(s, "shared") || !strcmp(s, "shared::cta"))
+			mm->space = VISA_SPACE_SHARED;
+		else if (!strcmp(s, "satfinite"))
+			mm->satfinite = true;
+		else if (!strcmp(s, "trans"))
+			mm->trans = true;
+		else if (!strcmp(s, "popc"))
+			mm->popc = true;
+		else if (!strcmp(s, "xor"))
+			mm->bop = VISA_MMA_BOP_XOR;
+		else if (!strcmp(s, "and"))
+			mm->bop = VISA_MMA_BOP_AND;
+		else if (!strcmp(s, "x1") || !strcmp(s, "x2") || !strcmp(s, "x4"))
+			mm->num = (unsigned int)(s[1] - '0');
+		else if ((!strcmp(s, "a") || !strcmp(s, "b") || !strcmp(s, "c") ||
+			  !strcmp(s, "d")) && !mm->matrix)
+			mm->matrix = s[0];
+		else if (!strcmp(s, "sync"))
+			mm->sync = true;
+		else if (strcmp(s, "aligned") &&
+			 strcmp(s, "rn") && strcmp(s, "m8n8") && strcmp(s, "b16"))
+			cg_unsupported(g, &in->pos, "'.%s' on '%s' is not supported",
+				       s, in->op);
+	}
+	if (!mm->sync)
+		cg_fail(g, &in->pos, "'%s' needs .sync", in->op);
+}
+
+/* The registers of a fragment operand: a {vector} or one register. */
+static uint32_t frag_regs(struct cg *g, const struct ptx_operand *o,
+			  uint32_t want, const struct ptx_operand **regs)
+{
+	uint32_t n = o->kind == PO_VEC ? o->nelems : 1;
+
+	if (o->kind != PO_VEC && o->kind != PO_REG)
+		cg_fail(g, &o->pos, "a fragment is a register or {registers}");
+	if (n != want)
+		cg_fail(g, &o->pos, "this fragment has %u registers, not %u",
+			want, n);
+	for (uint32_t i = 0; i < n; i++)
+		regs[i] = o->kind == PO_VEC ? &o->elems[i] : o;
+	return n;
+}
+
+static uint16_t reg_src(struct cg *g, struct cg_fn *fn,
+			const struct ptx_operand *o)
+{
+	if (o->kind != PO_REG && o->kind != PO_IMM && o->kind != PO_FIMM)
+		cg_fail(g, &o->pos, "a fragment element is a register");
+	return cg_src(g, fn, o, PT_B64);
+}
+
+/* MMAPUT the registers of @o into the slots from @base. */
+static void put(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
+		uint32_t want, unsigned int base)
+{
+	const struct ptx_operand *regs[16];
+	uint32_t n = frag_regs(g, o, want, regs);
+
+	for (uint32_t i = 0; i < n; i += 4) {
+		struct visa_insn *vi;
+		uint16_t r[4];
+
+		for (uint32_t j = 0; j < 4; j++)
+			r[j] = i + j < n ? reg_src(g, fn, regs[i + j]) :
+					   VISA_OPND_NONE;
+		vi = cg_insn(fn, VISA_OP_MMAPUT, VISA_T_B64);
+		vi->a = r[0];
+		vi->b = r[1];
+		vi->c = r[2];
+		vi->e = r[3];
+		vi->imm = base + i;
+	}
+}
+
+/* MMAGET the slots from @base into the registers of @o. */
+static void get(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
+		uint32_t want, unsigned int base)
+{
+	const struct ptx_operand *regs[16];
+	uint32_t n = frag_regs(g, o, want, regs);
+
+	for (uint32_t i = 0; i < n; i += 4) {
+		struct visa_insn *vi;
+		uint16_t r[4];
+
+		for (uint32_t j = 0; j < 4; j++)
+			r[j] = i + j < n ? cg_dst(g, fn, regs[i + j]) :
+					   VISA_OPND_NONE;
+		vi = cg_insn(fn, VISA_OP_MMAGET, VISA_T_B64);
+		vi->d = r[0];
+		vi->b = r[1];
+		vi->c = r[2];
+		vi->e = r[3];
+		vi->imm = base + i;
+	}
+}
+
+/* The address of [operand] in one GPR (plus the space it is in). */
+static uint16_t address(struct cg *g, struct cg_fn *fn,
+			const struct ptx_operand *o, uint8_t *space)
+{
+	enum ptx_space sp = *space == VISA_SPACE_GLOBAL ? PS_GLOBAL :
+			    *space == VISA_SPACE_SHARED ? PS_SHARED :
+			    PS_GENERIC;
+	struct cg_addr ad;
+	struct visa_insn *vi;
+	uint16_t t;
+
+	cg_address(g, fn, o, sp, &ad);
+	if (ad.argreg)
+		cg_unsupported(g, &o->pos, "a matrix in a call's parameter");
+	*space = ad.space;
+	if (ad.a == VISA_OPND_NONE)
+		return cg_lit(g, fn, ad.imm);
+	if (!ad.imm)
+		return ad.a;
+	t = cg_temp(g, fn);
+	vi = cg_insn(fn, VISA_OP_ADD, VISA_T_U64);
+	vi->d = t;
+	vi->a = ad.a;
+	vi->b = cg_lit(g, fn, ad.imm);
+	return t;
+}
+
+static struct visa_mma_frag fragment(struct cg *g, const struct ptx_insn *in,
+				     int shape, int type, unsigned int mx)
+{
+	struct visa_mma_frag f;
+
+	if (shape < 0 || type < 0 ||
+	    visa_mma_fragment((unsigned int)shape, (unsigned int)type, mx, &f))
+		cg_unsupported(g, &in->pos,
+			       "'%s' with this shape and type is not supported",
+			       in->op);
+	return f;
+}
+
+/* wmma.load.{a,b,c} and wmma.store.d */
+static void sel_wmma_ldst(struct cg *g, struct cg_fn *fn,
+			  const struct ptx_insn *in, bool store)
+{
+	struct mma_mods mm;
+	const struct ptx_operand *addr, *frag, *stride;
+	struct visa_mma_frag f;
+	struct visa_insn *vi;
+	unsigned int mx;
+	uint64_t desc;
+	uint16_t a, b;
+
+	read_mods(g, in, 1, &mm);
+	if (mm.ntypes != 1 || mm.nlayout != 1 || !mm.matrix ||
+	    (store != (mm.matrix == 'd')) || in->nops < 2 || in->nops > 3)
+		cg_fail(g, &in->pos, "malformed '%s.%s'", in->op, in->mods[0]);
+	mx = mm.matrix == 'a' ? VISA_MMA_A : mm.matrix == 'b' ? VISA_MMA_B :
+	     VISA_MMA_C;
+	f = fragment(g, in, mm.shape, mm.types[0], mx);
+	addr = &in->ops[store ? 0 : 1];
+	frag = &in->ops[store ? 1 : 0];
+	stride = in->nops == 3 ? &in->ops[2] : NULL;
+	if (mx == VISA_MMA_C)
+		desc = VISA_MMA_DESC(mm.shape, 0, mm.types[0], mm.types[0]);
+	else
+		desc = VISA_MMA_DESC(mm.shape, mm.types[0], 0, 0);
+	desc |= VISA_MMA_MKMATRIX(mx) | (mm.layout[0] ? VISA_MMA_COLMAJOR : 0);
+	if (store)
+		put(g, fn, frag, f.nregs, VISA_MMA_SLOT_C);
+	a = address(g, fn, addr, &mm.space);
+	/* no stride: the matrix is dense */
+	b = stride ? cg_src(g, fn, stride, PT_U32) :
+	    cg_lit(g, fn, mm.layout[0] ? f.rows : f.cols);
+	vi = cg_insn(fn, store ? VISA_OP_MMAST : VISA_OP_MMALD, VISA_T_B64);
+	vi->a = a;
+	vi->b = b;
+	vi->type2 = mm.space;
+	vi->imm = desc;
+	if (!store)
+		get(g, fn, frag, f.nregs, slot_base[mx]);
+}
+
+/*
+ * wmma.mma (types: .dtype.ctype for f16/f32, else .dtype.atype.btype.ctype)
+ * and mma.sync (always four types).
+ */
+static void sel_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
+		    uint32_t first)
+{
+	struct mma_mods mm;
+	struct visa_mma_frag fa, fb, fc, fd;
+	struct visa_insn *vi;
+	int at, ct, dt;
+	uint64_t desc;
+
+	read_mods(g, in, first, &mm);
+	if (in->nops != 4)
+		cg_fail(g, &in->pos, "'%s' takes d, a, b, c", in->op);
+	if (mm.ntypes == 2) {
+		dt = mm.types[0];
+		ct = mm.types[1];
+		at = VISA_MMA_F16;
+	} else if (mm.ntypes == 4 && mm.types[1] == mm.types[2]) {
+		dt = mm.types[0];
+		at = mm.types[1];
+		ct = mm.types[3];
+	} else {
+		cg_unsupported(g, &in->pos, "'%s' with these types is not supported",
+			       in->op);
+	}
+	if ((at == VISA_MMA_B1) != (mm.bop != 0) || (mm.bop && !mm.popc))
+		cg_fail(g, &in->pos, "b1 '%s' needs .xor.popc or .and.popc",
+			in->op);
+	if (mm.satfinite && at != VISA_MMA_S8 && at != VISA_MMA_U8 &&
+	    at != VISA_MMA_S4 && at != VISA_MMA_U4)
+		cg_unsupported(g, &in->pos, "'.satfinite' on '%s' with %s inputs",
+			       in->op, type_names[at]);
+	fa = fragment(g, in, mm.shape, at, VISA_MMA_A);
+	fb = fragment(g, in, mm.shape, at, VISA_MMA_B);
+	fc = fragment(g, in, mm.shape, ct, VISA_MMA_C);
+	fd = fragment(g, in, mm.shape, dt, VISA_MMA_C);
+	desc = VISA_MMA_DESC(mm.shape, at, ct, dt) | VISA_MMA_MKBOP(mm.bop) |
+	       (mm.satfinite ? VISA_MMA_SATFINITE : 0);
+	put(g, fn, &in->ops[1], fa.nregs, VISA_MMA_SLOT_A);
+	put(g, fn, &in->ops[2], fb.nregs, VISA_MMA_SLOT_B);
+	put(g, fn, &in->ops[3], fc.nregs, VISA_MMA_SLOT_C);
+	vi = cg_insn(fn, VISA_OP_MMA, VISA_T_B64);
+	vi->imm = desc;
+	get(g, fn, &in->ops[0], fd.nregs, VISA_MMA_SLOT_C);
+}
+
+/* ldmatrix / stmatrix .x1/.x2/.x4 {.trans} .b16, movmatrix.trans.b16 */
+static void sel_matrix(struct cg *g, struct cg_fn *fn,
+		       const struct ptx_insn *in)
+{
+	bool load = !strcmp(in->op, "ldmatrix");
+	bool move = !strcmp(in->op, "movmatrix");
+	struct mma_mods mm;
+	struct visa_insn *vi;
+	uint16_t a;
+
+	read_mods(g, in, 0, &mm);
+	if (in->nops != 2 || mm.ntypes || (move ? !mm.trans || mm.num :
+					   !mm.num))
+		cg_fail(g, &in->pos, "malformed '%s'", in->op);
+	if (move) {
+		put(g, fn, &in->ops[1], 1, 0);
+		cg_insn(fn, VISA_OP_MOVMATRIX, VISA_T_B64);
+		get(g, fn, &in->ops[0], 1, 0);
+		return;
+	}
+	if (!load)
+		put(g, fn, &in->ops[1], mm.num, 0);
+	a = address(g, fn, &in->ops[load ? 1 : 0], &mm.space);
+	vi = cg_insn(fn, load ? VISA_OP_LDMATRIX : VISA_OP_STMATRIX,
+		     VISA_T_B64);
+	vi->a = a;
+	vi->type2 = mm.space;
+	vi->imm = mm.num | (mm.trans ? VISA_LDM_TRANS : 0);
+	if (load)
+		get(g, fn, &in->ops[0], mm.num, 0);
+}
+
+static uint16_t op3(struct cg *g, struct cg_fn *fn, uint16_t op, uint8_t type,
+		    uint16_t a, uint16_t b)
+{
+	struct visa_insn *vi = cg_insn(fn, op, type);
+
+	vi->d = cg_temp(g, fn);
+	vi->a = a;
+	vi->b = b;
+	return vi->d;
+}
+
+/*
+ * cvt.{rna,rn,rz}.tf32.f32: an f32 rounded to tf32's 10 fraction bits
+ * (the low 13 bits cleared), infinities and NaNs unchanged.  Integer
+ * arithmetic on the bits: a carry out of the fraction raises the
+ * exponent, and out of the largest finite value gives infinity.
+ */
+static void sel_cvt_tf32(struct cg *g, struct cg_fn *fn,
+			 const struct ptx_insn *in)
+{
+	bool rna = insn_has(in, "rna"), rn = insn_has(in, "rn");
+	uint16_t a, x, r, p, d;
+	struct visa_insn *vi;
+
+	if (!insn_has(in, "f32") || in->nops != 2 || insn_has(in, "relu") ||
+	    insn_has(in, "satfinite") || (!rna && !rn && !insn_has(in, "rz")))
+		cg_unsupported(g, &in->pos,
+			       "only cvt.{rna,rn,rz}.tf32.f32 is supported");
+	a = cg_src(g, fn, &in->ops[1], PT_B32);
+	x = a;
+	if (rna) {
+		x = op3(g, fn, VISA_OP_ADD, VISA_T_U32, a, cg_lit(g, fn, 0x1000));
+	} else if (rn) {	/* + 0xfff + the lowest kept bit: ties to even */
+		uint16_t lsb = op3(g, fn, VISA_OP_SHR, VISA_T_U32, a,
+				   cg_lit(g, fn, 13));
+
+		lsb = op3(g, fn, VISA_OP_AND, VISA_T_B32, lsb, cg_lit(g, fn, 1));
+		x = op3(g, fn, VISA_OP_ADD, VISA_T_U32, a, cg_lit(g, fn, 0xfff));
+		x = op3(g, fn, VISA_OP_ADD, VISA_T_U32, x, lsb);
+	}
+	r = op3(g, fn, VISA_OP_AND, VISA_T_B32, x, cg_lit(g, fn, 0xffffe000u));
+	/* exponent all ones: infinity or NaN stays as it is */
+	x = op3(g, fn, VISA_OP_AND, VISA_T_B32, a, cg_lit(g, fn, 0x7f800000u));
+	p = cg_ptemp(g, fn);
+	vi = cg_insn(fn, VISA_OP_SETP, VISA_T_U32);
+	vi->a = x;
+	vi->b = cg_lit(g, fn, 0x7f800000u);
+	vi->pd = p;
+	vi->mod = VISA_MOD_MKSUB(VISA_CMP_EQ);
+	d = cg_dst(g, fn, &in->ops[0]);
+	vi = cg_insn(fn, VISA_OP_SELP, VISA_T_B32);
+	vi->d = d;
+	vi->a = a;
+	vi->b = r;
+	vi->pa = p;
+}
+
+bool cg_select_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
+{
+	if (!strcmp(in->op, "cvt") && insn_has(in, "tf32")) {
+		sel_cvt_tf32(g, fn, in);
+		return true;
+	}
+	if (!strcmp(in->op, "wmma")) {
+		if (!in->nmods)
+			cg_fail(g, &in->pos, "'wmma' needs .load, .store or .mma");
+		if (!strcmp(in->mods[0], "load"))
+			sel_wmma_ldst(g, fn, in, false);
+		else if (!strcmp(in->mods[0], "store"))
+			sel_wmma_ldst(g, fn, in, true);
+		else if (!strcmp(in->mods[0], "mma"))
+			sel_mma(g, fn, in, 1);
+		else
+			cg_unsupported(g, &in->pos, "'wmma.%s' is not supported",
+				       in->mods[0]);
+		return true;
+	}
+	if (!strcmp(in->op, "mma")) {
+		if (in->nmods && !strcmp(in->mods[0], "sp"))
+			cg_unsupported(g, &in->pos, "sparse 'mma.sp' is not supported");
+		sel_mma(g, fn, in, 0);
+		return true;
+	}
+	if (!strcmp(in->op, "ldmatrix") || !strcmp(in->op, "stmatrix") ||
+	    !strcmp(in->op, "movmatrix")) {
+		sel_matrix(g, fn, in);
+		return true;
+	}
+	return false;
+}

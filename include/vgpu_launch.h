@@ -77,6 +77,15 @@
  *    VGPU_LAUNCH_MAX_CLUSTER in all) whose blocks are resident together
  *    and share their shared memory (Documentation/cooperative-groups.rst).
  *
+ * 9. Counters.  With VGPU_LAUNCH_F_COUNTERS the GR engine counts what the
+ *    grid does (include/vgpu_counters.h) and, once it completed and
+ *    before the queue moves past the packet, writes a struct
+ *    vgpu_launch_counters of at most counters_size bytes at the GPU VA
+ *    counters_va (8-byte aligned, writable).  A counted grid runs on the
+ *    interpreter.  Without the flag both fields must be 0; with it
+ *    counters_size must be at least 8 (the struct's size and flags).
+ *    A firmware older than the flag refuses the packet (unknown flag).
+ *
  * Every field is checked when the packet is fetched; a violation faults
  * the context with VGPU_FAULT_BAD_PACKET (wrong sizes, unknown flags,
  * non-zero reserved bytes) or VGPU_FAULT_ILLEGAL_INSTRUCTION (an image
@@ -99,8 +108,11 @@
  * grid-sync workspace.  See "Cooperative grids and clusters".
  */
 #define VGPU_LAUNCH_F_COOPERATIVE	(1U << 1)
+/* Count the grid and write struct vgpu_launch_counters at counters_va. */
+#define VGPU_LAUNCH_F_COUNTERS		(1U << 2)
 #define VGPU_LAUNCH_F_ALL		(VGPU_LAUNCH_F_INLINE_PARAMS | \
-					 VGPU_LAUNCH_F_COOPERATIVE)
+					 VGPU_LAUNCH_F_COOPERATIVE | \
+					 VGPU_LAUNCH_F_COUNTERS)
 
 /* The most blocks a cluster may have (an H100's non-portable limit). */
 #define VGPU_LAUNCH_MAX_CLUSTER		16
@@ -135,6 +147,11 @@
  * @reserved0: zero.
  * @grid_sync_va: with VGPU_LAUNCH_F_COOPERATIVE, the grid-sync workspace;
  *	else 0.  See "Cooperative grids and clusters".
+ * @counters_size: with VGPU_LAUNCH_F_COUNTERS, bytes available at
+ *	@counters_va (>= 8); otherwise 0.  See "Counters".
+ * @reserved1: zero.
+ * @counters_va: with VGPU_LAUNCH_F_COUNTERS, the GPU VA (8-byte aligned)
+ *	where the counters are written; otherwise 0.
  */
 struct vgpu_launch_v1 {
 	__u32 kernel_index;
@@ -151,6 +168,9 @@ struct vgpu_launch_v1 {
 	__u8 cluster_dim[3];
 	__u8 reserved0;
 	__u64 grid_sync_va;
+	__u32 counters_size;
+	__u32 reserved1;
+	__u64 counters_va;
 };
 
 #endif /* _VGPU_LAUNCH_H */

@@ -197,6 +197,9 @@ struct block {
 	uint32_t live_warps;
 	uint32_t next_warp;	/* round robin: the warp to run next */
 	bool ready;		/* set up (block_setup() done) */
+	bool counting;		/* the grid counts: @cnt, interpreter only */
+	struct vgpu_core_counters cnt;	/* this block's, added to the
+					 * grid's when it retires */
 	struct block *pool_next;	/* SM's pool of free blocks, or its
 					 * inbox (dispatch.c) */
 	/* thread-block cluster: rank, %cluster_ctaid, %clusterid */
@@ -415,6 +418,12 @@ int mem_read_string(struct warp *w, uint32_t pc, int lane, uint64_t gaddr,
 		    char *dst, uint32_t cap, uint32_t *len);
 void tlb_flush(struct sm *sm);
 const struct tlb_entry *tlb_peek(const struct sm *sm, uint64_t va);
+
+/* counters.c: one warp's ld/st of @bytes per lane at @addr (per lane) */
+void counters_access(struct block *b, int space, const uint64_t *addr,
+		     uint32_t mask, uint32_t bytes, bool store);
+/* add a retiring block's counters to its grid's */
+void counters_retire(struct block *b);
 
 /* firmware_sim/jit/: the native tier (NULL / no-op when not chosen). */
 struct jit_module *jit_module_create(const struct vgpu_module *m);

@@ -377,6 +377,8 @@ static void block_retire(struct sm *sm, uint32_t i)
 		atomic_fetch_add(&sm->core->thread_insns,
 				 b->warps[w].lane_insns);
 	}
+	if (b->ready && b->counting)
+		counters_retire(b);
 	if (g->lc.ctx_id == sm->core->cur_ctx &&
 	    sm->ctx_gen == atomic_load(&sm->core->ctx_gen))
 		usage_add(&sm->used, g, -1);

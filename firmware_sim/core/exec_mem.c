@@ -441,6 +441,12 @@ static int ld_st(struct warp *w, const struct dinsn *in, uint32_t mask)
 		else
 			x.D[i] = reg_row(w, ld_regs[i]);
 	}
+	if (__builtin_expect(w->blk->counting, 0)) {
+		uint64_t addr[WARP_SIZE];
+
+		FOR_LANES(mask, addr[l] = base_addr(w, in, A, l));
+		counters_access(w->blk, in->type2, addr, mask, es * n, st);
+	}
 	if (ld_st_span(w, in, mask, A, &x) >= 0)
 		return EXEC_OK;
 

@@ -225,6 +225,8 @@ static int block_setup(struct block *b)
 	b->live_warps = nwarps;
 	b->shared_size = g->shared_size;
 	b->next_warp = 0;
+	b->counting = g->l->counters != NULL;
+	memset(&b->cnt, 0, sizeof(b->cnt));
 	if (nwarps > b->warps_cap) {
 		struct warp *p = realloc(b->warps, nwarps * sizeof(*p));
 		uint32_t *q = realloc(b->bar_wait, nwarps * sizeof(*q));
@@ -343,6 +345,10 @@ static int block_run(struct sm *sm, struct block *b, uint64_t ctx_gen)
 		r = warp_run(w, WARP_QUANTUM);
 		atomic_fetch_add_explicit(&sm->progress, w->insns - before,
 					  memory_order_relaxed);
+		/* achieved occupancy: resident warps, weighted by work */
+		if (b->counting)
+			b->cnt.warps_resident += (uint64_t)sm->used.warps *
+						 (w->insns - before);
 		if (r == RUN_FAULT)
 			return BLOCK_RAN;
 		if (r == RUN_DONE) {

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vgpu_counters.h"
 #include "vgpu_visa.h"
 
 #ifdef __cplusplus
@@ -133,6 +134,16 @@ struct vgpu_core_fault {
 				 * message, file and function */
 };
 
+/*
+ * The counters of one grid, as include/vgpu_counters.h defines them
+ * (Documentation/profiler.rst says how each is computed).
+ */
+struct vgpu_core_counters {
+#define VGPU_CORE_COUNTER(f, metric, unit, desc) uint64_t f;
+	VGPU_COUNTERS(VGPU_CORE_COUNTER)
+#undef VGPU_CORE_COUNTER
+};
+
 /* A grid to run. */
 struct vgpu_core_launch {
 	const struct vgpu_module *module;
@@ -164,6 +175,14 @@ struct vgpu_core_launch {
 	/* Scheduled time (its context's slices) after which the grid stops
 	 * with VISA_FAULT_TIMEOUT; 0: no limit. */
 	uint64_t exec_limit_us;
+	/*
+	 * Counting: when not NULL, the grid runs on the interpreter (the
+	 * native tier does not count) and its counters are added to
+	 * *@counters (which the caller zeroes) before @done runs;
+	 * @duration_ns and @start_ns are left to the caller.  NULL costs
+	 * nothing.
+	 */
+	struct vgpu_core_counters *counters;
 	/*
 	 * Cooperative grids and clusters (Documentation/cooperative-groups.rst).
 	 * A @cooperative grid's blocks are all resident at once: it waits

@@ -625,8 +625,9 @@ bool warp_settle(struct warp *w)
 
 int warp_run(struct warp *w, uint32_t quantum)
 {
-	/* The native tier, when the module has one (firmware_sim/jit/). */
-	if (w->blk->g->mod->jit)
+	/* The native tier, when the module has one (firmware_sim/jit/),
+	 * unless the grid counts: only the interpreter counts. */
+	if (w->blk->g->mod->jit && !w->blk->counting)
 		return jit_warp_run(w, quantum);
 	return warp_interp(w, quantum);
 }

@@ -82,6 +82,11 @@ struct fw_queue {
 	struct fw_image *grid_img;	/* holds the module alive */
 	int grid_result;		/* of the callback */
 	struct vgpu_core_fault grid_fault;	/* of the callback */
+	/* VGPU_LAUNCH_F_COUNTERS: where they go, and the grid's count */
+	uint64_t counters_va;		/* 0: the launch does not count */
+	uint32_t counters_size;
+	uint64_t grid_start_ns;
+	struct vgpu_core_counters grid_counters;
 	struct vgpu_fault launch_fault;	/* kernel name and va, so far */
 	struct fw_engine *eng;
 	struct fw_queue *next;		/* device table (event thread) */

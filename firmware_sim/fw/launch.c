@@ -35,6 +35,7 @@
 #include "mmu.h"
 #include "vgpu_core.h"
 #include "vgpu_launch.h"
+#include "counters.h"
 
 #define FW_IMAGE_CACHE_MAX	32
 
@@ -220,13 +221,18 @@ static bool launch_packet_ok(const struct vgpu_pkt_launch *p, uint32_t size,
 	if (p->isa_version != VGPU_LAUNCH_ISA_V1 ||
 	    !all_zero(p->reserved, sizeof(p->reserved)) ||
 	    payload < sizeof(*v1) || v1->flags & ~VGPU_LAUNCH_F_ALL ||
-	    v1->reserved0 ||
+	    v1->reserved0 || v1->reserved1 ||
 	    v1->priority < VGPU_LAUNCH_PRIO_HIGHEST ||
 	    v1->priority > VGPU_LAUNCH_PRIO_LOWEST)
 		return false;
 	if (v1->image_size < sizeof(struct visa_image_header) ||
 	    v1->image_size > VGPU_LAUNCH_MAX_IMAGE || !v1->image_id ||
 	    v1->param_size > VGPU_LAUNCH_MAX_PARAMS)
+		return false;
+	if (v1->flags & VGPU_LAUNCH_F_COUNTERS ?
+	    !v1->counters_va || (v1->counters_va & 7) ||
+	    v1->counters_size < 8 :
+	    v1->counters_va || v1->counters_size)
 		return false;
 	if (!v1->printf_fifo_va != !v1->printf_fifo_size ||
 	    (v1->printf_fifo_size &&
@@ -287,6 +293,11 @@ static void launch_done(void *arg, int result,
 
 	q->grid_result = result;
 	q->grid_fault = *cf;
+	if (q->counters_va) {
+		q->grid_counters.start_ns = q->grid_start_ns;
+		q->grid_counters.duration_ns = fw_counters_now_ns() -
+					       q->grid_start_ns;
+	}
 	atomic_store_explicit(&q->grid_done, true, memory_order_release);
 	fw_engine_wake(eng);
 }
@@ -356,6 +367,14 @@ int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
 	for (int i = 0; i < 3; i++)
 		l.cluster[i] = v1->cluster_dim[i];
 	l.exec_limit_us = 1000ull * atomic_load(&dev->exec_limit_ms);
+	q->counters_va = 0;
+	if (v1->flags & VGPU_LAUNCH_F_COUNTERS) {
+		memset(&q->grid_counters, 0, sizeof(q->grid_counters));
+		q->counters_va = v1->counters_va;
+		q->counters_size = v1->counters_size;
+		q->grid_start_ns = fw_counters_now_ns();
+		l.counters = &q->grid_counters;
+	}
 
 	if (atomic_load(&q->ctx->stopped))
 		return -1;
@@ -406,7 +425,7 @@ int fw_launch_finish(struct fw_queue *q, struct vgpu_fault *fault)
 
 	fw_launch_abandon(q);
 	if (!q->grid_result)
-		return 0;
+		return fw_counters_write(q, fault);
 	if (cf->kind == VISA_FAULT_STOPPED)
 		return -1;
 	*fault = q->launch_fault;

@@ -18,6 +18,7 @@
 #include "kselftest_harness.h"
 
 #include "fw_test_util.h"
+#include "vgpu_counters.h"
 #include "vgpu_array.h"
 #include "vgpu_launch.h"
 #include "vgpu_printf.h"
@@ -702,6 +703,75 @@ TEST_F_TIMEOUT(fw, launch_priority_range, 120)
 		ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
 		ASSERT_EQ(0, fw_module_load(&b, "fw_kernels.ptx", &m));
 		args.priority = bad[i];
+		ASSERT_EQ(0, fw_emit_launch(&b, &m, "empty", &args));
+		ASSERT_EQ(-ECANCELED, fw_sync(&b.gr, WAIT_MS));
+		ASSERT_EQ(0, fw_ctx_status(&b, &st));
+		EXPECT_EQ(VGPU_FAULT_BAD_PACKET, st.fault.kind);
+		fw_module_free(&m);
+		fw_client_close(&b);
+	}
+}
+
+/*
+ * VGPU_LAUNCH_F_COUNTERS: the firmware writes struct vgpu_launch_counters
+ * at counters_va when the grid completed, at most counters_size bytes,
+ * and refuses the packet when the two fields do not go with the flag.
+ */
+TEST_F_TIMEOUT(fw, launch_counters, 120)
+{
+	struct fw_client *a = &self->c, b;
+	struct vgpu_launch_counters *cnt = (void *)a->host;
+	uint8_t *tail = (uint8_t *)a->host + 4096;
+	struct fw_launch_args args = {
+		.grid = { 2, 1, 1 }, .block = { 40, 1, 1 },
+		.flags = VGPU_LAUNCH_F_COUNTERS,
+		.counters_size = sizeof(*cnt),
+		.counters_va = hva(cnt),
+	};
+	/* flag, size, va (offset in host memory): each a bad packet */
+	const struct { uint32_t flags, size; uint64_t va; } bad[] = {
+		{ VGPU_LAUNCH_F_COUNTERS, sizeof(*cnt), 0 },
+		{ VGPU_LAUNCH_F_COUNTERS, sizeof(*cnt), 4 },
+		{ VGPU_LAUNCH_F_COUNTERS, 4, 8 },
+		{ 0, sizeof(*cnt), 0 },
+		{ 0, 0, 8 },
+	};
+	struct vgpu_ctx_status st;
+	struct fw_module m;
+
+	ASSERT_EQ(0, fw_module_load(a, "fw_kernels.ptx", &m));
+	memset(cnt, 0xff, sizeof(*cnt));
+	ASSERT_EQ(0, fw_emit_launch(a, &m, "empty", &args));
+	ASSERT_EQ(0, fw_sync(&a->gr, WAIT_MS));
+	EXPECT_EQ(sizeof(*cnt), cnt->size);
+	EXPECT_EQ(0, cnt->flags);
+	/* two blocks of 40 threads: 4 warps, 80 lanes, no memory access */
+	EXPECT_EQ(0, cnt->gld_requests);
+	EXPECT_EQ(0, cnt->gst_sectors);
+	EXPECT_EQ(0, cnt->sld_wavefronts);
+	EXPECT_EQ(0, cnt->lst_sectors);
+	EXPECT_NE(0, cnt->warp_insns);
+	EXPECT_EQ(cnt->warp_insns * 80 / 4, cnt->thread_insns);
+	EXPECT_NE(0, cnt->warps_resident);
+
+	/* room for size, flags and one counter: the rest stays untouched */
+	memset(tail, 0xee, 64);
+	args.counters_size = 16;
+	args.counters_va = hva(tail);
+	ASSERT_EQ(0, fw_emit_launch(a, &m, "empty", &args));
+	ASSERT_EQ(0, fw_sync(&a->gr, WAIT_MS));
+	EXPECT_EQ(16, ((struct vgpu_launch_counters *)tail)->size);
+	EXPECT_EQ(0, ((struct vgpu_launch_counters *)tail)->gld_requests);
+	EXPECT_EQ(0xee, tail[16]);
+	EXPECT_EQ(0xee, tail[63]);
+	fw_module_free(&m);
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+		ASSERT_EQ(0, fw_module_load(&b, "fw_kernels.ptx", &m));
+		args.flags = bad[i].flags;
+		args.counters_size = bad[i].size;
+		args.counters_va = bad[i].va ? hva(b.host) + bad[i].va : 0;
 		ASSERT_EQ(0, fw_emit_launch(&b, &m, "empty", &args));
 		ASSERT_EQ(-ECANCELED, fw_sync(&b.gr, WAIT_MS));
 		ASSERT_EQ(0, fw_ctx_status(&b, &st));

@@ -171,6 +171,7 @@ void cu_ctx_free(struct cu_ctx *ctx)
 		cu_mem_internal_free(ctx, ctx->stage_handle, ctx->stage,
 				     (size_t)CU_STAGE_BUFFERS * CU_STAGE_SIZE);
 	cu_printf_fini(ctx);
+	cu_prof_ctx_fini(ctx);
 	cu_mem_internal_free(ctx, ctx->sync_handle, (void *)ctx->sync,
 			     CU_SYNC_PAGE_SIZE);
 	vgpu_ctx_destroy(dev->vdev, ctx->vctx);

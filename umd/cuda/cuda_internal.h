@@ -268,6 +268,10 @@ struct cu_ctx {
 	struct visa_printf_fifo *printf_fifo;
 	size_t printf_size;
 
+	/* vgpu-prof's counters page (profile.c), or NULL. */
+	uint32_t prof_handle;
+	struct vgpu_launch_counters *prof_counters;
+
 	/* Host functions (host_func.c): their thread, started on first use. */
 	pthread_mutex_t host_lock;	/* the fields below */
 	pthread_cond_t host_cond;	/* a call was queued, or stop */
@@ -278,6 +282,21 @@ struct cu_ctx {
 	pid_t host_pid;			/* the process that started it */
 	pthread_t host_thread;
 };
+
+/* ---- vgpu-prof (profile.c) --------------------------------------------- */
+
+struct vgpu_launch_counters;
+/* True when VGPU_PROF_OUT names the file of per-launch counters. */
+bool cu_prof_enabled(void);
+/* Before a launch: *out is the counters page to name in the packet (and
+ * the profile lock is held), or NULL when not profiling. */
+CUresult cu_prof_begin(struct cu_ctx *ctx, struct vgpu_launch_counters **out);
+/* After it: wait, write the line, unlock; returns @launched. */
+CUresult cu_prof_end(struct cu_ctx *ctx, struct cu_stream *s,
+		     const struct cu_function *f, const unsigned int grid[3],
+		     const unsigned int block[3], unsigned int shared,
+		     struct vgpu_launch_counters *c, CUresult launched);
+void cu_prof_ctx_fini(struct cu_ctx *ctx);
 
 /* ---- process state (init.c) ------------------------------------------- */
 

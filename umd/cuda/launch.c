@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cuda_internal.h"
+#include "vgpu_counters.h"
 #include "vgpu_launch.h"
 
 /* The checks real CUDA makes, with the error codes it returns for them. */
@@ -120,63 +121,26 @@ static CUresult cu_launch_capture(struct cu_function *f,
 			     recorded);
 }
 
-static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
-			  CUstream hStream, void **params, void **extra)
+/*
+ * Write the LAUNCH packet: @cluster from cu_launch_coop_check(); with
+ * @cnt, one that counts into it (vgpu-prof).
+ */
+static CUresult cu_launch_submit(struct cu_function *f,
+				 const struct cu_launch_cfg *c,
+				 const uint32_t cluster[3],
+				 struct cu_stream *s, void **params,
+				 void **extra, uint32_t bytes,
+				 struct vgpu_launch_counters *cnt)
 {
+	struct cu_module *m = f->module;
+	struct cu_ctx *ctx = m->ctx;
+	uint32_t psize = f->kernel->param_size;
 	struct vgpu_pkt_launch *pkt;
 	struct vgpu_launch_v1 *v1;
-	struct cu_module *m;
-	struct cu_stream *s;
-	struct cu_ctx *ctx;
 	struct cu_op op;
-	uint32_t psize, bytes, cluster[3];
-	bool recorded;
 	void *mem;
-	CUresult res = cu_ctx_get(&ctx);
+	CUresult res;
 	int ret;
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	/* A CUkernel stands for its function in this context (library.c). */
-	f = cu_kernel_as_function(f);
-	if (!cu_function_valid(f))
-		return CUDA_ERROR_INVALID_HANDLE;
-	m = f->module;
-	if (m->ctx != ctx)
-		return CUDA_ERROR_INVALID_CONTEXT;
-	res = cu_stream_resolve(ctx, hStream, &s);
-	if (res != CUDA_SUCCESS)
-		return res;
-	res = cu_launch_check(f, c);
-	if (res == CUDA_SUCCESS)
-		res = cu_launch_coop_check(f, c, cluster);
-	if (res != CUDA_SUCCESS)
-		return res;
-	psize = f->kernel->param_size;
-	if (psize > VGPU_LAUNCH_MAX_PARAMS)
-		return CUDA_ERROR_INVALID_VALUE;
-	bytes = (uint32_t)(sizeof(*pkt) + sizeof(*v1) + cu_align_up(psize, 8));
-	res = cu_launch_params(f, params, extra, NULL);
-	if (res != CUDA_SUCCESS)
-		return res;
-	/* Graph nodes do not carry the launch attributes yet. */
-	if (c->cooperative || c->cluster[0]) {
-		CUstreamCaptureStatus st;
-
-		res = cuStreamIsCapturing(hStream, &st);
-		if (res != CUDA_SUCCESS)
-			return res;
-		if (st != CU_STREAM_CAPTURE_STATUS_NONE)
-			return CUDA_ERROR_NOT_SUPPORTED;
-	}
-	res = cu_launch_capture(f, c, s, params, extra, &recorded);
-	if (res != CUDA_SUCCESS || recorded)
-		return res;
-	if (f->kernel->flags & VISA_KERNEL_USES_HEAP) {
-		res = cu_heap_prepare(m);
-		if (res != CUDA_SUCCESS)
-			return res;
-	}
 
 	res = cu_op_begin(s, CU_ENGINE_COMPUTE, NULL, &op);
 	if (res != CUDA_SUCCESS)
@@ -224,7 +188,75 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 		v1->grid_sync_va = op.queue->slot_va +
 				   CU_SYNC_GRID_SYNC_FIRST * 8;
 	}
+	if (cnt) {
+		/* pinned host memory: its GPU VA is its host address */
+		v1->flags |= VGPU_LAUNCH_F_COUNTERS;
+		v1->counters_size = sizeof(*cnt);
+		v1->counters_va = (uintptr_t)cnt;
+	}
 	return cu_op_end(&op, NULL);
+}
+
+static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
+			  CUstream hStream, void **params, void **extra)
+{
+	struct vgpu_launch_counters *cnt;
+	struct cu_module *m;
+	struct cu_stream *s;
+	struct cu_ctx *ctx;
+	uint32_t psize, bytes, cluster[3];
+	bool recorded;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* A CUkernel stands for its function in this context (library.c). */
+	f = cu_kernel_as_function(f);
+	if (!cu_function_valid(f))
+		return CUDA_ERROR_INVALID_HANDLE;
+	m = f->module;
+	if (m->ctx != ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	res = cu_stream_resolve(ctx, hStream, &s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_launch_check(f, c);
+	if (res == CUDA_SUCCESS)
+		res = cu_launch_coop_check(f, c, cluster);
+	if (res != CUDA_SUCCESS)
+		return res;
+	psize = f->kernel->param_size;
+	if (psize > VGPU_LAUNCH_MAX_PARAMS)
+		return CUDA_ERROR_INVALID_VALUE;
+	bytes = (uint32_t)(sizeof(struct vgpu_pkt_launch) +
+			   sizeof(struct vgpu_launch_v1) + cu_align_up(psize, 8));
+	res = cu_launch_params(f, params, extra, NULL);
+	if (res != CUDA_SUCCESS)
+		return res;
+	/* Graph nodes do not carry the launch attributes yet. */
+	if (c->cooperative || c->cluster[0]) {
+		CUstreamCaptureStatus st;
+
+		res = cuStreamIsCapturing(hStream, &st);
+		if (res != CUDA_SUCCESS)
+			return res;
+		if (st != CU_STREAM_CAPTURE_STATUS_NONE)
+			return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	res = cu_launch_capture(f, c, s, params, extra, &recorded);
+	if (res != CUDA_SUCCESS || recorded)
+		return res;
+	if (f->kernel->flags & VISA_KERNEL_USES_HEAP) {
+		res = cu_heap_prepare(m);
+		if (res != CUDA_SUCCESS)
+			return res;
+	}
+	/* vgpu-prof: count this launch and wait for it (profile.c) */
+	res = cu_prof_begin(ctx, &cnt);
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_launch_submit(f, c, cluster, s, params, extra, bytes, cnt);
+	return cu_prof_end(ctx, s, f, c->grid, c->block, c->shared, cnt, res);
 }
 
 CU_EXPORT CUresult CUDAAPI cuLaunchKernel(CUfunction f,

@@ -412,6 +412,9 @@ int fw_emit_launch(struct fw_client *c, const struct fw_module *m,
 	v1->printf_fifo_size = a->printf_fifo_size;
 	v1->param_size = a->param_size;
 	v1->priority = a->priority;
+	v1->flags |= a->flags;
+	v1->counters_size = a->counters_size;
+	v1->counters_va = a->counters_va;
 	if (a->param_size)
 		memcpy(v1 + 1, a->params, a->param_size);
 	vgpu_tq_emit(&c->gr, buf, size);

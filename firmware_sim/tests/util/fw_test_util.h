@@ -87,6 +87,9 @@ struct fw_launch_args {
 	uint64_t printf_fifo_va;
 	uint64_t printf_fifo_size;
 	int32_t priority;		/* vgpu_launch_v1.priority */
+	uint32_t flags;			/* more VGPU_LAUNCH_F_* */
+	uint32_t counters_size;		/* vgpu_launch_v1.counters_* */
+	uint64_t counters_va;
 };
 
 /* Queue a LAUNCH of @kernel with inline parameters on the GR queue. */

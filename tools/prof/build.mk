@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# vgpu-prof: the profiler (build/bin/vgpu-prof).  It only reads the lines
+# libcuda writes (umd/cuda/profile.c), so it links nothing of vGPU.
+
+PROF_SRCS := $(wildcard tools/prof/*.c)
+PROF_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(PROF_SRCS))
+VGPU_PROF := $(BIN)/vgpu-prof
+
+$(PROF_OBJS): $(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -MMD -MP -c $< -o $@
+-include $(PROF_OBJS:.o=.d)
+
+$(VGPU_PROF): $(PROF_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $^
+
+ALL_TARGETS += $(VGPU_PROF)
+
+# The guest test: vgpu-prof on the counters probe, against the H100's
+# recording of the same binary (tools/cuda-probe/probe_counters.cu,
+# tests/golden/probe_counters.h100.csv).  The probe is built exactly as
+# it was for the recording; the guest sees the build tree, not the
+# sources, so the recording is copied next to it.
+$(TST)/prof/probe_counters: tools/cuda-probe/probe_counters.cu | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=sm_90 \
+		-gencode arch=compute_90,code=sm_90 \
+		-gencode arch=compute_90,code=compute_90 -o $@ $<
+$(TST)/prof/probe_counters.h100.csv: tests/golden/probe_counters.h100.csv
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(TST)/prof/test_prof_counters: tools/prof/tests/test_prof_counters.c \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) $(VGPU_PROF) \
+		$(TST)/prof/probe_counters $(TST)/prof/probe_counters.h100.csv
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Iumd/cudart/tests -Iumd/cuda/tests \
+		-DVGPU_PROF_BIN='"$(abspath $(VGPU_PROF))"' \
+		-DPROBE_BIN='"$(abspath $(TST)/prof/probe_counters)"' \
+		-DGOLDEN_CSV='"$(abspath $(TST)/prof/probe_counters.h100.csv)"' \
+		-o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/prof/test_prof_counters
+GUEST_TESTS += $(TST)/prof/test_prof_counters
+
+# The benchmark (a program, not a test): build/bin/vgpu-prof-bench, the
+# cost of counting as a ratio, on the probe's kernels compiled from PTX.
+PROF_BENCH_PTX := $(TST)/prof/probe_counters.ptx
+$(PROF_BENCH_PTX): tools/cuda-probe/probe_counters.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -arch=sm_90 -o $@ $<
+$(OBJ)/tools/prof/bench/prof_bench.o: tools/prof/bench/prof_bench.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(CTEST_CFLAGS) \
+		-DPROBE_PTX='"$(abspath $(PROF_BENCH_PTX))"' -MMD -MP -c $< -o $@
+-include $(OBJ)/tools/prof/bench/prof_bench.d
+$(BIN)/vgpu-prof-bench: $(OBJ)/tools/prof/bench/prof_bench.o \
+		$(CTEST_LIB_OBJS) $(LIB)/libvgpu-ptx.a $(CORE_LIB) | \
+		$(PROF_BENCH_PTX)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -o $@ $(filter %.o %.a,$^) $(CORE_LDLIBS)
+ALL_TARGETS += $(BIN)/vgpu-prof-bench $(PROF_BENCH_PTX)
+
+# The core's counters against the recording, natively (tests/test_prof_core.c,
+# a ctest of tests/build.mk, included before this file), on both tiers.
+$(OBJ)/tests/test_prof_core.o $(OBJ)/san/tests/test_prof_core.o: \
+	CTEST_EXTRA := -DPROBE_PTX='"$(abspath $(PROF_BENCH_PTX))"' \
+		-DGOLDEN_CSV='"$(abspath tests/golden/probe_counters.h100.csv)"'
+$(eval $(call ctest,test_prof_core,$(LIB)/libvgpu-ptx.a))
+$(TST)/core/test_prof_core $(TST)/core/test_prof_core-san: | $(PROF_BENCH_PTX)

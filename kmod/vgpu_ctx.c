@@ -89,9 +89,14 @@ static int vgpu_ctx_publish(struct vgpu_dev *dev, struct vgpu_ctx *ctx)
 	/* Under dev->lock: a firmware detaching now kills us as lost. */
 	if (!dev->fw_file)
 		return -ENODEV;
-	ret = xa_alloc(&dev->ctxs, &ctx->id, NULL, xa_limit_31b,
-		       GFP_KERNEL_ACCOUNT);
-	if (ret)
+	/*
+	 * Cyclic: the firmware names contexts by id in its fault records, and
+	 * may still name one that was just destroyed; a new context must not
+	 * take the blame.  1 means the ids wrapped, which is fine.
+	 */
+	ret = xa_alloc_cyclic(&dev->ctxs, &ctx->id, NULL, xa_limit_31b,
+			      &dev->next_ctx_id, GFP_KERNEL_ACCOUNT);
+	if (ret < 0)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	ctx->create_ev.ev.ctx_id = ctx->id;
 	ctx->stop_ev.ev.ctx_id = ctx->id;

@@ -181,6 +181,11 @@ struct vgpu_engine_watch {
  * @files: open client files (for debugfs and accounting).
  * @ctxs: published contexts by id.
  * @queues: published queues by id.
+ * @next_ctx_id: where the search for a free context id starts: ids are
+ *	given out cyclically, so an id the firmware may still report on
+ *	(a destroyed context whose farewell it has not read) is not a new
+ *	context's soon after (as ivpu does for its context ids).
+ * @next_queue_id: the same for queue ids.
  * @fw_file: the attached firmware's file, or NULL.
  * @fw_mapping: its address space, to zap the firmware's view of VRAM and
  *	GART pages before they are freed (under vram.lock and gart.lock).
@@ -218,6 +223,8 @@ struct vgpu_dev {
 	struct list_head files;
 	struct xarray ctxs;
 	struct xarray queues;
+	u32 next_ctx_id;
+	u32 next_queue_id;
 	struct file *fw_file;
 	struct address_space *fw_mapping;
 	struct file *fw_map_file;

@@ -199,9 +199,10 @@ static int vgpu_queue_publish(struct vgpu_file *vf, struct vgpu_queue *q)
 	ret = vgpu_ctx_usable(q->ctx);
 	if (ret)
 		return ret;
-	ret = xa_alloc(&dev->queues, &id, NULL, xa_limit_31b,
-		       GFP_KERNEL_ACCOUNT);
-	if (ret)
+	/* Cyclic, for the reason vgpu_ctx_publish() gives. */
+	ret = xa_alloc_cyclic(&dev->queues, &id, NULL, xa_limit_31b,
+			      &dev->next_queue_id, GFP_KERNEL_ACCOUNT);
+	if (ret < 0)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	vgpu_queue_set_id(q, id);
 	q->file = vf;

@@ -344,6 +344,30 @@ static void cu_node_destroy(struct cu_graph_node *n)
 	free(n);
 }
 
+/*
+ * Finish making node @n of @g, whose parameters and edges are set (@res:
+ * how that went): give it its handle and append it to the graph's nodes,
+ * or, on any failure, free it as if it never was.
+ */
+static CUresult cu_graph_node_publish(struct cu_graph *g,
+				      struct cu_graph_node *n, CUresult res)
+{
+	if (res == CUDA_SUCCESS)
+		res = cu_handle_add(n, CU_HANDLE_GRAPH_NODE);
+	if (res == CUDA_SUCCESS) {
+		res = cu_node_list_push(&g->nodes, &g->num_nodes,
+					&g->nodes_cap, n);
+		if (res != CUDA_SUCCESS)
+			cu_handle_remove(n, CU_HANDLE_GRAPH_NODE);
+	}
+	if (res != CUDA_SUCCESS) {
+		cu_graph_node_free_params(n);
+		free(n->deps);
+		free(n);
+	}
+	return res;
+}
+
 CUresult cu_graph_add(struct cu_graph *g, CUgraphNodeType type,
 		      const void *params, CUcontext ctx,
 		      struct cu_graph_node *const *deps, size_t num_deps,
@@ -371,20 +395,9 @@ CUresult cu_graph_add(struct cu_graph *g, CUgraphNodeType type,
 	for (i = 0; i < num_deps && res == CUDA_SUCCESS; i++)
 		res = cu_node_list_push(&n->deps, &n->num_deps, &n->deps_cap,
 					deps[i]);
-	if (res == CUDA_SUCCESS)
-		res = cu_handle_add(n, CU_HANDLE_GRAPH_NODE);
-	if (res == CUDA_SUCCESS) {
-		res = cu_node_list_push(&g->nodes, &g->num_nodes,
-					&g->nodes_cap, n);
-		if (res != CUDA_SUCCESS)
-			cu_handle_remove(n, CU_HANDLE_GRAPH_NODE);
-	}
-	if (res != CUDA_SUCCESS) {
-		cu_graph_node_free_params(n);
-		free(n->deps);
-		free(n);
+	res = cu_graph_node_publish(g, n, res);
+	if (res != CUDA_SUCCESS)
 		return res;
-	}
 	*out = n;
 	return CUDA_SUCCESS;
 }
@@ -444,19 +457,7 @@ CUresult cu_graph_clone(const struct cu_graph *g, struct cu_graph **out,
 			res = cu_node_list_push(&n->deps, &n->num_deps,
 						&n->deps_cap,
 						c->nodes[o->deps[j]->index]);
-		if (res == CUDA_SUCCESS)
-			res = cu_handle_add(n, CU_HANDLE_GRAPH_NODE);
-		if (res == CUDA_SUCCESS) {
-			res = cu_node_list_push(&c->nodes, &c->num_nodes,
-						&c->nodes_cap, n);
-			if (res != CUDA_SUCCESS)
-				cu_handle_remove(n, CU_HANDLE_GRAPH_NODE);
-		}
-		if (res != CUDA_SUCCESS) {
-			cu_graph_node_free_params(n);
-			free(n->deps);
-			free(n);
-		}
+		res = cu_graph_node_publish(c, n, res);
 	}
 	if (res == CUDA_SUCCESS)
 		res = cu_user_refs_copy(&c->users, &c->num_users, g->users,
@@ -464,7 +465,6 @@ CUresult cu_graph_clone(const struct cu_graph *g, struct cu_graph **out,
 	if (res == CUDA_SUCCESS && register_handle)
 		res = cu_handle_add(c, CU_HANDLE_GRAPH);
 	if (res != CUDA_SUCCESS) {
-		register_handle = false;
 		cu_graph_free(c);
 		return res;
 	}

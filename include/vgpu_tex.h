@@ -53,8 +53,16 @@ struct vgpu_tex_desc {
 	uint8_t read_mode;	/* enum vgpu_tex_read */
 	uint8_t normalized;	/* coordinates in [0, 1) */
 	uint8_t srgb;		/* decode sRGB (8-bit normalized reads) */
-	uint8_t pad[2];
+	uint8_t levels;		/* mipmap levels (1: no mipmaps) */
+	uint8_t mip_filter;	/* enum vgpu_tex_filter between levels */
 	float border[4];	/* VGPU_TEX_BORDER's colour */
+	uint8_t cubemap;	/* 6 faces (times layers if layered) */
+	uint8_t seamless;	/* cubemap filtering across face edges */
+	uint8_t pad2[2];
+	uint32_t max_aniso;	/* cudaTextureDesc::maxAnisotropy */
+	float lod_bias;		/* added to every level of detail */
+	float min_lod;		/* level of detail clamps */
+	float max_lod;
 };
 
 /* Bytes of one channel of @format (0 for an unknown one). */

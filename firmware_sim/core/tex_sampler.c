@@ -22,6 +22,7 @@
 #include "fp_formats.h"
 #include "tex_sampler.h"
 #include "vgpu_array.h"
+#include "vgpu_visa.h"
 
 /* Fraction bits of a normalized coordinate (see texel_space()). */
 #define COORD_FRAC_BITS	24
@@ -31,9 +32,8 @@ static int is_integer(unsigned int format)
 	return format != VGPU_TEX_F16 && format != VGPU_TEX_F32;
 }
 
-/* Where texel (x, y, z) starts. */
-static uint64_t texel_va(const struct vgpu_tex_desc *d, uint32_t x,
-			 uint32_t y, uint32_t z)
+uint64_t vgpu_tex_texel_va(const struct vgpu_tex_desc *d, unsigned int level,
+			   uint32_t x, uint32_t y, uint32_t z)
 {
 	uint32_t elem = vgpu_tex_format_bytes(d->format) * d->channels;
 	struct vgpu_bl_layout l = {
@@ -42,6 +42,7 @@ static uint64_t texel_va(const struct vgpu_tex_desc *d, uint32_t x,
 		.bd = d->block_d_log2,
 	};
 
+	(void)level;	/* mipmapped arrays: not yet, see vgpu_tex_fetch() */
 	switch (d->layout) {
 	case VGPU_TEX_PITCH:
 		return d->base + (uint64_t)y * d->pitch + (uint64_t)x * elem;
@@ -178,7 +179,7 @@ static int fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		return 0;
 	}
 	z = d->layered ? (uint32_t)layer : (uint32_t)ix[2];
-	kind = read(opaque, texel_va(d, (uint32_t)ix[0], (uint32_t)ix[1], z),
+	kind = read(opaque, vgpu_tex_texel_va(d, 0, (uint32_t)ix[0], (uint32_t)ix[1], z),
 		    raw, bytes * d->channels);
 	if (kind)
 		return kind;
@@ -273,4 +274,15 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		acc[k] /= 256.0f;
 	memcpy(out, acc, sizeof(acc));
 	return 0;
+}
+
+int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
+		   void *opaque, const struct vgpu_tex_request *req,
+		   uint32_t out[4])
+{
+	/* Level 0 only, without offsets, gather or cubemaps, for now. */
+	if (req->gather >= 0 || d->cubemap || d->levels > 1 ||
+	    req->offset[0] || req->offset[1] || req->offset[2])
+		return VISA_FAULT_INVALID_IMAGE;
+	return vgpu_tex_sample(d, read, opaque, req->c, req->layer, out);
 }

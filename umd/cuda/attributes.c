@@ -152,6 +152,10 @@ static int cu_attribute_value(const struct cu_device *d,
 		return *value = 1, 0;
 	case CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES:
 		return *value = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0;
+	/* Virtual memory management (vmm.c), shared by descriptor. */
+	case CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED:
+	case CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED:
+		return *value = 1, 0;
 	/* Cooperative grids and clusters (launch_coop.c). */
 	case CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
 	case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH:

@@ -102,6 +102,8 @@ CUresult cu_ctx_new(struct cu_device *dev, unsigned int flags, bool primary,
 	cu_host_publish_begin();
 	res = cu_mem_map_host_into(ctx);
 	if (res == CUDA_SUCCESS)
+		res = cu_vmm_map_into(ctx);
+	if (res == CUDA_SUCCESS)
 		res = cu_handle_add(ctx, CU_HANDLE_CTX);
 	if (res == CUDA_SUCCESS) {
 		pthread_mutex_lock(&dev->lock);

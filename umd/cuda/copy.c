@@ -37,7 +37,7 @@ enum cu_where cu_classify_for(const struct cu_device *d, uint64_t ptr,
 		return cu_va_contains(ptr) ? CU_WHERE_DEVICE : CU_WHERE_PAGEABLE;
 	}
 	if (ptr + size > m.base + m.size || ptr + size < ptr)
-		*in_range = false;
+		*in_range = m.vmm && cu_vmm_covers(ptr, size);
 	if (m.kind == CU_MEM_DEVICE)
 		return CU_WHERE_DEVICE;
 	return !d || cu_host_reachable(&m, d) ? CU_WHERE_PINNED :

@@ -41,6 +41,12 @@ struct cu_ctx *cu_copy_owner(uint64_t ptr)
 
 	if (!cu_registry_find(ptr, &m) || m.kind != CU_MEM_DEVICE)
 		return NULL;
+	/*
+	 * A VMM mapping is in every context of its device (vmm.c): the
+	 * caller's own when it is on that device, else any of the device's.
+	 */
+	if (m.vmm)
+		return cu_vmm_owner(m.dev);
 	return m.ctx;
 }
 

@@ -461,6 +461,8 @@ CUresult cu_va_init(void);
 uint64_t cu_va_alloc(uint64_t size);
 void cu_va_free(uint64_t va, uint64_t size);
 bool cu_va_contains(uint64_t ptr);
+/* Take a given free range (false if any of it is in use). */
+bool cu_va_take(uint64_t va, uint64_t size);
 
 enum cu_mem_kind {
 	CU_MEM_DEVICE = 1,		/* VRAM */
@@ -481,6 +483,7 @@ struct cu_mem {
 	unsigned long long id;		/* CU_POINTER_ATTRIBUTE_BUFFER_ID */
 	bool imported;			/* cuIpcOpenMemHandle: not ours */
 	bool managed;			/* cuMemAllocManaged (a HOST entry) */
+	bool vmm;			/* a cuMemMap mapping (vmm.c) */
 	int export_fd;			/* cuIpcGetMemHandle's, or -1 */
 };
 
@@ -532,6 +535,15 @@ CUresult cu_mem_device_map(struct cu_ctx *ctx, uint32_t handle,
 /* Unmap and release a registry entry of device memory. */
 void cu_mem_device_release(const struct cu_mem *m, bool unmap);
 void cu_mem_free_ctx(struct cu_ctx *ctx);
+/* Map the accessible VMM mappings of @ctx's device into @ctx (vmm.c). */
+CUresult cu_vmm_map_into(struct cu_ctx *ctx);
+/*
+ * Whether [ptr, ptr + size) lies in accessible VMM mappings of one device
+ * that follow each other without a hole (a copy may span several).
+ */
+bool cu_vmm_covers(uint64_t ptr, uint64_t size);
+/* The context to copy VMM memory of @d with (NULL: the current one). */
+struct cu_ctx *cu_vmm_owner(struct cu_device *d);
 
 /* ---- stream-ordered memory pools (mem_pool*.c) ------------------------ */
 

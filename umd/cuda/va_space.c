@@ -121,3 +121,41 @@ bool cu_va_contains(uint64_t ptr)
 {
 	return ptr >= cu_va_base && ptr < cu_va_end;
 }
+
+/*
+ * Take [@va, @va + @size) out of the free list if all of it is free
+ * (cuMemAddressReserve with a wanted address); false if any is in use.
+ */
+bool cu_va_take(uint64_t va, uint64_t size)
+{
+	struct cu_va_extent **pp, *e, *tail;
+	bool ok = false;
+
+	if (!size || va % CU_VA_GRANULE || size % CU_VA_GRANULE ||
+	    va < cu_va_base || va + size > cu_va_end || va + size < va)
+		return false;
+	pthread_mutex_lock(&cu_va_lock);
+	for (pp = &cu_va_free_list; (e = *pp); pp = &e->next) {
+		if (e->start > va || e->start + e->size < va + size)
+			continue;
+		/* Split @e into the part before and the part after. */
+		if (e->start + e->size > va + size) {
+			tail = malloc(sizeof(*tail));
+			if (!tail)
+				break;
+			tail->start = va + size;
+			tail->size = e->start + e->size - (va + size);
+			tail->next = e->next;
+			e->next = tail;
+		}
+		e->size = va - e->start;
+		if (!e->size) {
+			*pp = e->next;
+			free(e);
+		}
+		ok = true;
+		break;
+	}
+	pthread_mutex_unlock(&cu_va_lock);
+	return ok;
+}

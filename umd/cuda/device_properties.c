@@ -80,11 +80,11 @@ CU_EXPORT CUresult CUDAAPI cuDeviceGetP2PAttribute(int *value,
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	if (!value)	/* checked first on an H100 */
+		return CUDA_ERROR_INVALID_VALUE;
 	if (!cu_device_get(srcDevice) || !cu_device_get(dstDevice) ||
 	    srcDevice == dstDevice)
 		return CUDA_ERROR_INVALID_DEVICE;
-	if (!value)
-		return CUDA_ERROR_INVALID_VALUE;
 	switch (attrib) {
 	case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
 	case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:

@@ -23,17 +23,31 @@ CU_EXPORT CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer,
 	return CUDA_SUCCESS;
 }
 
+/* In the order an H100 checks (tools/cuda-probe/golden/probe_vmm.h100.txt). */
 CU_EXPORT CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peer,
 						 unsigned int Flags)
 {
-	(void)peer;
-	(void)Flags;
+	struct cu_ctx *ctx;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!peer || !cu_ctx_valid((struct cu_ctx *)peer))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (Flags)
+		return CUDA_ERROR_INVALID_VALUE;
 	return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
 }
 
 CU_EXPORT CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peer)
 {
-	(void)peer;
+	struct cu_ctx *ctx;
+	CUresult res = cu_ctx_get(&ctx);
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!peer || !cu_ctx_valid((struct cu_ctx *)peer))
+		return CUDA_ERROR_INVALID_CONTEXT;
 	return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
 }
 

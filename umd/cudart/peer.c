@@ -57,3 +57,25 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
 		return rt_return(err);
 	return rt_return_cu(cuCtxDisablePeerAccess(peer));
 }
+
+/*
+ * The driver answers (cuDeviceGetP2PAttribute); an H100 checks @value
+ * before the devices (tools/cuda-probe/golden/probe_peer.h100.txt).
+ */
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr,
+				      int srcDevice, int dstDevice)
+{
+	cudaError_t err;
+
+	if (!value)
+		return rt_return(cudaErrorInvalidValue);
+	err = rt_check_device(srcDevice);
+	if (err == cudaSuccess)
+		err = rt_check_device(dstDevice);
+	if (err != cudaSuccess)
+		return rt_return(err);
+	/* The runtime's enum has the driver's values. */
+	return rt_return_cu(cuDeviceGetP2PAttribute(value,
+		(CUdevice_P2PAttribute)attr, (CUdevice)srcDevice,
+		(CUdevice)dstDevice));
+}

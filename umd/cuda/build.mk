@@ -326,6 +326,76 @@ $(CUDA_TST)/test_cu_probe_pools $(CUDA_TST)/test_cu_probe_pools-san: \
 	-DPROBE_POOLS_GOLDEN='"$(abspath $(CUDA_PROBE_POOLS_GOLDEN))"'
 ALL_TARGETS += $(CUDA_TST)/probe_pools $(CUDA_TST)/probe_pools-san \
 	$(CUDA_PROBE_POOLS_GOLDEN)
+# test_cu_probe_vmm does the same with tools/cuda-probe/probe_vmm.c
+# (virtual memory management, and the driver's peer answers with one
+# device).
+CUDA_PROBE_VMM_SRC := tools/cuda-probe/probe_vmm.c
+CUDA_PROBE_VMM_GOLDEN := $(CUDA_TEST_DATA)/probe_vmm.h100.txt
+
+$(CUDA_PROBE_VMM_GOLDEN): tools/cuda-probe/golden/probe_vmm.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_vmm: $(CUDA_PROBE_VMM_SRC) $(CUDA_DRV)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lpthread
+$(CUDA_TST)/probe_vmm-san: $(CUDA_PROBE_VMM_SRC) $(CUDA_DRV_SAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
+
+$(CUDA_TST)/test_cu_probe_vmm: $(CUDA_TST)/probe_vmm $(CUDA_PROBE_VMM_GOLDEN)
+$(CUDA_TST)/test_cu_probe_vmm: private CUDA_TEST_CFLAGS += \
+	-DPROBE_VMM_BIN='"$(abspath $(CUDA_TST)/probe_vmm)"'
+$(CUDA_TST)/test_cu_probe_vmm-san: $(CUDA_TST)/probe_vmm-san \
+	$(CUDA_PROBE_VMM_GOLDEN)
+$(CUDA_TST)/test_cu_probe_vmm-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_VMM_BIN='"$(abspath $(CUDA_TST)/probe_vmm-san)"'
+$(CUDA_TST)/test_cu_probe_vmm $(CUDA_TST)/test_cu_probe_vmm-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_VMM_GOLDEN='"$(abspath $(CUDA_PROBE_VMM_GOLDEN))"'
+$(CUDA_TST)/test_cu_probe_vmm $(CUDA_TST)/test_cu_probe_vmm-san: \
+	umd/cuda/tests/probe_compare.h
+ALL_TARGETS += $(CUDA_TST)/probe_vmm $(CUDA_TST)/probe_vmm-san \
+	$(CUDA_PROBE_VMM_GOLDEN)
+
+# test_cu_probe_peer: tools/cuda-probe/probe_peer.c, the runtime's peer
+# answers with one device, built against our libcuda and libcudart.
+CUDA_PROBE_PEER_SRC := tools/cuda-probe/probe_peer.c
+CUDA_PROBE_PEER_GOLDEN := $(CUDA_TEST_DATA)/probe_peer.h100.txt
+
+$(CUDA_PROBE_PEER_GOLDEN): tools/cuda-probe/golden/probe_peer.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_peer: $(CUDA_PROBE_PEER_SRC) $(CUDA_DRV) $(LIB)/libcudart.so
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lcudart -lpthread
+$(CUDA_TST)/probe_peer-san: $(CUDA_PROBE_PEER_SRC) $(CUDA_DRV_SAN) \
+		$(LIB)/libcudart.so
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -L$(LIB) \
+		-Wl,-rpath,$(abspath $(LIB)/san) -Wl,-rpath,$(abspath $(LIB)) \
+		-lcuda -lcudart -lpthread
+
+$(CUDA_TST)/test_cu_probe_peer: $(CUDA_TST)/probe_peer $(CUDA_PROBE_PEER_GOLDEN)
+$(CUDA_TST)/test_cu_probe_peer: private CUDA_TEST_CFLAGS += \
+	-DPROBE_PEER_BIN='"$(abspath $(CUDA_TST)/probe_peer)"'
+$(CUDA_TST)/test_cu_probe_peer-san: $(CUDA_TST)/probe_peer-san \
+	$(CUDA_PROBE_PEER_GOLDEN)
+$(CUDA_TST)/test_cu_probe_peer-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_PEER_BIN='"$(abspath $(CUDA_TST)/probe_peer-san)"'
+$(CUDA_TST)/test_cu_probe_peer $(CUDA_TST)/test_cu_probe_peer-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_PEER_GOLDEN='"$(abspath $(CUDA_PROBE_PEER_GOLDEN))"'
+$(CUDA_TST)/test_cu_probe_peer $(CUDA_TST)/test_cu_probe_peer-san: \
+	umd/cuda/tests/probe_compare.h
+ALL_TARGETS += $(CUDA_TST)/probe_peer $(CUDA_TST)/probe_peer-san \
+	$(CUDA_PROBE_PEER_GOLDEN)
+
 # test_cu_probe_graphs does the same with tools/cuda-probe/probe_graphs.c
 # (child-graph, event, memory and conditional nodes, update, user objects).
 CUDA_PROBE_GRAPHS_SRC := tools/cuda-probe/probe_graphs.c
@@ -394,3 +464,10 @@ $(CUDA_TST)/test_cu_memcpy3d_peer.vmargs $(CUDA_TST)/test_cu_memcpy3d_peer-san.v
 	echo "--module-param num_devices=2" > $@
 ALL_TARGETS += $(CUDA_TST)/test_cu_memcpy3d_peer.vmargs \
 	$(CUDA_TST)/test_cu_memcpy3d_peer-san.vmargs
+
+$(CUDA_TST)/test_cu_vmm_two_devices.vmargs \
+$(CUDA_TST)/test_cu_vmm_two_devices-san.vmargs:
+	@mkdir -p $(dir $@)
+	echo "--module-param num_devices=2" > $@
+ALL_TARGETS += $(CUDA_TST)/test_cu_vmm_two_devices.vmargs \
+	$(CUDA_TST)/test_cu_vmm_two_devices-san.vmargs

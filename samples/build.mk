@@ -66,8 +66,21 @@ $(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON)
 endef
 $(foreach s,$(SAMPLES_SM90),$(eval $(call samples_sm90_rule,$(s))))
 
+# Samples that call the driver API too: linked against the toolkit's
+# libcuda stub, as a user would; at run time libcuda.so.1 is ours.
+SAMPLES_DRV := vmmGrowArray
+
+define samples_drv_rule
+$(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON)
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) $$(SAMPLES_NVCC_FLAGS) -o $$@ $$< \
+		-L$$(CUDA_HOME)/lib64/stubs -lcuda
+endef
+$(foreach s,$(SAMPLES_DRV),$(eval $(call samples_drv_rule,$(s))))
+
 SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
-	separateCompilation cmakeSaxpy $(SAMPLES_SM90))
+	separateCompilation cmakeSaxpy $(SAMPLES_SM90) \
+	$(SAMPLES_DRV))
 
 ALL_TARGETS += $(SAMPLES_ALL)
 SAMPLES += $(SAMPLES_ALL)

@@ -41,15 +41,20 @@ uint64_t vgpu_tex_texel_va(const struct vgpu_tex_desc *d, unsigned int level,
 		.depth = d->depth, .bh = d->block_h_log2,
 		.bd = d->block_d_log2,
 	};
+	uint64_t base = d->base;
 
-	(void)level;	/* mipmapped arrays: not yet, see vgpu_tex_fetch() */
 	switch (d->layout) {
 	case VGPU_TEX_PITCH:
 		return d->base + (uint64_t)y * d->pitch + (uint64_t)x * elem;
 	case VGPU_TEX_LINEAR:
 		return d->base + (uint64_t)x * elem;
 	default:
-		return d->base + vgpu_bl_offset(&l, x * elem, y, z);
+		/* a mipmapped array: the chain of vgpu_array.h */
+		if (d->levels > 1)
+			base += vgpu_mip_level(d->width, d->height, d->depth,
+					       elem, d->layered || d->cubemap,
+					       level, &l);
+		return base + vgpu_bl_offset(&l, x * elem, y, z);
 	}
 }
 
@@ -155,15 +160,44 @@ static double texel_space(float c, uint32_t n, int normalized)
 }
 
 /*
- * Texel (x, y, z) (already addressed; -1 on a border) as 4 floats or
- * ints; 0 or a fault kind.
+ * A texel as the 16-bit fixed point the filter of normalized integers
+ * works in, and that fixed point's one (see filter_unorm()).
+ */
+static int32_t channel_fixed(unsigned int format, const uint8_t *p,
+			     int32_t *one)
+{
+	int32_t v = (int32_t)channel_int(format, p);
+
+	switch (format) {
+	case VGPU_TEX_U8:
+		*one = 65535;
+		return v * 257;
+	case VGPU_TEX_S8:
+		*one = 32767;
+		v = v < -127 ? -127 : v;
+		/* round(v * 32767 / 127), halves away from zero */
+		return (v * 32767 + (v < 0 ? -63 : 63)) / 127;
+	case VGPU_TEX_U16:
+		*one = 65535;
+		return v;
+	default:
+		*one = 32767;
+		return v < -32767 ? -32767 : v;
+	}
+}
+
+/*
+ * Texel (x, y, z) of mipmap level @level (already addressed; -1 on a
+ * border) as 4 floats, 4 ints (@ints) or, with @fixed, 4 channel_fixed()
+ * values; 0 or a fault kind.
  */
 static int fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
-		 void *opaque, const int64_t ix[3], int layer, int ints,
-		 uint32_t v[4])
+		 void *opaque, unsigned int level, const int64_t ix[3],
+		 int layer, int ints, int fixed, uint32_t v[4])
 {
 	unsigned int bytes = vgpu_tex_format_bytes(d->format);
 	uint8_t raw[16];
+	int32_t one;
 	uint32_t z;
 	float f;
 	int kind;
@@ -174,18 +208,29 @@ static int fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 	 * read 0); integer element reads get 0 (both as an H100 does).
 	 */
 	if (ix[0] < 0 || ix[1] < 0 || ix[2] < 0) {
-		for (unsigned int c = 0; c < d->channels && !ints; c++)
-			memcpy(&v[c], &d->border[c], 4);
+		for (unsigned int c = 0; c < d->channels && !ints; c++) {
+			if (fixed) {
+				memcpy(&f, &d->border[c], 4);
+				channel_fixed(d->format, raw, &one);
+				v[c] = (uint32_t)(int32_t)lrintf(f * (float)one);
+			} else {
+				memcpy(&v[c], &d->border[c], 4);
+			}
+		}
 		return 0;
 	}
-	z = d->layered ? (uint32_t)layer : (uint32_t)ix[2];
-	kind = read(opaque, vgpu_tex_texel_va(d, 0, (uint32_t)ix[0], (uint32_t)ix[1], z),
+	z = d->layered || d->cubemap ? (uint32_t)layer : (uint32_t)ix[2];
+	kind = read(opaque, vgpu_tex_texel_va(d, level, (uint32_t)ix[0],
+					      (uint32_t)ix[1], z),
 		    raw, bytes * d->channels);
 	if (kind)
 		return kind;
 	for (unsigned int c = 0; c < d->channels; c++) {
 		if (ints) {
 			v[c] = channel_int(d->format, raw + c * bytes);
+		} else if (fixed) {
+			v[c] = (uint32_t)channel_fixed(d->format,
+						       raw + c * bytes, &one);
 		} else {
 			f = channel_float(d, raw + c * bytes);
 			memcpy(&v[c], &f, 4);
@@ -194,16 +239,64 @@ static int fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 	return 0;
 }
 
-int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
-		    void *opaque, const float c[3], int layer, uint32_t out[4])
+/* The size of level @level in dimension @dim. */
+static uint32_t level_size(const struct vgpu_tex_desc *d, unsigned int level,
+			   unsigned int dim)
 {
-	const uint32_t size[3] = { d->width, d->height, d->depth };
+	uint32_t n = dim == 0 ? d->width : dim == 1 ? d->height : d->depth;
+
+	return n >> level ? n >> level : 1;
+}
+
+/*
+ * The linear filter's corner weights in 1/256, summing to 256, as the
+ * H100's fixed-point bilinear unit makes them (x is bit 0 of the corner,
+ * y bit 1, z bit 2): w11 = round(a * b) (ties up), w10 = a - w11,
+ * w01 = b - w11, w00 = the rest; a third dimension splits each of those
+ * the same way, round(w * c) to the far slice.
+ */
+static void corner_weights(unsigned int dims, const unsigned int w[3],
+			   uint32_t corner_w[8])
+{
+	if (dims == 1) {
+		corner_w[0] = 256 - w[0];
+		corner_w[1] = w[0];
+		return;
+	}
+	for (unsigned int sl = 0; sl < (dims == 3 ? 2u : 1u); sl++) {
+		uint32_t t = dims == 3 ? (sl ? w[2] : 256 - w[2]) : 256;
+		uint32_t *cw = corner_w + 4 * sl;
+
+		cw[3] = (w[0] * w[1] * t + (1u << 15)) >> 16;
+		cw[2] = ((w[1] * t + 128) >> 8) - cw[3];
+		cw[1] = ((w[0] * t + 128) >> 8) - cw[3];
+		cw[0] = t - cw[1] - cw[2] - cw[3];
+	}
+}
+
+/*
+ * One fetch from mipmap level @level: point, linear or (@gather >= 0)
+ * the 2x2 footprint's component @gather; @off: texel offsets.
+ */
+static int sample_level(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
+			void *opaque, unsigned int level, const float c[3],
+			int layer, const int32_t off[3], int gather,
+			uint32_t out[4])
+{
 	int ints = d->read_mode == VGPU_TEX_ELEMENT && is_integer(d->format);
+	int linear = d->filter == VGPU_TEX_LINEAR_FILTER && !ints;
+	/*
+	 * Normalized integers are filtered in 16-bit fixed point and
+	 * converted once (H100: u8, u16, s16 bit-identical this way).
+	 */
+	int fixed = linear && gather < 0 && is_integer(d->format) && !d->srgb;
 	int64_t i0[3] = { 0, 0, 0 };
 	unsigned int w[3] = { 0, 0, 0 };	/* weights of texel i0 + 1, /256 */
 	unsigned int dim, corner, dims = d->dims;
+	uint32_t size[3], corner_w[8];
 	float acc[4] = { 0, 0, 0, 0 };
-	uint32_t corner_w[8];
+	int64_t facc[4] = { 0, 0, 0, 0 };
+	int32_t one = 1;
 	int kind;
 
 	if (d->layered) {
@@ -211,9 +304,11 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 			(int)d->depth - 1 : layer;
 	}
 	for (dim = 0; dim < dims; dim++) {
-		double u = texel_space(c[dim], size[dim], d->normalized);
+		double u;
 
-		if (d->filter == VGPU_TEX_POINT || ints) {
+		size[dim] = level_size(d, level, dim);
+		u = texel_space(c[dim], size[dim], d->normalized);
+		if (!linear && gather < 0) {
 			i0[dim] = (int64_t)floor(u);
 		} else {
 			double f;
@@ -223,36 +318,39 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 			f = u - (double)i0[dim];
 			w[dim] = (unsigned int)floor(f * 256.0 + 0.5);
 		}
+		i0[dim] += off[dim];
 	}
-	if (d->filter == VGPU_TEX_POINT || ints) {
+	if (gather >= 0) {
+		/* tld4: (0,1) (1,1) (1,0) (0,0), as D3D and GL order them */
+		static const unsigned int order[4] = { 2, 3, 1, 0 };
+
+		for (unsigned int k = 0; k < 4; k++) {
+			int64_t ix[3] = { 0, 0, 0 };
+			uint32_t v[4];
+
+			for (dim = 0; dim < dims && dim < 2; dim++)
+				ix[dim] = address(i0[dim] + (order[k] >> dim & 1),
+						  size[dim], d->address[dim],
+						  d->normalized);
+			kind = fetch(d, read, opaque, level, ix, layer, ints, 0,
+				     v);
+			if (kind)
+				return kind;
+			out[k] = v[gather & 3];
+		}
+		return 0;
+	}
+	if (!linear) {
 		int64_t ix[3] = { 0, 0, 0 };
 
 		for (dim = 0; dim < dims; dim++)
 			ix[dim] = address(i0[dim], size[dim], d->address[dim],
 					  d->normalized);
-		return fetch(d, read, opaque, ix, layer, ints, out);
+		return fetch(d, read, opaque, level, ix, layer, ints, 0, out);
 	}
-	/*
-	 * The corners' weights in 1/256, summing to 256, as the H100's
-	 * fixed-point bilinear unit makes them (x is bit 0 of the corner,
-	 * y bit 1, z bit 2): w11 = round(a * b) (ties up), w10 = a - w11,
-	 * w01 = b - w11, w00 = the rest; a third dimension splits each of
-	 * those the same way, round(w * c) to the far slice.
-	 */
-	if (dims == 1) {
-		corner_w[0] = 256 - w[0];
-		corner_w[1] = w[0];
-	} else {
-		for (unsigned int sl = 0; sl < (dims == 3 ? 2u : 1u); sl++) {
-			uint32_t t = dims == 3 ? (sl ? w[2] : 256 - w[2]) : 256;
-			uint32_t *cw = corner_w + 4 * sl;
-
-			cw[3] = (w[0] * w[1] * t + (1u << 15)) >> 16;
-			cw[2] = ((w[1] * t + 128) >> 8) - cw[3];
-			cw[1] = ((w[0] * t + 128) >> 8) - cw[3];
-			cw[0] = t - cw[1] - cw[2] - cw[3];
-		}
-	}
+	corner_weights(dims, w, corner_w);
+	if (fixed)
+		channel_fixed(d->format, (const uint8_t[4]){ 0 }, &one);
 	for (corner = 0; corner < (1u << dims); corner++) {
 		int64_t ix[3] = { 0, 0, 0 };
 		uint32_t v[4];
@@ -262,27 +360,121 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 			ix[dim] = address(i0[dim] + (corner >> dim & 1),
 					  size[dim], d->address[dim],
 					  d->normalized);
-		kind = fetch(d, read, opaque, ix, layer, 0, v);
+		kind = fetch(d, read, opaque, level, ix, layer, 0, fixed, v);
 		if (kind)
 			return kind;
 		for (unsigned int k = 0; k < 4; k++) {
+			if (fixed) {
+				facc[k] += (int64_t)corner_w[corner] *
+					   (int32_t)v[k];
+				continue;
+			}
 			memcpy(&f, &v[k], 4);
 			acc[k] += (float)corner_w[corner] * f;
 		}
 	}
-	for (unsigned int k = 0; k < 4; k++)
-		acc[k] /= 256.0f;
+	for (unsigned int k = 0; k < 4; k++) {
+		if (fixed) {
+			/* round to the fixed point (ties up), then to float */
+			int64_t r = (facc[k] + 128) >> 8;
+
+			acc[k] = k < d->channels ? (float)r / (float)one : 0.0f;
+		} else {
+			acc[k] /= 256.0f;
+		}
+	}
 	memcpy(out, acc, sizeof(acc));
 	return 0;
+}
+
+int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
+		    void *opaque, const float c[3], int layer, uint32_t out[4])
+{
+	static const int32_t none[3] = { 0, 0, 0 };
+
+	return sample_level(d, read, opaque, 0, c, layer, none, -1, out);
+}
+
+/*
+ * The level of detail of @req: LEVEL's lod, GRAD's log2 of the longer
+ * gradient in texels of level 0, AUTO's 0 (a compute kernel has no
+ * quads to take derivatives from; the H100 samples level 0), then the
+ * bias and the clamps.
+ */
+static float level_of_detail(const struct vgpu_tex_desc *d,
+			     const struct vgpu_tex_request *req)
+{
+	float lod = 0.0f;
+
+	if (req->lod_kind == VGPU_TEX_LOD_LEVEL) {
+		lod = req->lod;
+	} else if (req->lod_kind == VGPU_TEX_LOD_GRAD) {
+		const uint32_t size[3] = { d->width, d->height, d->depth };
+		float lx = 0.0f, ly = 0.0f;
+
+		for (unsigned int dim = 0; dim < d->dims; dim++) {
+			float sx = req->dpdx[dim] * (float)size[dim];
+			float sy = req->dpdy[dim] * (float)size[dim];
+
+			lx += sx * sx;
+			ly += sy * sy;
+		}
+		lod = 0.5f * log2f(fmaxf(lx, ly));
+	}
+	lod += d->lod_bias;
+	if (lod > d->max_lod)
+		lod = d->max_lod;
+	if (lod < d->min_lod)
+		lod = d->min_lod;
+	if (!(lod > 0.0f))
+		lod = 0.0f;	/* NaN too */
+	if (lod > (float)(d->levels - 1))
+		lod = (float)(d->levels - 1);
+	return lod;
 }
 
 int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		   void *opaque, const struct vgpu_tex_request *req,
 		   uint32_t out[4])
 {
-	/* Level 0 only, without offsets, gather or cubemaps, for now. */
-	if (req->gather >= 0 || d->cubemap || d->levels > 1 ||
-	    req->offset[0] || req->offset[1] || req->offset[2])
-		return VISA_FAULT_INVALID_IMAGE;
-	return vgpu_tex_sample(d, read, opaque, req->c, req->layer, out);
+	unsigned int levels = d->levels ? d->levels : 1, l0, wl;
+	uint32_t a[4], b[4];
+	float lod, fa, fb;
+	int kind;
+
+	if (d->cubemap)
+		return VISA_FAULT_INVALID_IMAGE;	/* not yet */
+	if (levels == 1 || req->gather >= 0)
+		return sample_level(d, read, opaque, 0, req->c, req->layer,
+				    req->offset, req->gather, out);
+	lod = level_of_detail(d, req);
+	if (d->mip_filter == VGPU_TEX_POINT) {
+		l0 = (unsigned int)floorf(lod + 0.5f);
+		return sample_level(d, read, opaque, l0 < levels ? l0 : levels - 1,
+				    req->c, req->layer, req->offset, -1, out);
+	}
+	/* between two levels, the fraction in 1/256 as the texel weights */
+	l0 = (unsigned int)floorf(lod);
+	wl = (unsigned int)floorf((lod - (float)l0) * 256.0f + 0.5f);
+	if (wl == 256) {
+		l0++;
+		wl = 0;
+	}
+	kind = sample_level(d, read, opaque, l0, req->c, req->layer,
+			    req->offset, -1, a);
+	if (kind || !wl || l0 + 1 >= levels) {
+		memcpy(out, a, sizeof(a));
+		return kind;
+	}
+	kind = sample_level(d, read, opaque, l0 + 1, req->c, req->layer,
+			    req->offset, -1, b);
+	if (kind)
+		return kind;
+	for (unsigned int k = 0; k < 4; k++) {
+		memcpy(&fa, &a[k], 4);
+		memcpy(&fb, &b[k], 4);
+		fa = ((float)(256 - wl) * fa + (float)wl * fb) / 256.0f;
+		memcpy(&out[k], &fa, 4);
+	}
+	return 0;
 }

@@ -186,6 +186,42 @@ static int32_t channel_fixed(unsigned int format, const uint8_t *p,
 	}
 }
 
+/* The border colour as the raw bytes of a texel of @d's format. */
+static void border_raw(const struct vgpu_tex_desc *d, uint8_t raw[16])
+{
+	unsigned int bytes = vgpu_tex_format_bytes(d->format);
+
+	for (unsigned int c = 0; c < d->channels; c++) {
+		float b = d->border[c];
+		uint8_t *p = raw + c * bytes;
+		uint16_t h;
+		int32_t i;
+
+		switch (d->format) {
+		case VGPU_TEX_U8: case VGPU_TEX_U16:
+			b = fminf(fmaxf(b, 0.0f), 1.0f);	/* NaN: 0 */
+			/* halves round down: 0.5 is 127 in u8 on the H100 */
+			i = (int32_t)ceilf(b * (d->format == VGPU_TEX_U8 ?
+						 255.0f : 65535.0f) - 0.5f);
+			memcpy(p, &i, bytes);	/* little endian */
+			break;
+		case VGPU_TEX_S8: case VGPU_TEX_S16:
+			b = fminf(fmaxf(b, -1.0f), 1.0f);
+			i = (int32_t)ceilf(b * (d->format == VGPU_TEX_S8 ?
+						 127.0f : 32767.0f) - 0.5f);
+			memcpy(p, &i, bytes);
+			break;
+		case VGPU_TEX_F16:
+			h = f16_from_double(b, RND_N);
+			memcpy(p, &h, 2);
+			break;
+		default:
+			memcpy(p, &b, 4);
+			break;
+		}
+	}
+}
+
 /*
  * Texel (x, y, z) of mipmap level @level (already addressed; -1 on a
  * border) as 4 floats, 4 ints (@ints) or, with @fixed, 4 channel_fixed()
@@ -204,27 +240,25 @@ static int fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 
 	memset(v, 0, 4 * sizeof(*v));
 	/*
-	 * The border colour: in the channels the format has (the others
-	 * read 0); integer element reads get 0 (both as an H100 does).
+	 * The border colour, stored in the texture's format first (so a
+	 * normalized integer texture returns it quantized): in the
+	 * channels the format has (the others read 0); integer element
+	 * reads get 0 (all as an H100 does).
 	 */
 	if (ix[0] < 0 || ix[1] < 0 || ix[2] < 0) {
-		for (unsigned int c = 0; c < d->channels && !ints; c++) {
-			if (fixed) {
-				memcpy(&f, &d->border[c], 4);
-				channel_fixed(d->format, raw, &one);
-				v[c] = (uint32_t)(int32_t)lrintf(f * (float)one);
-			} else {
-				memcpy(&v[c], &d->border[c], 4);
-			}
-		}
-		return 0;
+		if (ints)
+			return 0;
+		border_raw(d, raw);
+	} else {
+		z = d->layered || d->cubemap ? (uint32_t)layer :
+					       (uint32_t)ix[2];
+		kind = read(opaque, vgpu_tex_texel_va(d, level,
+						      (uint32_t)ix[0],
+						      (uint32_t)ix[1], z),
+			    raw, bytes * d->channels);
+		if (kind)
+			return kind;
 	}
-	z = d->layered || d->cubemap ? (uint32_t)layer : (uint32_t)ix[2];
-	kind = read(opaque, vgpu_tex_texel_va(d, level, (uint32_t)ix[0],
-					      (uint32_t)ix[1], z),
-		    raw, bytes * d->channels);
-	if (kind)
-		return kind;
 	for (unsigned int c = 0; c < d->channels; c++) {
 		if (ints) {
 			v[c] = channel_int(d->format, raw + c * bytes);
@@ -256,15 +290,17 @@ static uint32_t level_size(const struct vgpu_tex_desc *d, unsigned int level,
  * the same way, round(w * c) to the far slice.
  */
 static void corner_weights(unsigned int dims, const unsigned int w[3],
-			   uint32_t corner_w[8])
+			   uint32_t total, uint32_t corner_w[8])
 {
 	if (dims == 1) {
-		corner_w[0] = 256 - w[0];
-		corner_w[1] = w[0];
+		corner_w[0] = total - ((w[0] * total + 128) >> 8);
+		corner_w[1] = (w[0] * total + 128) >> 8;
 		return;
 	}
 	for (unsigned int sl = 0; sl < (dims == 3 ? 2u : 1u); sl++) {
-		uint32_t t = dims == 3 ? (sl ? w[2] : 256 - w[2]) : 256;
+		uint32_t t = dims == 3 ? (sl ? (w[2] * total + 128) >> 8 :
+				      total - ((w[2] * total + 128) >> 8)) :
+			     total;
 		uint32_t *cw = corner_w + 4 * sl;
 
 		cw[3] = (w[0] * w[1] * t + (1u << 15)) >> 16;
@@ -275,28 +311,74 @@ static void corner_weights(unsigned int dims, const unsigned int w[3],
 }
 
 /*
- * One fetch from mipmap level @level: point, linear or (@gather >= 0)
+ * The filter's sum: texels times weights in 1/256 (all the weights of a
+ * fetch, over one or two mipmap levels, sum to 256); normalized integers
+ * in 16-bit fixed point (H100: u8, u16, s16 bit-identical this way).
+ */
+struct accum {
+	float f[4];
+	int64_t fx[4];
+	int fixed;
+	int32_t one;	/* the fixed point's 1.0 */
+};
+
+static void accum_init(const struct vgpu_tex_desc *d, struct accum *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->fixed = is_integer(d->format) && !d->srgb;
+	a->one = 1;
+	if (a->fixed)
+		channel_fixed(d->format, (const uint8_t[4]){ 0 }, &a->one);
+}
+
+static void accum_add(struct accum *a, uint32_t weight, const uint32_t v[4])
+{
+	float f;
+
+	for (unsigned int k = 0; k < 4; k++) {
+		if (a->fixed) {
+			a->fx[k] += (int64_t)weight * (int32_t)v[k];
+		} else {
+			memcpy(&f, &v[k], 4);
+			a->f[k] += (float)weight * f;
+		}
+	}
+}
+
+static void accum_result(const struct vgpu_tex_desc *d,
+			 const struct accum *a, uint32_t out[4])
+{
+	float r[4];
+
+	for (unsigned int k = 0; k < 4; k++) {
+		if (a->fixed) {
+			/* round to the fixed point (ties up), then to float */
+			int64_t q = (a->fx[k] + 128) >> 8;
+
+			r[k] = k < d->channels ? (float)q / (float)a->one : 0.0f;
+		} else {
+			r[k] = a->f[k] / 256.0f;
+		}
+	}
+	memcpy(out, r, sizeof(r));
+}
+
+/*
+ * One fetch from mipmap level @level: point (@a NULL: into @out),
+ * linear (into @a with the weights summing to @total), or (@gather >= 0)
  * the 2x2 footprint's component @gather; @off: texel offsets.
  */
 static int sample_level(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 			void *opaque, unsigned int level, const float c[3],
 			int layer, const int32_t off[3], int gather,
-			uint32_t out[4])
+			uint32_t total, struct accum *a, uint32_t out[4])
 {
 	int ints = d->read_mode == VGPU_TEX_ELEMENT && is_integer(d->format);
 	int linear = d->filter == VGPU_TEX_LINEAR_FILTER && !ints;
-	/*
-	 * Normalized integers are filtered in 16-bit fixed point and
-	 * converted once (H100: u8, u16, s16 bit-identical this way).
-	 */
-	int fixed = linear && gather < 0 && is_integer(d->format) && !d->srgb;
 	int64_t i0[3] = { 0, 0, 0 };
 	unsigned int w[3] = { 0, 0, 0 };	/* weights of texel i0 + 1, /256 */
 	unsigned int dim, corner, dims = d->dims;
-	uint32_t size[3], corner_w[8];
-	float acc[4] = { 0, 0, 0, 0 };
-	int64_t facc[4] = { 0, 0, 0, 0 };
-	int32_t one = 1;
+	uint32_t size[3], corner_w[8], v[4];
 	int kind;
 
 	if (d->layered) {
@@ -317,6 +399,11 @@ static int sample_level(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 			i0[dim] = (int64_t)floor(u);
 			f = u - (double)i0[dim];
 			w[dim] = (unsigned int)floor(f * 256.0 + 0.5);
+			if (w[dim] == 256) {
+				/* the position, quantized, is texel i0 + 1 */
+				i0[dim]++;
+				w[dim] = 0;
+			}
 		}
 		i0[dim] += off[dim];
 	}
@@ -326,7 +413,6 @@ static int sample_level(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 
 		for (unsigned int k = 0; k < 4; k++) {
 			int64_t ix[3] = { 0, 0, 0 };
-			uint32_t v[4];
 
 			for (dim = 0; dim < dims && dim < 2; dim++)
 				ix[dim] = address(i0[dim] + (order[k] >> dim & 1),
@@ -346,45 +432,49 @@ static int sample_level(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		for (dim = 0; dim < dims; dim++)
 			ix[dim] = address(i0[dim], size[dim], d->address[dim],
 					  d->normalized);
-		return fetch(d, read, opaque, level, ix, layer, ints, 0, out);
+		if (!a)
+			return fetch(d, read, opaque, level, ix, layer, ints,
+				     0, out);
+		kind = fetch(d, read, opaque, level, ix, layer, 0, a->fixed,
+			     v);
+		if (!kind)
+			accum_add(a, total, v);
+		return kind;
 	}
-	corner_weights(dims, w, corner_w);
-	if (fixed)
-		channel_fixed(d->format, (const uint8_t[4]){ 0 }, &one);
+	corner_weights(dims, w, total, corner_w);
 	for (corner = 0; corner < (1u << dims); corner++) {
 		int64_t ix[3] = { 0, 0, 0 };
-		uint32_t v[4];
-		float f;
 
 		for (dim = 0; dim < dims; dim++)
 			ix[dim] = address(i0[dim] + (corner >> dim & 1),
 					  size[dim], d->address[dim],
 					  d->normalized);
-		kind = fetch(d, read, opaque, level, ix, layer, 0, fixed, v);
+		kind = fetch(d, read, opaque, level, ix, layer, 0, a->fixed, v);
 		if (kind)
 			return kind;
-		for (unsigned int k = 0; k < 4; k++) {
-			if (fixed) {
-				facc[k] += (int64_t)corner_w[corner] *
-					   (int32_t)v[k];
-				continue;
-			}
-			memcpy(&f, &v[k], 4);
-			acc[k] += (float)corner_w[corner] * f;
-		}
+		accum_add(a, corner_w[corner], v);
 	}
-	for (unsigned int k = 0; k < 4; k++) {
-		if (fixed) {
-			/* round to the fixed point (ties up), then to float */
-			int64_t r = (facc[k] + 128) >> 8;
-
-			acc[k] = k < d->channels ? (float)r / (float)one : 0.0f;
-		} else {
-			acc[k] /= 256.0f;
-		}
-	}
-	memcpy(out, acc, sizeof(acc));
 	return 0;
+}
+
+/* A fetch from one level, point or linear. */
+static int sample_one(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
+		      void *opaque, unsigned int level, const float c[3],
+		      int layer, const int32_t off[3], uint32_t out[4])
+{
+	struct accum a;
+	int kind;
+
+	if (d->filter == VGPU_TEX_POINT ||
+	    (d->read_mode == VGPU_TEX_ELEMENT && is_integer(d->format)))
+		return sample_level(d, read, opaque, level, c, layer, off, -1,
+				    256, NULL, out);
+	accum_init(d, &a);
+	kind = sample_level(d, read, opaque, level, c, layer, off, -1, 256,
+			    &a, out);
+	if (!kind)
+		accum_result(d, &a, out);
+	return kind;
 }
 
 int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
@@ -392,7 +482,7 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 {
 	static const int32_t none[3] = { 0, 0, 0 };
 
-	return sample_level(d, read, opaque, 0, c, layer, none, -1, out);
+	return sample_one(d, read, opaque, 0, c, layer, none, out);
 }
 
 /*
@@ -438,43 +528,41 @@ int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		   uint32_t out[4])
 {
 	unsigned int levels = d->levels ? d->levels : 1, l0, wl;
-	uint32_t a[4], b[4];
-	float lod, fa, fb;
+	struct accum a;
+	float lod;
 	int kind;
 
 	if (d->cubemap)
 		return VISA_FAULT_INVALID_IMAGE;	/* not yet */
-	if (levels == 1 || req->gather >= 0)
+	if (req->gather >= 0)
 		return sample_level(d, read, opaque, 0, req->c, req->layer,
-				    req->offset, req->gather, out);
+				    req->offset, req->gather, 256, NULL, out);
+	if (levels == 1)
+		return sample_one(d, read, opaque, 0, req->c, req->layer,
+				  req->offset, out);
 	lod = level_of_detail(d, req);
 	if (d->mip_filter == VGPU_TEX_POINT) {
 		l0 = (unsigned int)floorf(lod + 0.5f);
-		return sample_level(d, read, opaque, l0 < levels ? l0 : levels - 1,
-				    req->c, req->layer, req->offset, -1, out);
+		return sample_one(d, read, opaque, l0 < levels ? l0 : levels - 1,
+				  req->c, req->layer, req->offset, out);
 	}
-	/* between two levels, the fraction in 1/256 as the texel weights */
+	/*
+	 * Between two levels: the fraction cut to 1/256 (not rounded)
+	 * splits the weights, and the texels of both levels are summed
+	 * as one filter's (as the third dimension of a 3D texture).
+	 */
 	l0 = (unsigned int)floorf(lod);
-	wl = (unsigned int)floorf((lod - (float)l0) * 256.0f + 0.5f);
-	if (wl == 256) {
-		l0++;
-		wl = 0;
-	}
+	wl = (unsigned int)floorf((lod - (float)l0) * 256.0f);
+	if (!wl || l0 + 1 >= levels)
+		return sample_one(d, read, opaque, l0, req->c, req->layer,
+				  req->offset, out);
+	accum_init(d, &a);
 	kind = sample_level(d, read, opaque, l0, req->c, req->layer,
-			    req->offset, -1, a);
-	if (kind || !wl || l0 + 1 >= levels) {
-		memcpy(out, a, sizeof(a));
-		return kind;
-	}
-	kind = sample_level(d, read, opaque, l0 + 1, req->c, req->layer,
-			    req->offset, -1, b);
-	if (kind)
-		return kind;
-	for (unsigned int k = 0; k < 4; k++) {
-		memcpy(&fa, &a[k], 4);
-		memcpy(&fb, &b[k], 4);
-		fa = ((float)(256 - wl) * fa + (float)wl * fb) / 256.0f;
-		memcpy(&out[k], &fa, 4);
-	}
-	return 0;
+			    req->offset, -1, 256 - wl, &a, out);
+	if (!kind)
+		kind = sample_level(d, read, opaque, l0 + 1, req->c,
+				    req->layer, req->offset, -1, wl, &a, out);
+	if (!kind)
+		accum_result(d, &a, out);
+	return kind;
 }

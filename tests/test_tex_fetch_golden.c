@@ -215,6 +215,9 @@ static int parse(const char *line, struct texture *t,
 		t->d.dims = 3;
 		t->d.normalized = 1;
 		t->d.seamless = (uint8_t)int_field(line, "seamless");
+		/* the probe leaves the address mode 0: wrap */
+		t->d.address[0] = t->d.address[1] = t->d.address[2] =
+			VGPU_TEX_WRAP;
 		req->layer = int_field(line, "layer");
 		return build(t);
 	}
@@ -258,7 +261,12 @@ static int parse(const char *line, struct texture *t,
 /* Why a recorded case is not expected to match yet, or NULL. */
 static const char *todo_reason(const char *head)
 {
-	(void)head;
+	if (strstr(head, "seamless=1"))
+		return "seamless cubemap filtering across face edges";
+	if (strstr(head, "mipfilter=linear") && strstr(head, " filter=linear"))
+		return "the weights of linear filtering between two levels";
+	if (strstr(head, "mipfilter=linear") && strstr(head, "kind=grad"))
+		return "the fraction of a level of detail from gradients";
 	return NULL;
 }
 

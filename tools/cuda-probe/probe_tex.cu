@@ -13,7 +13,7 @@
 // ints for element-type integer reads).  The texels are made by the
 // functions below (texel_byte, texel_float), which a test must repeat.
 //
-// Build: nvcc -cudart shared -arch=sm_90 -o probe_tex probe_tex.cu
+// Build: nvcc -cudart shared -arch=sm_90 -o probe_tex probe_tex.cu -lcuda
 // golden/../../tests/golden/probe_tex.h100.txt holds a run on an H100.
 #include <cstdio>
 #include <cstring>
@@ -114,17 +114,23 @@ static void sweep(const fmt &f, int ch, int w, int h, int d, int dim,
   size_t n = (size_t)w * h * (d ? d : 1);
   static unsigned char host[1 << 20];
   make_texels(f, ch, n, host);
+  // A 1D array (h = 0, n = 0 above): its texels are the bytes
+  // texel_byte(k) read as the format's elements - what the recorded run
+  // copied (it found them left in host[] by the sweep before).
+  if (!h)
+    for (size_t k = 0; k < (size_t)w * (f.bits / 8) * ch; k++) host[k] = texel_byte(k);
   cudaError_t e;
   if (dim == 2) e = cudaMallocArray(&a, &cd, w, h);
   else e = cudaMalloc3DArray(&a, &cd, make_cudaExtent(w, h, d), dim == 4 ? cudaArrayLayered : 0);
   if (e) { printf("array %s %d error %d\n", f.name, ch, (int)e); cudaGetLastError(); return; }
   cudaMemcpy3DParms p = {};
   size_t elem = f.bits / 8 * ch;
-  p.srcPtr = make_cudaPitchedPtr(host, w * elem, w, h);
+  p.srcPtr = make_cudaPitchedPtr(host, w * elem, w, h ? h : 1);  // 1D: one row
   p.dstArray = a;
   p.extent = make_cudaExtent(w, h ? h : 1, d ? d : 1);  // a 1D array is one row
   p.kind = cudaMemcpyHostToDevice;
-  cudaMemcpy3D(&p);
+  e = cudaMemcpy3D(&p);
+  if (e) { printf("copy %s %d %d %d %d error %d\n", f.name, ch, w, h, d, (int)e); cudaGetLastError(); }
   cudaResourceDesc rd = {};
   rd.resType = cudaResourceTypeArray;
   rd.res.array.array = a;
@@ -459,6 +465,132 @@ static void offs_sweep(int filter, int addr, int norm)
   cudaFreeArray(a);
 }
 
+// ---- tables and weights (lines: srgbtab, s8tab, w3d, wmip) ----
+//
+//   srgbtab B -> BITS          sRGB decode of byte B (point sampling)
+//   s8tab V -> BITS            an s8 texel V read normalized through the
+//                              linear filter, all weight on it
+//   w3d K x= y= z= -> BITS     trilinear weight of corner K (bit 0 x, 1 y,
+//                              2 z) of a 2x2x2 float texture that is 1 at
+//                              K and 0 elsewhere (unnormalized, clamp)
+//   wmip K lod= x= y= -> BITS  the same for a 2x2 + 1x1 mipmapped
+//                              texture (K 0-3 level 0, 4 level 1),
+//                              linear filter and mipmap filter
+static void tables()
+{
+  static unsigned char host[256];
+  // every byte once: x * 37 + 11 over 256 bytes is a permutation
+  for (int mode = 0; mode < 2; mode++) {
+    const fmt &f = mode ? S8 : U8;
+    cudaChannelFormatDesc cd = desc_of(f, 4);
+    cudaArray_t a;
+    if (cudaMallocArray(&a, &cd, 64, 1)) { printf("table array error\n"); cudaGetLastError(); return; }
+    for (int k = 0; k < 256; k++) host[k] = texel_byte(k);
+    cudaMemcpy2DToArray(a, 0, 0, host, 256, 256, 1, cudaMemcpyHostToDevice);
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = a;
+    cudaTextureDesc td = {};
+    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+    td.filterMode = mode ? cudaFilterModeLinear : cudaFilterModePoint;
+    td.readMode = cudaReadModeNormalizedFloat;
+    td.sRGB = !mode;
+    cudaTextureObject_t t;
+    if (cudaCreateTextureObject(&t, &rd, &td, NULL)) { printf("table tex error\n"); cudaGetLastError(); return; }
+    for (int i = 0; i < 64; i++) hc[i] = make_float4(i + 0.5f, 0.5f, 0, 0);
+    cudaMemcpy(dc, hc, 64 * sizeof(float4), cudaMemcpyHostToDevice);
+    fetch<<<1, 64>>>(t, 2, dc, dout, 64);
+    if (sync_ok("table")) {
+      cudaMemcpy(hout, dout, 64 * sizeof(float4), cudaMemcpyDeviceToHost);
+      for (int i = 0; i < 64; i++) {
+        float r[4] = { hout[i].x, hout[i].y, hout[i].z, hout[i].w };
+        for (int c = 0; c < (mode ? 4 : 3); c++)
+          printf("%s %d -> %08x\n", mode ? "s8tab" : "srgbtab",
+                 mode ? (int)(signed char)host[i * 4 + c] : host[i * 4 + c], bits(r[c]));
+      }
+    }
+    cudaDestroyTextureObject(t);
+    cudaFreeArray(a);
+  }
+  // trilinear corner weights
+  static const float fr[] = { 0.0f, 0.1f, 0.25f, 0.3f, 0.5f, 0.6f, 0.75f, 0.9f, 0.99f };
+  cudaChannelFormatDesc cf = cudaCreateChannelDesc<float>();
+  for (int k = 0; k < 8; k++) {
+    cudaArray_t a;
+    if (cudaMalloc3DArray(&a, &cf, make_cudaExtent(2, 2, 2), 0)) { printf("w3d error\n"); cudaGetLastError(); return; }
+    float v[8] = {};
+    v[k] = 1.0f;
+    cudaMemcpy3DParms p = {};
+    p.srcPtr = make_cudaPitchedPtr(v, 8, 2, 2);
+    p.dstArray = a;
+    p.extent = make_cudaExtent(2, 2, 2);
+    p.kind = cudaMemcpyHostToDevice;
+    cudaMemcpy3D(&p);
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = a;
+    cudaTextureDesc td = {};
+    for (int i = 0; i < 3; i++) td.addressMode[i] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModeLinear;
+    cudaTextureObject_t t;
+    cudaCreateTextureObject(&t, &rd, &td, NULL);
+    int n = 0;
+    for (int i = 0; i < 9; i++)
+      for (int j = 0; j < 9; j++)
+        for (int l = 0; l < 9; l++)
+          hc[n++] = make_float4(0.5f + fr[i], 0.5f + fr[j], 0.5f + fr[l], 0);
+    cudaMemcpy(dc, hc, n * sizeof(float4), cudaMemcpyHostToDevice);
+    fetch<<<(n + 127) / 128, 128>>>(t, 3, dc, dout, n);
+    if (sync_ok("w3d")) {
+      cudaMemcpy(hout, dout, n * sizeof(float4), cudaMemcpyDeviceToHost);
+      for (int i = 0; i < n; i++)
+        printf("w3d %d x=%08x y=%08x z=%08x -> %08x\n", k, bits(hc[i].x), bits(hc[i].y),
+               bits(hc[i].z), bits(hout[i].x));
+    }
+    cudaDestroyTextureObject(t);
+    cudaFreeArray(a);
+  }
+  // mip-linear weights: level 0 2x2, level 1 1x1
+  static const float lods[] = { 0.0f, 0.1f, 0.25f, 0.3f, 0.5f, 0.6f, 0.75f, 0.9f, 0.99f };
+  for (int k = 0; k < 5; k++) {
+    cudaMipmappedArray_t mm;
+    if (cudaMallocMipmappedArray(&mm, &cf, make_cudaExtent(2, 2, 0), 2, 0)) { printf("wmip error\n"); cudaGetLastError(); return; }
+    cudaArray_t l0, l1;
+    cudaGetMipmappedArrayLevel(&l0, mm, 0);
+    cudaGetMipmappedArrayLevel(&l1, mm, 1);
+    float v[5] = {};
+    v[k] = 1.0f;
+    cudaMemcpy2DToArray(l0, 0, 0, v, 8, 8, 2, cudaMemcpyHostToDevice);
+    cudaMemcpy2DToArray(l1, 0, 0, v + 4, 4, 4, 1, cudaMemcpyHostToDevice);
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeMipmappedArray;
+    rd.res.mipmap.mipmap = mm;
+    cudaTextureDesc td = {};
+    td.addressMode[0] = td.addressMode[1] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModeLinear;
+    td.mipmapFilterMode = cudaFilterModeLinear;
+    td.normalizedCoords = 1;
+    td.maxMipmapLevelClamp = 100;
+    cudaTextureObject_t t;
+    cudaCreateTextureObject(&t, &rd, &td, NULL);
+    int n = 0;
+    for (int i = 0; i < 9; i++)
+      for (int j = 0; j < 9; j++)
+        for (int l = 0; l < 9; l++)
+          hq[n++] = { (0.5f + fr[i]) / 2, (0.5f + fr[j]) / 2, lods[l], 0, 0, 0, 0 };
+    cudaMemcpy(dc, hq, n * sizeof(mipq), cudaMemcpyHostToDevice);
+    fetch_mip<<<(n + 127) / 128, 128>>>(t, 1, (const mipq *)dc, dout, n);
+    if (sync_ok("wmip")) {
+      cudaMemcpy(hout, dout, n * sizeof(float4), cudaMemcpyDeviceToHost);
+      for (int i = 0; i < n; i++)
+        printf("wmip %d lod=%08x x=%08x y=%08x -> %08x\n", k, bits(hq[i].lod), bits(hq[i].x),
+               bits(hq[i].y), bits(hout[i].x));
+    }
+    cudaDestroyTextureObject(t);
+    cudaFreeMipmappedArray(mm);
+  }
+}
+
 // The codes of the mipmapped-array, cubemap, view and array-copy calls.
 static void new_errors()
 {
@@ -647,6 +779,7 @@ int main()
   offs_sweep(1, 1, 0);
   offs_sweep(1, 0, 1);
   offs_sweep(0, 3, 0);
+  tables();
   new_errors();
   // errors
   {

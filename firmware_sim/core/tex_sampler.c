@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tex_sampler.c - the texture unit: address modes, point and linear
- * filtering and read-mode conversion, as an H100 does them
- * (tests/golden/probe_tex.h100.txt; tests/test_tex_golden.c compares
- * bit for bit).
+ * filtering, read-mode conversion, mipmap levels, gather, texel offsets
+ * and cubemaps, as an H100 does them (tests/golden/probe_tex.h100.txt;
+ * tests/test_tex_golden.c and test_tex_fetch_golden.c compare bit for
+ * bit, Documentation/textures.rst lists what matches).
  *
- * Per coordinate: normalized coordinates are scaled by the size; wrap and
- * mirror exist only for normalized coordinates (unnormalized ones clamp,
- * as on the H100).  Point sampling takes texel floor(u).  Linear sampling
- * takes texels floor(u - 0.5) and the next, weighted by the fraction
- * quantized to 1/256 (round to nearest) - the hardware's 8-bit fixed
- * point weights.  Each texel index then goes through the address mode:
- * wrap (modulo), mirror (period 2n, reflected), clamp to the edge, or
- * border (outside: the border colour).  Texels are converted to floats
- * (element type, or integers normalized to [0, 1] / [-1, 1]) before they
- * are weighted.
+ * Per coordinate: normalized coordinates are scaled by the level's size;
+ * wrap and mirror exist only for normalized coordinates (unnormalized
+ * ones clamp, as on the H100).  Point sampling takes texel floor(u).
+ * Linear sampling takes texels floor(u - 0.5) and the next, weighted by
+ * the fraction quantized to 1/256 (round to nearest) - the hardware's
+ * 8-bit fixed point weights.  Each texel index then goes through the
+ * address mode: wrap (modulo), mirror (period 2n, reflected), clamp to
+ * the edge, or border (outside: the border colour).  Float texels are
+ * weighted as floats; normalized integers in 16-bit fixed point.
  */
 #include <math.h>
 #include <string.h>
@@ -159,9 +159,13 @@ static double texel_space(float c, uint32_t n, int normalized)
 	return u < 1e9 ? u : 1e9;
 }
 
+/* The fraction bits an s8 texel keeps below its 16-bit fixed point. */
+#define FIXED_S8_FRAC	7
+
 /*
  * A texel as the 16-bit fixed point the filter of normalized integers
- * works in, and that fixed point's one (see filter_unorm()).
+ * works in (s8: with FIXED_S8_FRAC more bits), and that fixed point's
+ * one in *@one.
  */
 static int32_t channel_fixed(unsigned int format, const uint8_t *p,
 			     int32_t *one)
@@ -175,8 +179,13 @@ static int32_t channel_fixed(unsigned int format, const uint8_t *p,
 	case VGPU_TEX_S8:
 		*one = 32767;
 		v = v < -127 ? -127 : v;
-		/* round(v * 32767 / 127), halves away from zero */
-		return (v * 32767 + (v < 0 ? -63 : 63)) / 127;
+		/*
+		 * v * 258.0078125 (32767 / 127 cut to 7 fraction bits),
+		 * kept with its 7 fraction bits (FIXED_S8_FRAC) until the
+		 * filter's sum is rounded: every s8 value and the s8
+		 * bilinear recordings of the H100 agree.
+		 */
+		return v * 33025;
 	case VGPU_TEX_U16:
 		*one = 65535;
 		return v;
@@ -359,8 +368,15 @@ static void accum_result(const struct vgpu_tex_desc *d,
 
 	for (unsigned int k = 0; k < 4; k++) {
 		if (a->fixed) {
-			/* round to the fixed point (ties up), then to float */
-			int64_t q = (a->fx[k] + 128) >> 8;
+			/*
+			 * Round to the fixed point (ties up), then to
+			 * float; floor division, the sum may be negative.
+			 */
+			unsigned int sh = 8 + (d->format == VGPU_TEX_S8 ?
+					       FIXED_S8_FRAC : 0);
+			int64_t t = a->fx[k] + ((int64_t)1 << (sh - 1));
+			int64_t q = t >= 0 ? t >> sh :
+				    -((-t + ((int64_t)1 << sh) - 1) >> sh);
 
 			r[k] = k < d->channels ? (float)q / (float)a->one : 0.0f;
 		} else {

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "vgpu_array.h"
+#include "vgpu_tex.h"
 
 struct cu_ctx;
 struct cu_stream;
@@ -27,8 +28,8 @@ struct cu_array {
 	struct cu_mipmap *parent;	/* a level of it (its VRAM), or NULL */
 };
 
-/* The most levels of a mipmapped array (a 131072-wide 1D one: 18). */
-#define CU_MIPMAP_MAX_LEVELS	18
+/* The most levels of a mipmapped array (a 131072-wide 1D one). */
+#define CU_MIPMAP_MAX_LEVELS	VGPU_TEX_MAX_LEVELS
 
 /*
  * A mipmapped array: its levels in one VRAM allocation, the chain of

@@ -278,25 +278,36 @@ static void test_a2a(void)
 	T_IS(cudaErrorInvalidValue, cudaMemcpy2DArrayToArray(NULL, 0, 0, x, 0, 0, 32, 8));
 	T_IS(cudaErrorInvalidMemcpyDirection, cudaMemcpy2DArrayToArray(y, 0, 0, x, 0, 0, 32, 8, cudaMemcpyHostToDevice));
 	clear_error();
-	// captured: a graph memcpy node with array sides
+	// captured: graph memcpy nodes with array sides (linear -> array,
+	// array -> linear), replayed after the sources changed
 	cudaStreamCreate(&st);
+	float *dsrc = NULL, *ddst = NULL;
+	cudaMalloc(&dsrc, sizeof(in));
+	cudaMalloc(&ddst, sizeof(in));
 	memset(out, 0, sizeof(out));
+	cudaMemcpy(ddst, out, sizeof(out), cudaMemcpyHostToDevice);
 	cudaMemcpy2DToArray(y, 0, 0, out, 32, 32, 8, cudaMemcpyHostToDevice);
 	T_OK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
-	cudaMemcpy2DArrayToArray(y, 0, 0, x, 0, 0, 32, 8);	// not a stream call: sync
-	T_OK(cudaMemcpy2DToArrayAsync(y, 0, 4, in, 32, 32, 4, cudaMemcpyHostToDevice, st));
+	T_OK(cudaMemcpy2DToArrayAsync(y, 0, 4, dsrc, 32, 32, 4, cudaMemcpyDeviceToDevice, st));
+	T_OK(cudaMemcpy2DFromArrayAsync(ddst, 32, y, 0, 4, 32, 4, cudaMemcpyDeviceToDevice, st));
 	T_OK(cudaStreamEndCapture(st, &g));
 	clear_error();
-	memset(out, 0, sizeof(out));
+	cudaMemcpy(dsrc, in, sizeof(in), cudaMemcpyHostToDevice);	// after the capture
 	T_OK(cudaGraphInstantiate(&ge, g, 0));
 	T_OK(cudaGraphLaunch(ge, st));
 	T_OK(cudaStreamSynchronize(st));
+	memset(out, 0, sizeof(out));
 	cudaMemcpy2DFromArray(out, 32, y, 0, 4, 32, 4, cudaMemcpyDeviceToHost);
 	same = !memcmp(out, in, 32 * 4);
-	TAP(same, "a captured copy into an array replays from the graph");
+	memset(out, 0, sizeof(out));
+	cudaMemcpy(out, ddst, 32 * 4, cudaMemcpyDeviceToHost);
+	same = same && !memcmp(out, in, 32 * 4);
+	TAP(same, "captured copies into and out of an array replay from the graph");
 	cudaGraphExecDestroy(ge);
 	cudaGraphDestroy(g);
 	cudaStreamDestroy(st);
+	cudaFree(dsrc);
+	cudaFree(ddst);
 	cudaFreeArray(x);
 	cudaFreeArray(y);
 }

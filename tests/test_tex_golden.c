@@ -156,7 +156,7 @@ static const char *todo_reason(const char *head)
 		return "sRGB decoding (the H100's table is not known)";
 	if (strstr(head, "filter=linear") && strstr(head, "read=normf") &&
 	    strstr(head, "tex s8 "))
-		return "linear filtering of s8 (its 16-bit fixed point is not known)";
+		return "linear filtering of s8 (its sum's rounding is not known)";
 	if (strstr(head, "f16") && strstr(head, "filter=linear"))
 		return "linear filtering of half texels";
 	if (strstr(head, "filter=linear") && strstr(head, "dim=3"))

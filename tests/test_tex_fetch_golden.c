@@ -14,7 +14,8 @@
  * the chain of vgpu_array.h puts it in VRAM; the sampler reads it through
  * its read callback.  One TAP case per texture, sampler state and kind
  * of request; what the sampler does not match yet is a TAP TODO
- * (todo_reason()).
+ * (todo_reason()).  The one-hot lines (w3d, wmip) pin every weight of
+ * trilinear and mip-linear filtering, s8tab every s8 conversion.
  */
 #include <math.h>
 #include <stdio.h>
@@ -170,6 +171,77 @@ static int build(struct texture *t)
 	return 0;
 }
 
+/*
+ * The one-hot weight lines: a float texture that is 1 at texel @k and 0
+ * elsewhere (w3d: 2x2x2, unnormalized; wmip: 2x2 and 1x1 levels,
+ * normalized, mip-linear), so the fetch returns texel k's weight; and
+ * s8tab: an s8 value through the linear filter, all weight on it.
+ */
+static int parse_table(const char *line, struct texture *t,
+		       struct vgpu_tex_request *req, uint32_t want[4])
+{
+	const char *arrow = strstr(line, "->");
+	int k = 0, v = 0;
+	float one = 1.0f;
+
+	if (!arrow || sscanf(arrow, "-> %x", &want[0]) != 1)
+		return -1;
+	want[1] = want[2] = want[3] = 0;
+	t->d.format = VGPU_TEX_F32;
+	t->d.channels = 1;
+	t->d.filter = VGPU_TEX_LINEAR_FILTER;
+	t->d.width = t->d.height = 2;
+	t->d.depth = 1;
+	t->d.levels = 1;
+	t->d.dims = 2;
+	t->d.address[0] = t->d.address[1] = t->d.address[2] = VGPU_TEX_CLAMP;
+	t->d.max_lod = 100.0f;
+	req->c[0] = as_float(hex_field(line, "x"));
+	req->c[1] = as_float(hex_field(line, "y"));
+	req->c[2] = as_float(hex_field(line, "z"));
+	if (!strncmp(line, "s8tab ", 6)) {
+		int8_t b;
+
+		if (sscanf(line, "s8tab %d", &v) != 1)
+			return -1;
+		b = (int8_t)v;
+		t->d.format = VGPU_TEX_S8;
+		t->d.read_mode = VGPU_TEX_NORMALIZED;
+		t->d.width = t->d.height = 1;
+		req->c[0] = req->c[1] = 0.5f;
+		if (build(t))
+			return -1;
+		memcpy(t->mem, &b, 1);	/* texel (0, 0) */
+		return 0;
+	}
+	sscanf(line, "%*s %d", &k);
+	if (!strncmp(line, "w3d ", 4)) {
+		t->d.depth = 2;
+		t->d.dims = 3;
+	} else {
+		t->d.levels = 2;
+		t->d.normalized = 1;
+		t->d.mip_filter = VGPU_TEX_LINEAR_FILTER;
+		req->lod_kind = VGPU_TEX_LOD_LEVEL;
+		req->lod = as_float(hex_field(line, "lod"));
+	}
+	if (build(t))
+		return -1;
+	memset(t->mem, 0, t->size);
+	if (t->d.levels == 2 && k == 4) {
+		struct vgpu_bl_layout l;
+		uint64_t off = vgpu_mip_level(2, 2, 1, 4, 0, 1, &l);
+
+		memcpy(t->mem + off + vgpu_bl_offset(&l, 0, 0, 0), &one, 4);
+	} else {
+		memcpy(t->mem + vgpu_tex_texel_va(&t->d, 0, (uint32_t)k & 1,
+						  (uint32_t)k >> 1 & 1,
+						  (uint32_t)k >> 2),
+		       &one, 4);
+	}
+	return 0;
+}
+
 /* The texture and request of one recorded line; 0 on success. */
 static int parse(const char *line, struct texture *t,
 		 struct vgpu_tex_request *req, uint32_t want[4])
@@ -181,6 +253,9 @@ static int parse(const char *line, struct texture *t,
 	memset(t, 0, sizeof(*t));
 	memset(req, 0, sizeof(*req));
 	req->gather = -1;
+	if (!strncmp(line, "w3d ", 4) || !strncmp(line, "wmip ", 5) ||
+	    !strncmp(line, "s8tab ", 6))
+		return parse_table(line, t, req, want);
 	if (!arrow || sscanf(line, "%7s %7s %d %d%n", kind, fmt, &ch, &w,
 			     &n) != 4 ||
 	    sscanf(arrow, "-> %x %x %x %x", &want[0], &want[1], &want[2],
@@ -263,8 +338,8 @@ static const char *todo_reason(const char *head)
 {
 	if (strstr(head, "seamless=1"))
 		return "seamless cubemap filtering across face edges";
-	if (strstr(head, "mipfilter=linear") && strstr(head, " filter=linear"))
-		return "the weights of linear filtering between two levels";
+	if (strstr(head, "mipfilter=linear") && !strstr(head, "aniso=0 "))
+		return "anisotropic filtering (not modelled)";
 	if (strstr(head, "mipfilter=linear") && strstr(head, "kind=grad"))
 		return "the fraction of a level of detail from gradients";
 	return NULL;
@@ -306,12 +381,24 @@ int main(void)
 		const char *x = strstr(line, " x=");
 		char head[256];
 
+		int table = !strncmp(line, "w3d ", 4) ||
+			    !strncmp(line, "wmip ", 5) ||
+			    !strncmp(line, "s8tab ", 6);
+
 		if (strncmp(line, "mip ", 4) && strncmp(line, "gather ", 7) &&
-		    strncmp(line, "offs ", 5) && strncmp(line, "cube ", 5))
+		    strncmp(line, "offs ", 5) && strncmp(line, "cube ", 5) &&
+		    !table)
 			continue;
-		if (!x || !strstr(line, "->"))
+		if ((!x && !table) || !strstr(line, "->"))
 			continue;	/* an error line of the probe */
-		snprintf(head, sizeof(head), "%.*s", (int)(x - line), line);
+		if (table)	/* "s8tab"; "w3d K", "wmip K": per texel K */
+			snprintf(head, sizeof(head), "%.*s",
+				 (int)(line[0] == 's' ? strcspn(line, " ") :
+				       (size_t)(strchr(line, ' ') - line) + 2),
+				 line);
+		else
+			snprintf(head, sizeof(head), "%.*s", (int)(x - line),
+				 line);
 		if (strcmp(head, cur)) {
 			if (have)
 				verdict(&t, cur, lines, bad);
@@ -332,7 +419,7 @@ int main(void)
 			/* TEX_GOLDEN_ALL=1: every difference, not the first */
 			if (!bad++ || getenv("TEX_GOLDEN_ALL"))
 				tap_diag("%s: %08x %08x %08x %08x, H100 %08x %08x %08x %08x",
-					 line + (x - line) + 1, got[0], got[1],
+					 x ? x + 1 : line, got[0], got[1],
 					 got[2], got[3], want[0], want[1],
 					 want[2], want[3]);
 		}

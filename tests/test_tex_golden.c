@@ -159,8 +159,6 @@ static const char *todo_reason(const char *head)
 		return "linear filtering of s8 (its sum's rounding is not known)";
 	if (strstr(head, "f16") && strstr(head, "filter=linear"))
 		return "linear filtering of half texels";
-	if (strstr(head, "filter=linear") && strstr(head, "dim=3"))
-		return "trilinear weights";
 	return NULL;
 }
 

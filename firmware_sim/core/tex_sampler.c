@@ -140,6 +140,16 @@ static int64_t address(int64_t i, int64_t n, unsigned int mode, int normalized)
 	}
 }
 
+/* The address mode of dimension @dim as it applies (see address()). */
+static unsigned int address_of(const struct vgpu_tex_desc *d, unsigned int dim)
+{
+	unsigned int mode = d->address[dim];
+
+	if (!d->normalized && (mode == VGPU_TEX_WRAP || mode == VGPU_TEX_MIRROR))
+		return VGPU_TEX_CLAMP;
+	return mode;
+}
+
 /* A coordinate as a texel-space float, guarded against huge values. */
 static double texel_space(float c, uint32_t n, int normalized)
 {
@@ -292,35 +302,38 @@ static uint32_t level_size(const struct vgpu_tex_desc *d, unsigned int level,
 }
 
 /*
- * The linear filter's corner weights in 1/256, summing to 256, as the
- * H100's fixed-point bilinear unit makes them (x is bit 0 of the corner,
- * y bit 1, z bit 2): w11 = round(a * b) (ties up), w10 = a - w11,
- * w01 = b - w11, w00 = the rest; a third dimension splits each of those
- * the same way, round(w * c) to the far slice.
+ * The linear filter's corner weights in 1/256 (x is bit 0 of the
+ * corner, y bit 1, z bit 2), as the H100's fixed-point unit splits its
+ * 256 (probe_tex's one-hot w3d and wmip recordings, every weight):
+ *
+ *   a slice's share t:  3D: far slice c, near slice 256 - c, exactly;
+ *                       one of two mipmap levels: @total (wl or 256 - wl)
+ *   x:  far = round(a * t / 256), near = t - far           (ties up)
+ *   y:  of the far piece, round(b * far / 256) is y-far    (ties up)
+ *       of the near piece, round(b * near / 256) is y-far  (ties down)
+ *
+ * so the corners (0,0) and (1,1) of each slice round up and the others
+ * take the rest; with t = 256 this is w11 = round(a * b / 256),
+ * w10 = a - w11, w01 = b - w11, w00 the rest.
  */
 static void corner_weights(unsigned int dims, const unsigned int w[3],
 			   uint32_t total, uint32_t corner_w[8])
 {
-	if (dims == 1) {
-		corner_w[0] = total - ((w[0] * total + 128) >> 8);
-		corner_w[1] = (w[0] * total + 128) >> 8;
-		return;
-	}
 	for (unsigned int sl = 0; sl < (dims == 3 ? 2u : 1u); sl++) {
-		uint32_t t = dims == 3 ? (sl ? (w[2] * total + 128) >> 8 :
-				      total - ((w[2] * total + 128) >> 8)) :
-			     total;
+		uint32_t zf = dims == 3 ? (w[2] * total + 128) >> 8 : 0;
+		uint32_t t = dims == 3 ? (sl ? zf : total - zf) : total;
+		uint32_t xf = (w[0] * t + 128) >> 8, xn = t - xf;
 		uint32_t *cw = corner_w + 4 * sl;
 
-		cw[3] = (w[0] * w[1] * t + (1u << 15)) >> 16;
-		cw[2] = ((w[1] * t + 128) >> 8) - cw[3];
-		cw[1] = ((w[0] * t + 128) >> 8) - cw[3];
-		/*
-		 * A small share @total of 256 (one of two mipmap levels)
-		 * can round the others past it: not the H100's rounding
-		 * (test_tex_fetch_golden's TODO), keep it a weight.
-		 */
-		cw[0] = t >= cw[1] + cw[2] + cw[3] ? t - cw[1] - cw[2] - cw[3] : 0;
+		if (dims == 1) {
+			cw[0] = xn;
+			cw[1] = xf;
+			return;
+		}
+		cw[3] = (w[1] * xf + 128) >> 8;
+		cw[2] = (w[1] * xn + 127) >> 8;
+		cw[1] = xf - cw[3];
+		cw[0] = xn - cw[2];
 	}
 }
 
@@ -426,6 +439,18 @@ static int sample_level(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		} else {
 			double f;
 
+			/*
+			 * Filtering under clamp moves the point inside
+			 * first, so that the weights are split as there
+			 * (it changes the rounding of 3D and mip-linear
+			 * weights; the H100 does it, gather does not).
+			 */
+			if (gather < 0 && address_of(d, dim) == VGPU_TEX_CLAMP) {
+				u += off[dim];
+				u = u < 0.5 ? 0.5 : u > size[dim] - 0.5 ?
+				    size[dim] - 0.5 : u;
+				u -= off[dim];
+			}
 			u -= 0.5;
 			i0[dim] = (int64_t)floor(u);
 			f = u - (double)i0[dim];

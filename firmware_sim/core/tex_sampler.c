@@ -58,6 +58,28 @@ uint64_t vgpu_tex_texel_va(const struct vgpu_tex_desc *d, unsigned int level,
 	}
 }
 
+/* @v rounded to 8 significant bits (what the H100's sRGB path returns). */
+static double round8(double v)
+{
+	int e;
+
+	v = frexp(v, &e);
+	return ldexp(floor(v * 256.0 + 0.5) / 256.0, e);
+}
+
+/*
+ * sRGB code @b (0..255) decoded as an H100 does, as far as measured
+ * (probe_tex's srgbtab: 177 of 192 codes exact, the others 1 unit of
+ * the 8th significant bit off): codes up to 12 on a line of slope
+ * 5/16384, the others the sRGB curve rounded to 8 significant bits.
+ */
+static float srgb_decode(unsigned int b)
+{
+	if (b <= 12)
+		return (float)b * (5.0f / 16384.0f);
+	return (float)round8(pow((b / 255.0 + 0.055) / 1.055, 2.4));
+}
+
 /* One channel of raw texel bytes @p as a float of the read mode. */
 static float channel_float(const struct vgpu_tex_desc *d, const uint8_t *p)
 {
@@ -285,7 +307,12 @@ static int fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 			v[c] = (uint32_t)channel_fixed(d->format,
 						       raw + c * bytes, &one);
 		} else {
-			f = channel_float(d, raw + c * bytes);
+			/* sRGB: the colour channels of 8-bit normalized reads */
+			if (d->srgb && d->format == VGPU_TEX_U8 && c < 3 &&
+			    d->read_mode == VGPU_TEX_NORMALIZED)
+				f = srgb_decode(raw[c]);
+			else
+				f = channel_float(d, raw + c * bytes);
 			memcpy(&v[c], &f, 4);
 		}
 	}
@@ -347,13 +374,16 @@ struct accum {
 	double h[4];	/* half texels: summed exactly */
 	int64_t fx[4];
 	int fixed;
+	int srgb;	/* colour channels: sRGB decoded, summed in h[] */
 	int32_t one;	/* the fixed point's 1.0 */
 };
+
 
 static void accum_init(const struct vgpu_tex_desc *d, struct accum *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->fixed = is_integer(d->format) && !d->srgb;
+	a->fixed = is_integer(d->format);
+	a->srgb = d->srgb && d->format == VGPU_TEX_U8;
 	a->one = 1;
 	if (a->fixed)
 		channel_fixed(d->format, (const uint8_t[4]){ 0 }, &a->one);
@@ -364,7 +394,11 @@ static void accum_add(struct accum *a, uint32_t weight, const uint32_t v[4])
 	float f;
 
 	for (unsigned int k = 0; k < 4; k++) {
-		if (a->fixed) {
+		if (a->srgb && k < 3) {
+			/* the fixed point of a u8 is b * 257 */
+			a->h[k] += (double)weight *
+				   srgb_decode((uint32_t)v[k] / 257);
+		} else if (a->fixed) {
 			a->fx[k] += (int64_t)weight * (int32_t)v[k];
 		} else {
 			memcpy(&f, &v[k], 4);
@@ -380,7 +414,9 @@ static void accum_result(const struct vgpu_tex_desc *d,
 	float r[4];
 
 	for (unsigned int k = 0; k < 4; k++) {
-		if (a->fixed) {
+		if (a->srgb && k < 3) {
+			r[k] = (float)round8(a->h[k] / 256.0);
+		} else if (a->fixed) {
 			/*
 			 * Round to the fixed point (ties up), then to
 			 * float; floor division, the sum may be negative.

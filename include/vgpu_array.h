@@ -120,4 +120,46 @@ static inline uint64_t vgpu_bl_offset(const struct vgpu_bl_layout *l,
 	       vgpu_gob_offset(x, y);
 }
 
+/*
+ * A mipmap chain (and one level of it): level @level of a surface whose
+ * level 0 is @width x @height x @depth elements of @elem bytes.  Each
+ * level halves width and height (and depth, unless @layered: layers and
+ * cubemap faces are never halved), at least 1; each level is a
+ * block-linear surface of its own, with the block shape vgpu_bl_choose()
+ * gives its size, and the levels follow one another in VRAM, level 0
+ * first, each starting on a block boundary (whole blocks):
+ *
+ *   base
+ *   | level 0 (W x H)        | level 1 (W/2 x H/2) | l2 | l3 |...
+ *   +------------------------+---------------------+----+----+
+ *
+ * Returns the level's offset from the chain's start; *@out gets its
+ * layout.  With @level = the number of levels, the offset is the size
+ * of the whole chain.
+ */
+static inline uint64_t vgpu_mip_level(uint32_t width, uint32_t height,
+				      uint32_t depth, uint32_t elem,
+				      int layered, unsigned int level,
+				      struct vgpu_bl_layout *out)
+{
+	uint64_t off = 0;
+
+	for (unsigned int i = 0;; i++) {
+		uint32_t w = width >> i ? width >> i : 1;
+		struct vgpu_bl_layout l = {
+			.row_bytes = w * elem,
+			.height = height >> i ? height >> i : 1,
+			.depth = layered ? depth : depth >> i ? depth >> i : 1,
+		};
+
+		vgpu_bl_choose(&l, layered);
+		if (i == level) {
+			if (out)
+				*out = l;
+			return off;
+		}
+		off += vgpu_bl_size(&l);
+	}
+}
+
 #endif /* _VGPU_ARRAY_H */

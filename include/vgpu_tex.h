@@ -35,6 +35,9 @@ enum vgpu_tex_filter { VGPU_TEX_POINT = 0, VGPU_TEX_LINEAR_FILTER = 1 };
 
 enum vgpu_tex_read { VGPU_TEX_ELEMENT = 0, VGPU_TEX_NORMALIZED = 1 };
 
+/* The most mipmap levels (a 131072-texel 1D texture has 18). */
+#define VGPU_TEX_MAX_LEVELS	18
+
 struct vgpu_tex_desc {
 	uint64_t base;		/* GPU VA of texel (0, 0, 0) */
 	uint32_t width;		/* texels */
@@ -93,7 +96,11 @@ static inline int vgpu_tex_desc_ok(const struct vgpu_tex_desc *d)
 	    !d->depth || d->dims < 1 || d->dims > 3 || d->layout > 2 ||
 	    d->filter > 1 || d->read_mode > 1 ||
 	    d->block_h_log2 > VGPU_BL_MAX_LOG2 ||
-	    d->block_d_log2 > VGPU_BL_MAX_LOG2)
+	    d->block_d_log2 > VGPU_BL_MAX_LOG2 ||
+	    d->levels > VGPU_TEX_MAX_LEVELS || d->mip_filter > 1 ||
+	    (d->levels > 1 && d->layout != VGPU_TEX_BLOCK_LINEAR) ||
+	    (d->cubemap && (d->dims != 3 || d->width != d->height ||
+			    d->depth % 6 || d->layout != VGPU_TEX_BLOCK_LINEAR)))
 		return 0;
 	for (unsigned int i = 0; i < 3; i++)
 		if (d->address[i] > VGPU_TEX_BORDER)

@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tex_sampler.c - the texture unit: address modes, point and linear
- * filtering and read-mode conversion, as an H100 does them
- * (tests/golden/probe_tex.h100.txt; tests/test_tex_golden.c compares
- * bit for bit).
+ * filtering, read-mode conversion, mipmap levels, gather, texel offsets
+ * and cubemaps, as an H100 does them (tests/golden/probe_tex.h100.txt;
+ * tests/test_tex_golden.c and test_tex_fetch_golden.c compare bit for
+ * bit, Documentation/textures.rst lists what matches).
  *
- * Per coordinate: normalized coordinates are scaled by the size; wrap and
- * mirror exist only for normalized coordinates (unnormalized ones clamp,
- * as on the H100).  Point sampling takes texel floor(u).  Linear sampling
- * takes texels floor(u - 0.5) and the next, weighted by the fraction
- * quantized to 1/256 (round to nearest) - the hardware's 8-bit fixed
- * point weights.  Each texel index then goes through the address mode:
- * wrap (modulo), mirror (period 2n, reflected), clamp to the edge, or
- * border (outside: the border colour).  Texels are converted to floats
- * (element type, or integers normalized to [0, 1] / [-1, 1]) before they
- * are weighted.
+ * Per coordinate: normalized coordinates are scaled by the level's size;
+ * wrap and mirror exist only for normalized coordinates (unnormalized
+ * ones clamp, as on the H100).  Point sampling takes texel floor(u).
+ * Linear sampling takes texels floor(u - 0.5) and the next, weighted by
+ * the fraction quantized to 1/256 (round to nearest) - the hardware's
+ * 8-bit fixed point weights.  Each texel index then goes through the
+ * address mode: wrap (modulo), mirror (period 2n, reflected), clamp to
+ * the edge, or border (outside: the border colour).  Float texels are
+ * weighted as floats; normalized integers in 16-bit fixed point.
  */
 #include <math.h>
 #include <string.h>
@@ -41,16 +41,43 @@ uint64_t vgpu_tex_texel_va(const struct vgpu_tex_desc *d, unsigned int level,
 		.depth = d->depth, .bh = d->block_h_log2,
 		.bd = d->block_d_log2,
 	};
+	uint64_t base = d->base;
 
-	(void)level;	/* mipmapped arrays: not yet, see vgpu_tex_fetch() */
 	switch (d->layout) {
 	case VGPU_TEX_PITCH:
 		return d->base + (uint64_t)y * d->pitch + (uint64_t)x * elem;
 	case VGPU_TEX_LINEAR:
 		return d->base + (uint64_t)x * elem;
 	default:
-		return d->base + vgpu_bl_offset(&l, x * elem, y, z);
+		/* a mipmapped array: the chain of vgpu_array.h */
+		if (d->levels > 1)
+			base += vgpu_mip_level(d->width, d->height, d->depth,
+					       elem, d->layered || d->cubemap,
+					       level, &l);
+		return base + vgpu_bl_offset(&l, x * elem, y, z);
 	}
+}
+
+/* @v rounded to 8 significant bits (what the H100's sRGB path returns). */
+static double round8(double v)
+{
+	int e;
+
+	v = frexp(v, &e);
+	return ldexp(floor(v * 256.0 + 0.5) / 256.0, e);
+}
+
+/*
+ * sRGB code @b (0..255) decoded as an H100 does, as far as measured
+ * (probe_tex's srgbtab: 177 of 192 codes exact, the others 1 unit of
+ * the 8th significant bit off): codes up to 12 on a line of slope
+ * 5/16384, the others the sRGB curve rounded to 8 significant bits.
+ */
+static float srgb_decode(unsigned int b)
+{
+	if (b <= 12)
+		return (float)b * (5.0f / 16384.0f);
+	return (float)round8(pow((b / 255.0 + 0.055) / 1.055, 2.4));
 }
 
 /* One channel of raw texel bytes @p as a float of the read mode. */
@@ -135,6 +162,16 @@ static int64_t address(int64_t i, int64_t n, unsigned int mode, int normalized)
 	}
 }
 
+/* The address mode of dimension @dim as it applies (see address()). */
+static unsigned int address_of(const struct vgpu_tex_desc *d, unsigned int dim)
+{
+	unsigned int mode = d->address[dim];
+
+	if (!d->normalized && (mode == VGPU_TEX_WRAP || mode == VGPU_TEX_MIRROR))
+		return VGPU_TEX_CLAMP;
+	return mode;
+}
+
 /* A coordinate as a texel-space float, guarded against huge values. */
 static double texel_space(float c, uint32_t n, int normalized)
 {
@@ -154,56 +191,274 @@ static double texel_space(float c, uint32_t n, int normalized)
 	return u < 1e9 ? u : 1e9;
 }
 
+/* The fraction bits an s8 texel keeps below its 16-bit fixed point. */
+#define FIXED_S8_FRAC	7
+
 /*
- * Texel (x, y, z) (already addressed; -1 on a border) as 4 floats or
- * ints; 0 or a fault kind.
+ * A texel as the 16-bit fixed point the filter of normalized integers
+ * works in (s8: with FIXED_S8_FRAC more bits), and that fixed point's
+ * one in *@one.
+ */
+static int32_t channel_fixed(unsigned int format, const uint8_t *p,
+			     int32_t *one)
+{
+	int32_t v = (int32_t)channel_int(format, p);
+
+	switch (format) {
+	case VGPU_TEX_U8:
+		*one = 65535;
+		return v * 257;
+	case VGPU_TEX_S8:
+		*one = 32767;
+		v = v < -127 ? -127 : v;
+		/*
+		 * v * 258.0078125 (32767 / 127 cut to 7 fraction bits),
+		 * kept with its 7 fraction bits (FIXED_S8_FRAC) until the
+		 * filter's sum is rounded: every s8 value and the s8
+		 * bilinear recordings of the H100 agree.
+		 */
+		return v * 33025;
+	case VGPU_TEX_U16:
+		*one = 65535;
+		return v;
+	default:
+		*one = 32767;
+		return v < -32767 ? -32767 : v;
+	}
+}
+
+/* The border colour as the raw bytes of a texel of @d's format. */
+static void border_raw(const struct vgpu_tex_desc *d, uint8_t raw[16])
+{
+	unsigned int bytes = vgpu_tex_format_bytes(d->format);
+
+	for (unsigned int c = 0; c < d->channels; c++) {
+		float b = d->border[c];
+		uint8_t *p = raw + c * bytes;
+		uint16_t h;
+		int32_t i;
+
+		switch (d->format) {
+		case VGPU_TEX_U8: case VGPU_TEX_U16:
+			b = fminf(fmaxf(b, 0.0f), 1.0f);	/* NaN: 0 */
+			/* halves round down: 0.5 is 127 in u8 on the H100 */
+			i = (int32_t)ceilf(b * (d->format == VGPU_TEX_U8 ?
+						 255.0f : 65535.0f) - 0.5f);
+			memcpy(p, &i, bytes);	/* little endian */
+			break;
+		case VGPU_TEX_S8: case VGPU_TEX_S16:
+			b = fminf(fmaxf(b, -1.0f), 1.0f);
+			i = (int32_t)ceilf(b * (d->format == VGPU_TEX_S8 ?
+						 127.0f : 32767.0f) - 0.5f);
+			memcpy(p, &i, bytes);
+			break;
+		case VGPU_TEX_F16:
+			h = f16_from_double(b, RND_N);
+			memcpy(p, &h, 2);
+			break;
+		default:
+			memcpy(p, &b, 4);
+			break;
+		}
+	}
+}
+
+/*
+ * Texel (x, y, z) of mipmap level @level (already addressed; -1 on a
+ * border) as 4 floats, 4 ints (@ints) or, with @fixed, 4 channel_fixed()
+ * values; 0 or a fault kind.
  */
 static int fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
-		 void *opaque, const int64_t ix[3], int layer, int ints,
-		 uint32_t v[4])
+		 void *opaque, unsigned int level, const int64_t ix[3],
+		 int layer, int ints, int fixed, uint32_t v[4])
 {
 	unsigned int bytes = vgpu_tex_format_bytes(d->format);
 	uint8_t raw[16];
+	int32_t one;
 	uint32_t z;
 	float f;
 	int kind;
 
 	memset(v, 0, 4 * sizeof(*v));
 	/*
-	 * The border colour: in the channels the format has (the others
-	 * read 0); integer element reads get 0 (both as an H100 does).
+	 * The border colour, stored in the texture's format first (so a
+	 * normalized integer texture returns it quantized): in the
+	 * channels the format has (the others read 0); integer element
+	 * reads get 0 (all as an H100 does).
 	 */
 	if (ix[0] < 0 || ix[1] < 0 || ix[2] < 0) {
-		for (unsigned int c = 0; c < d->channels && !ints; c++)
-			memcpy(&v[c], &d->border[c], 4);
-		return 0;
+		if (ints)
+			return 0;
+		border_raw(d, raw);
+	} else {
+		z = d->layered || d->cubemap ? (uint32_t)layer :
+					       (uint32_t)ix[2];
+		kind = read(opaque, vgpu_tex_texel_va(d, level,
+						      (uint32_t)ix[0],
+						      (uint32_t)ix[1], z),
+			    raw, bytes * d->channels);
+		if (kind)
+			return kind;
 	}
-	z = d->layered ? (uint32_t)layer : (uint32_t)ix[2];
-	kind = read(opaque, vgpu_tex_texel_va(d, 0, (uint32_t)ix[0], (uint32_t)ix[1], z),
-		    raw, bytes * d->channels);
-	if (kind)
-		return kind;
 	for (unsigned int c = 0; c < d->channels; c++) {
 		if (ints) {
 			v[c] = channel_int(d->format, raw + c * bytes);
+		} else if (fixed) {
+			v[c] = (uint32_t)channel_fixed(d->format,
+						       raw + c * bytes, &one);
 		} else {
-			f = channel_float(d, raw + c * bytes);
+			/* sRGB: the colour channels of 8-bit normalized reads */
+			if (d->srgb && d->format == VGPU_TEX_U8 && c < 3 &&
+			    d->read_mode == VGPU_TEX_NORMALIZED)
+				f = srgb_decode(raw[c]);
+			else
+				f = channel_float(d, raw + c * bytes);
 			memcpy(&v[c], &f, 4);
 		}
 	}
 	return 0;
 }
 
-int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
-		    void *opaque, const float c[3], int layer, uint32_t out[4])
+/* The size of level @level in dimension @dim. */
+static uint32_t level_size(const struct vgpu_tex_desc *d, unsigned int level,
+			   unsigned int dim)
 {
-	const uint32_t size[3] = { d->width, d->height, d->depth };
+	uint32_t n = dim == 0 ? d->width : dim == 1 ? d->height : d->depth;
+
+	return n >> level ? n >> level : 1;
+}
+
+/*
+ * The linear filter's corner weights in 1/256 (x is bit 0 of the
+ * corner, y bit 1, z bit 2), as the H100's fixed-point unit splits its
+ * 256 (probe_tex's one-hot w3d and wmip recordings, every weight):
+ *
+ *   a slice's share t:  3D: far slice c, near slice 256 - c, exactly;
+ *                       one of two mipmap levels: @total (wl or 256 - wl)
+ *   x:  far = round(a * t / 256), near = t - far           (ties up)
+ *   y:  of the far piece, round(b * far / 256) is y-far    (ties up)
+ *       of the near piece, round(b * near / 256) is y-far  (ties down)
+ *
+ * so the corners (0,0) and (1,1) of each slice round up and the others
+ * take the rest; with t = 256 this is w11 = round(a * b / 256),
+ * w10 = a - w11, w01 = b - w11, w00 the rest.
+ */
+static void corner_weights(unsigned int dims, const unsigned int w[3],
+			   uint32_t total, uint32_t corner_w[8])
+{
+	for (unsigned int sl = 0; sl < (dims == 3 ? 2u : 1u); sl++) {
+		uint32_t zf = dims == 3 ? (w[2] * total + 128) >> 8 : 0;
+		uint32_t t = dims == 3 ? (sl ? zf : total - zf) : total;
+		uint32_t xf = (w[0] * t + 128) >> 8, xn = t - xf;
+		uint32_t *cw = corner_w + 4 * sl;
+
+		if (dims == 1) {
+			cw[0] = xn;
+			cw[1] = xf;
+			return;
+		}
+		cw[3] = (w[1] * xf + 128) >> 8;
+		cw[2] = (w[1] * xn + 127) >> 8;
+		cw[1] = xf - cw[3];
+		cw[0] = xn - cw[2];
+	}
+}
+
+/*
+ * The filter's sum: texels times weights in 1/256 (all the weights of a
+ * fetch, over one or two mipmap levels, sum to 256); normalized integers
+ * in 16-bit fixed point (H100: u8, u16, s16 bit-identical this way).
+ */
+struct accum {
+	float f[4];
+	double h[4];	/* half texels: summed exactly */
+	int64_t fx[4];
+	int fixed;
+	int srgb;	/* colour channels: sRGB decoded, summed in h[] */
+	int32_t one;	/* the fixed point's 1.0 */
+};
+
+
+static void accum_init(const struct vgpu_tex_desc *d, struct accum *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->fixed = is_integer(d->format);
+	a->srgb = d->srgb && d->format == VGPU_TEX_U8;
+	a->one = 1;
+	if (a->fixed)
+		channel_fixed(d->format, (const uint8_t[4]){ 0 }, &a->one);
+}
+
+static void accum_add(struct accum *a, uint32_t weight, const uint32_t v[4])
+{
+	float f;
+
+	for (unsigned int k = 0; k < 4; k++) {
+		if (a->srgb && k < 3) {
+			/* the fixed point of a u8 is b * 257 */
+			a->h[k] += (double)weight *
+				   srgb_decode((uint32_t)v[k] / 257);
+		} else if (a->fixed) {
+			a->fx[k] += (int64_t)weight * (int32_t)v[k];
+		} else {
+			memcpy(&f, &v[k], 4);
+			a->f[k] += (float)weight * f;
+			a->h[k] += (double)weight * f;
+		}
+	}
+}
+
+static void accum_result(const struct vgpu_tex_desc *d,
+			 const struct accum *a, uint32_t out[4])
+{
+	float r[4];
+
+	for (unsigned int k = 0; k < 4; k++) {
+		if (a->srgb && k < 3) {
+			r[k] = (float)round8(a->h[k] / 256.0);
+		} else if (a->fixed) {
+			/*
+			 * Round to the fixed point (ties up), then to
+			 * float; floor division, the sum may be negative.
+			 */
+			unsigned int sh = 8 + (d->format == VGPU_TEX_S8 ?
+					       FIXED_S8_FRAC : 0);
+			int64_t t = a->fx[k] + ((int64_t)1 << (sh - 1));
+			int64_t q = t >= 0 ? t >> sh :
+				    -((-t + ((int64_t)1 << sh) - 1) >> sh);
+
+			r[k] = k < d->channels ? (float)q / (float)a->one : 0.0f;
+		} else {
+			r[k] = a->f[k] / 256.0f;
+			/*
+			 * Half texels are filtered exactly and the sum cut
+			 * to a half, towards minus infinity (77 of the
+			 * H100's 80 so: the rule is not complete).
+			 */
+			if (d->format == VGPU_TEX_F16)
+				r[k] = (float)f16_to_double(
+					f16_from_double(a->h[k] / 256.0, RND_M));
+		}
+	}
+	memcpy(out, r, sizeof(r));
+}
+
+/*
+ * One fetch from mipmap level @level: point (@a NULL: into @out),
+ * linear (into @a with the weights summing to @total), or (@gather >= 0)
+ * the 2x2 footprint's component @gather; @off: texel offsets.
+ */
+static int sample_level(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
+			void *opaque, unsigned int level, const float c[3],
+			int layer, const int32_t off[3], int gather,
+			uint32_t total, struct accum *a, uint32_t out[4])
+{
 	int ints = d->read_mode == VGPU_TEX_ELEMENT && is_integer(d->format);
+	int linear = d->filter == VGPU_TEX_LINEAR_FILTER && !ints;
 	int64_t i0[3] = { 0, 0, 0 };
 	unsigned int w[3] = { 0, 0, 0 };	/* weights of texel i0 + 1, /256 */
 	unsigned int dim, corner, dims = d->dims;
-	float acc[4] = { 0, 0, 0, 0 };
-	uint32_t corner_w[8];
+	uint32_t size[3], corner_w[8], v[4];
 	int kind;
 
 	if (d->layered) {
@@ -211,78 +466,256 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 			(int)d->depth - 1 : layer;
 	}
 	for (dim = 0; dim < dims; dim++) {
-		double u = texel_space(c[dim], size[dim], d->normalized);
+		double u;
 
-		if (d->filter == VGPU_TEX_POINT || ints) {
+		size[dim] = level_size(d, level, dim);
+		u = texel_space(c[dim], size[dim], d->normalized);
+		if (!linear && gather < 0) {
 			i0[dim] = (int64_t)floor(u);
 		} else {
 			double f;
 
+			/*
+			 * Filtering under clamp moves the point inside
+			 * first, so that the weights are split as there
+			 * (it changes the rounding of 3D and mip-linear
+			 * weights; the H100 does it, gather does not).
+			 */
+			if (gather < 0 && address_of(d, dim) == VGPU_TEX_CLAMP) {
+				u += off[dim];
+				u = u < 0.5 ? 0.5 : u > size[dim] - 0.5 ?
+				    size[dim] - 0.5 : u;
+				u -= off[dim];
+			}
 			u -= 0.5;
 			i0[dim] = (int64_t)floor(u);
 			f = u - (double)i0[dim];
 			w[dim] = (unsigned int)floor(f * 256.0 + 0.5);
+			if (w[dim] == 256) {
+				/* the position, quantized, is texel i0 + 1 */
+				i0[dim]++;
+				w[dim] = 0;
+			}
 		}
+		i0[dim] += off[dim];
 	}
-	if (d->filter == VGPU_TEX_POINT || ints) {
+	if (gather >= 0) {
+		/* tld4: (0,1) (1,1) (1,0) (0,0), as D3D and GL order them */
+		static const unsigned int order[4] = { 2, 3, 1, 0 };
+
+		for (unsigned int k = 0; k < 4; k++) {
+			int64_t ix[3] = { 0, 0, 0 };
+
+			for (dim = 0; dim < dims && dim < 2; dim++)
+				ix[dim] = address(i0[dim] + (order[k] >> dim & 1),
+						  size[dim], d->address[dim],
+						  d->normalized);
+			kind = fetch(d, read, opaque, level, ix, layer, ints, 0,
+				     v);
+			if (kind)
+				return kind;
+			out[k] = v[gather & 3];
+		}
+		return 0;
+	}
+	if (!linear) {
 		int64_t ix[3] = { 0, 0, 0 };
 
 		for (dim = 0; dim < dims; dim++)
 			ix[dim] = address(i0[dim], size[dim], d->address[dim],
 					  d->normalized);
-		return fetch(d, read, opaque, ix, layer, ints, out);
+		if (!a)
+			return fetch(d, read, opaque, level, ix, layer, ints,
+				     0, out);
+		kind = fetch(d, read, opaque, level, ix, layer, 0, a->fixed,
+			     v);
+		if (!kind)
+			accum_add(a, total, v);
+		return kind;
 	}
-	/*
-	 * The corners' weights in 1/256, summing to 256, as the H100's
-	 * fixed-point bilinear unit makes them (x is bit 0 of the corner,
-	 * y bit 1, z bit 2): w11 = round(a * b) (ties up), w10 = a - w11,
-	 * w01 = b - w11, w00 = the rest; a third dimension splits each of
-	 * those the same way, round(w * c) to the far slice.
-	 */
-	if (dims == 1) {
-		corner_w[0] = 256 - w[0];
-		corner_w[1] = w[0];
-	} else {
-		for (unsigned int sl = 0; sl < (dims == 3 ? 2u : 1u); sl++) {
-			uint32_t t = dims == 3 ? (sl ? w[2] : 256 - w[2]) : 256;
-			uint32_t *cw = corner_w + 4 * sl;
-
-			cw[3] = (w[0] * w[1] * t + (1u << 15)) >> 16;
-			cw[2] = ((w[1] * t + 128) >> 8) - cw[3];
-			cw[1] = ((w[0] * t + 128) >> 8) - cw[3];
-			cw[0] = t - cw[1] - cw[2] - cw[3];
-		}
-	}
+	corner_weights(dims, w, total, corner_w);
 	for (corner = 0; corner < (1u << dims); corner++) {
 		int64_t ix[3] = { 0, 0, 0 };
-		uint32_t v[4];
-		float f;
 
 		for (dim = 0; dim < dims; dim++)
 			ix[dim] = address(i0[dim] + (corner >> dim & 1),
 					  size[dim], d->address[dim],
 					  d->normalized);
-		kind = fetch(d, read, opaque, ix, layer, 0, v);
+		kind = fetch(d, read, opaque, level, ix, layer, 0, a->fixed, v);
 		if (kind)
 			return kind;
-		for (unsigned int k = 0; k < 4; k++) {
-			memcpy(&f, &v[k], 4);
-			acc[k] += (float)corner_w[corner] * f;
-		}
+		accum_add(a, corner_w[corner], v);
 	}
-	for (unsigned int k = 0; k < 4; k++)
-		acc[k] /= 256.0f;
-	memcpy(out, acc, sizeof(acc));
 	return 0;
+}
+
+/* A fetch from one level, point or linear. */
+static int sample_one(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
+		      void *opaque, unsigned int level, const float c[3],
+		      int layer, const int32_t off[3], uint32_t out[4])
+{
+	struct accum a;
+	int kind;
+
+	if (d->filter == VGPU_TEX_POINT ||
+	    (d->read_mode == VGPU_TEX_ELEMENT && is_integer(d->format)))
+		return sample_level(d, read, opaque, level, c, layer, off, -1,
+				    256, NULL, out);
+	accum_init(d, &a);
+	kind = sample_level(d, read, opaque, level, c, layer, off, -1, 256,
+			    &a, out);
+	if (!kind)
+		accum_result(d, &a, out);
+	return kind;
+}
+
+int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
+		    void *opaque, const float c[3], int layer, uint32_t out[4])
+{
+	static const int32_t none[3] = { 0, 0, 0 };
+
+	return sample_one(d, read, opaque, 0, c, layer, none, out);
+}
+
+/*
+ * The level of detail of @req: LEVEL's lod, GRAD's log2 of the largest
+ * gradient component in texels of level 0 (not the Euclidean length: the
+ * H100 takes level 0 for gradients (1, 1) and (-1, 1)), AUTO's 0 (a compute kernel has no
+ * quads to take derivatives from; the H100 samples level 0), then the
+ * bias and the clamps.
+ */
+static float level_of_detail(const struct vgpu_tex_desc *d,
+			     const struct vgpu_tex_request *req)
+{
+	float lod = 0.0f;
+
+	if (req->lod_kind == VGPU_TEX_LOD_LEVEL) {
+		lod = req->lod;
+	} else if (req->lod_kind == VGPU_TEX_LOD_GRAD) {
+		const uint32_t size[3] = { d->width, d->height, d->depth };
+		float lx = 0.0f, ly = 0.0f;
+
+		for (unsigned int dim = 0; dim < d->dims; dim++) {
+			float sx = req->dpdx[dim] * (float)size[dim];
+			float sy = req->dpdy[dim] * (float)size[dim];
+
+			lx = fmaxf(lx, fabsf(sx));
+			ly = fmaxf(ly, fabsf(sy));
+		}
+		lod = log2f(fmaxf(lx, ly));
+	}
+	lod += d->lod_bias;
+	if (lod > d->max_lod)
+		lod = d->max_lod;
+	if (lod < d->min_lod)
+		lod = d->min_lod;
+	if (!(lod > 0.0f))
+		lod = 0.0f;	/* NaN too */
+	if (lod > (float)(d->levels - 1))
+		lod = (float)(d->levels - 1);
+	return lod;
+}
+
+/*
+ * A cubemap direction as a face and the face's normalized coordinates
+ * (the CUDA programming guide's table: the major axis picks the face,
+ * s and t are the other two over its magnitude, mapped to [0, 1]).
+ *
+ *            +----+
+ *            | +y |
+ *       +----+----+----+----+
+ *       | -x | +z | +x | -z |      face = 2 * axis + (negative)
+ *       +----+----+----+----+
+ *            | -y |
+ *            +----+
+ */
+static int cube_face(const float dir[3], float st[2])
+{
+	float ax = fabsf(dir[0]), ay = fabsf(dir[1]), az = fabsf(dir[2]);
+	float m, s, t;
+	int face;
+
+	/* ties go to z, then y (H100) */
+	if (ax > ay && ax > az) {
+		face = dir[0] >= 0 ? 0 : 1;
+		m = ax;
+		s = face ? dir[2] : -dir[2];
+		t = -dir[1];
+	} else if (ay > az) {
+		face = dir[1] >= 0 ? 2 : 3;
+		m = ay;
+		s = dir[0];
+		t = face == 2 ? dir[2] : -dir[2];
+	} else {
+		face = dir[2] >= 0 ? 4 : 5;
+		m = az;
+		s = face == 4 ? dir[0] : -dir[0];
+		t = -dir[1];
+	}
+	if (!(m > 0.0f))
+		m = 1.0f;	/* the zero direction: face +x's centre */
+	st[0] = (s / m + 1.0f) * 0.5f;
+	st[1] = (t / m + 1.0f) * 0.5f;
+	return face;
 }
 
 int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		   void *opaque, const struct vgpu_tex_request *req,
 		   uint32_t out[4])
 {
-	/* Level 0 only, without offsets, gather or cubemaps, for now. */
-	if (req->gather >= 0 || d->cubemap || d->levels > 1 ||
-	    req->offset[0] || req->offset[1] || req->offset[2])
-		return VISA_FAULT_INVALID_IMAGE;
-	return vgpu_tex_sample(d, read, opaque, req->c, req->layer, out);
+	unsigned int levels = d->levels ? d->levels : 1, l0, wl;
+	struct accum a;
+	float lod;
+	int kind;
+
+	if (d->cubemap && d->dims == 3) {
+		/*
+		 * A face of it, as a normalized 2D texture under the
+		 * texture's address modes (the H100 wraps 1.0 to texel 0
+		 * under the default mode, wrap).
+		 */
+		struct vgpu_tex_desc f = *d;
+		struct vgpu_tex_request r = *req;
+		int face = cube_face(req->c, r.c);
+
+		f.dims = 2;
+		f.normalized = 1;
+		r.c[2] = 0.0f;
+		r.layer = (d->layered ? req->layer * 6 : 0) + face;
+		if (r.layer < 0 || (uint32_t)r.layer >= d->depth)
+			r.layer = face;
+		f.layered = 0;
+		return vgpu_tex_fetch(&f, read, opaque, &r, out);
+	}
+	if (req->gather >= 0)
+		return sample_level(d, read, opaque, 0, req->c, req->layer,
+				    req->offset, req->gather, 256, NULL, out);
+	if (levels == 1)
+		return sample_one(d, read, opaque, 0, req->c, req->layer,
+				  req->offset, out);
+	lod = level_of_detail(d, req);
+	if (d->mip_filter == VGPU_TEX_POINT) {
+		l0 = (unsigned int)floorf(lod + 0.5f);
+		return sample_one(d, read, opaque, l0 < levels ? l0 : levels - 1,
+				  req->c, req->layer, req->offset, out);
+	}
+	/*
+	 * Between two levels: the fraction cut to 1/256 (not rounded)
+	 * splits the weights, and the texels of both levels are summed
+	 * as one filter's (as the third dimension of a 3D texture).
+	 */
+	l0 = (unsigned int)floorf(lod);
+	wl = (unsigned int)floorf((lod - (float)l0) * 256.0f);
+	if (!wl || l0 + 1 >= levels)
+		return sample_one(d, read, opaque, l0, req->c, req->layer,
+				  req->offset, out);
+	accum_init(d, &a);
+	kind = sample_level(d, read, opaque, l0, req->c, req->layer,
+			    req->offset, -1, 256 - wl, &a, out);
+	if (!kind)
+		kind = sample_level(d, read, opaque, l0 + 1, req->c,
+				    req->layer, req->offset, -1, wl, &a, out);
+	if (!kind)
+		accum_result(d, &a, out);
+	return kind;
 }

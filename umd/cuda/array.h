@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "vgpu_array.h"
+#include "vgpu_tex.h"
 
 struct cu_ctx;
 struct cu_stream;
@@ -24,7 +25,30 @@ struct cu_array {
 	CUDA_ARRAY3D_DESCRIPTOR desc;	/* as created (Height 0: 1D, ...) */
 	unsigned int elem_size;		/* bytes of one element, all channels */
 	struct vgpu_bl_layout layout;	/* rows and slices never 0 here */
+	struct cu_mipmap *parent;	/* a level of it (its VRAM), or NULL */
 };
+
+/* The most levels of a mipmapped array (a 131072-wide 1D one). */
+#define CU_MIPMAP_MAX_LEVELS	VGPU_TEX_MAX_LEVELS
+
+/*
+ * A mipmapped array: its levels in one VRAM allocation, the chain of
+ * vgpu_array.h, each level also a struct cu_array (for copies, surfaces
+ * and cuMipmappedArrayGetLevel) that borrows its part of the chain.
+ */
+struct cu_mipmap {
+	struct cu_ctx *ctx;
+	CUdeviceptr va;
+	CUDA_ARRAY3D_DESCRIPTOR desc;	/* level 0 */
+	unsigned int levels;
+	struct cu_array *level[CU_MIPMAP_MAX_LEVELS];
+};
+
+/* @h as a live mipmapped array, or NULL. */
+struct cu_mipmap *cu_mipmap_get(CUmipmappedArray h);
+
+/* Whether @d describes an array this device can make (array.c). */
+bool cu_array_desc_ok(const CUDA_ARRAY3D_DESCRIPTOR *d);
 
 enum cu_array_kind {
 	CU_ARRAY_1D, CU_ARRAY_2D, CU_ARRAY_3D, CU_ARRAY_1D_LAYERED,

@@ -16,8 +16,9 @@
  *
  * Arrays are used by the context that made them: a copy on a stream of
  * another context, or with linear memory of another context, is refused
- * with CUDA_ERROR_INVALID_VALUE.  During stream capture these copies are
- * refused (cu_capture_forbid): a graph has no array memcpy node yet.
+ * with CUDA_ERROR_INVALID_VALUE.  During stream capture an asynchronous
+ * copy becomes a memcpy node with its array sides (cu_array_capture);
+ * the graph replays it with cuMemcpy3DAsync (graph_launch.c).
  */
 #include <string.h>
 
@@ -157,6 +158,46 @@ static CUresult cu_copy_array_staged(struct cu_stream *s,
 	return res;
 }
 
+/* One side of a copy as the CUDA_MEMCPY3D fields of a memcpy node. */
+static void cu_array_node_side(const struct cu_copy_side *c,
+			       CUmemorytype *type, CUarray *array,
+			       CUdeviceptr *dev, size_t *x, size_t *y,
+			       size_t *z, size_t *pitch, size_t *height)
+{
+	if (c->array) {
+		*type = CU_MEMORYTYPE_ARRAY;
+		*array = (CUarray)c->array;
+		*x = c->x;
+		*y = c->y;
+		*z = c->z;
+		return;
+	}
+	*type = CU_MEMORYTYPE_UNIFIED;
+	*dev = c->ptr;
+	*pitch = c->pitch;
+	*height = c->pitch ? c->slice / c->pitch : 0;
+}
+
+/* On a capturing stream: the copy as one memcpy node (*@recorded). */
+static CUresult cu_array_capture(struct cu_stream *s,
+				 const struct cu_copy_side *dst,
+				 const struct cu_copy_side *src, size_t width,
+				 size_t height, size_t depth, bool *recorded)
+{
+	CUDA_MEMCPY3D n = {
+		.WidthInBytes = width, .Height = height, .Depth = depth,
+	};
+
+	cu_array_node_side(src, &n.srcMemoryType, &n.srcArray, &n.srcDevice,
+			   &n.srcXInBytes, &n.srcY, &n.srcZ, &n.srcPitch,
+			   &n.srcHeight);
+	cu_array_node_side(dst, &n.dstMemoryType, &n.dstArray, &n.dstDevice,
+			   &n.dstXInBytes, &n.dstY, &n.dstZ, &n.dstPitch,
+			   &n.dstHeight);
+	return cu_capture_op(s, CU_GRAPH_NODE_TYPE_MEMCPY, &n,
+			     (CUcontext)s->ctx, recorded);
+}
+
 CUresult cu_copy_array(struct cu_stream *s, const struct cu_copy_side *dst,
 		       const struct cu_copy_side *src, size_t width,
 		       size_t height, size_t depth, bool sync)
@@ -177,7 +218,16 @@ CUresult cu_copy_array(struct cu_stream *s, const struct cu_copy_side *dst,
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!width || !height || !depth)
 		return CUDA_SUCCESS;
-	res = cu_capture_forbid(s);
+	if (sync) {
+		res = cu_capture_forbid(s);
+	} else {
+		bool recorded = false;
+
+		res = cu_array_capture(s, dst, src, width, height, depth,
+				       &recorded);
+		if (recorded)
+			return res;
+	}
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (dst->array && src->array)

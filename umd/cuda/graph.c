@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "graph_internal.h"
 #include "handles.h"
 
@@ -183,11 +184,12 @@ CUresult cu_kernel_node_set(struct cu_kernel_node *k,
 	return CUDA_SUCCESS;
 }
 
-static bool cu_memcpy_side_ok(CUmemorytype t)
+/* A side of a memcpy node: memory, or a live CUDA array (copy_array.c). */
+static bool cu_memcpy_side_ok(CUmemorytype t, CUarray a)
 {
-	/* Memcpy nodes with CUDA arrays: not yet (textures.rst). */
 	return t == CU_MEMORYTYPE_HOST || t == CU_MEMORYTYPE_DEVICE ||
-	       t == CU_MEMORYTYPE_UNIFIED;
+	       t == CU_MEMORYTYPE_UNIFIED ||
+	       (t == CU_MEMORYTYPE_ARRAY && cu_array_get(a));
 }
 
 /*
@@ -215,8 +217,8 @@ static CUresult cu_node_set_params(struct cu_graph_node *n,
 	case CU_GRAPH_NODE_TYPE_MEMCPY: {
 		const CUDA_MEMCPY3D *c = params;
 
-		if (!cu_memcpy_side_ok(c->srcMemoryType) ||
-		    !cu_memcpy_side_ok(c->dstMemoryType) ||
+		if (!cu_memcpy_side_ok(c->srcMemoryType, c->srcArray) ||
+		    !cu_memcpy_side_ok(c->dstMemoryType, c->dstArray) ||
 		    !c->WidthInBytes || !c->Height || !c->Depth)
 			return CUDA_ERROR_INVALID_VALUE;
 		n->u.memcpy.p = *c;

@@ -113,11 +113,19 @@ static CUresult cu_lane_wait(struct cu_stream *s, unsigned int engine,
 	return cu_op_end(&op, done);
 }
 
-/* One copy node: each 2D slice of the 3D copy as one cuMemcpy2DAsync. */
+/*
+ * One copy node: each 2D slice of the 3D copy as one cuMemcpy2DAsync;
+ * with an array side, the whole box as one cuMemcpy3DAsync (the copy
+ * engine's tiling path, copy_array.c).
+ */
 static CUresult cu_exec_memcpy(const CUDA_MEMCPY3D *c, CUstream h)
 {
 	CUresult res = CUDA_SUCCESS;
 	size_t z;
+
+	if (c->srcMemoryType == CU_MEMORYTYPE_ARRAY ||
+	    c->dstMemoryType == CU_MEMORYTYPE_ARRAY)
+		return cuMemcpy3DAsync(c, h);
 
 	for (z = 0; z < c->Depth && res == CUDA_SUCCESS; z++) {
 		CUDA_MEMCPY2D s = {

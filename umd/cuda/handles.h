@@ -21,6 +21,7 @@ enum cu_handle_type {
 	CU_HANDLE_LIBRARY,
 	CU_HANDLE_KERNEL,
 	CU_HANDLE_ARRAY,
+	CU_HANDLE_MIPMAP,
 };
 
 CUresult cu_handle_add(const void *p, enum cu_handle_type type);

@@ -75,10 +75,36 @@ static unsigned int cu_tex_format(CUarray_format f)
 	}
 }
 
+/*
+ * The texture unit's view of array @a: a cubemap's 6 faces (times its
+ * layers) are addressed by a direction (3 coordinates) and a cube index.
+ */
+static void cu_tex_array(struct vgpu_tex_desc *t, const struct cu_array *a)
+{
+	t->base = a->va;
+	t->format = (uint8_t)cu_tex_format(a->desc.Format);
+	t->channels = (uint8_t)a->desc.NumChannels;
+	t->width = (uint32_t)a->desc.Width;
+	t->height = a->layout.height;
+	t->depth = a->layout.depth;
+	t->layout = VGPU_TEX_BLOCK_LINEAR;
+	t->block_h_log2 = a->layout.bh;
+	t->block_d_log2 = a->layout.bd;
+	t->levels = 1;
+	t->cubemap = !!(a->desc.Flags & CUDA_ARRAY3D_CUBEMAP);
+	t->layered = !!(a->desc.Flags & CUDA_ARRAY3D_LAYERED);
+	if (t->cubemap)
+		t->dims = 3;
+	else
+		t->dims = !a->desc.Height ? 1 :
+			  (a->desc.Depth && !t->layered) ? 3 : 2;
+}
+
 /* The descriptor's resource part; a CUresult. */
 static CUresult cu_tex_resource(struct vgpu_tex_desc *t,
 				const CUDA_RESOURCE_DESC *r)
 {
+	struct cu_mipmap *m;
 	struct cu_array *a;
 	unsigned int bytes;
 
@@ -89,19 +115,17 @@ static CUresult cu_tex_resource(struct vgpu_tex_desc *t,
 		a = cu_array_get(r->res.array.hArray);
 		if (!a)
 			return CUDA_ERROR_INVALID_HANDLE;
-		t->base = a->va;
-		t->format = (uint8_t)cu_tex_format(a->desc.Format);
-		t->channels = (uint8_t)a->desc.NumChannels;
-		t->width = (uint32_t)a->desc.Width;
-		t->height = a->layout.height;
-		t->depth = a->layout.depth;
-		t->layout = VGPU_TEX_BLOCK_LINEAR;
-		t->block_h_log2 = a->layout.bh;
-		t->block_d_log2 = a->layout.bd;
-		t->layered = !!(a->desc.Flags & (CUDA_ARRAY3D_LAYERED |
-						 CUDA_ARRAY3D_CUBEMAP));
-		t->dims = !a->desc.Height ? 1 :
-			  (a->desc.Depth && !t->layered) ? 3 : 2;
+		cu_tex_array(t, a);
+		return CUDA_SUCCESS;
+	case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+		m = cu_mipmap_get(r->res.mipmap.hMipmappedArray);
+		if (!m)
+			return r->res.mipmap.hMipmappedArray ?
+			       CUDA_ERROR_CONTEXT_IS_DESTROYED :
+			       CUDA_ERROR_INVALID_HANDLE;
+		/* level 0 and the chain after it (vgpu_mip_level()) */
+		cu_tex_array(t, m->level[0]);
+		t->levels = (uint8_t)m->levels;
 		return CUDA_SUCCESS;
 	case CU_RESOURCE_TYPE_LINEAR:
 		t->format = (uint8_t)cu_tex_format(r->res.linear.format);
@@ -137,7 +161,6 @@ static CUresult cu_tex_resource(struct vgpu_tex_desc *t,
 		t->dims = 2;
 		return CUDA_SUCCESS;
 	default:
-		/* mipmapped arrays: not yet */
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 }
@@ -165,7 +188,61 @@ static CUresult cu_tex_sampler(struct vgpu_tex_desc *t,
 							    VGPU_TEX_NORMALIZED;
 	t->normalized = !!(d->flags & CU_TRSF_NORMALIZED_COORDINATES);
 	t->srgb = !!(d->flags & CU_TRSF_SRGB);
+	t->seamless = !!(d->flags & CU_TRSF_SEAMLESS_CUBEMAP);
 	memcpy(t->border, d->borderColor, sizeof(t->border));
+	/*
+	 * Mipmap state, kept as given: an H100 takes a max anisotropy of
+	 * 17 and reads it back, and min clamp > max clamp
+	 * (tests/golden/probe_tex.h100.txt).
+	 */
+	if ((unsigned int)d->mipmapFilterMode > CU_TR_FILTER_MODE_LINEAR)
+		return CUDA_ERROR_INVALID_VALUE;
+	t->mip_filter = (uint8_t)d->mipmapFilterMode;
+	t->lod_bias = d->mipmapLevelBias;
+	t->min_lod = d->minMipmapLevelClamp;
+	t->max_lod = d->maxMipmapLevelClamp;
+	t->max_aniso = d->maxAnisotropy;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * A resource view of an array or a mipmapped array: its format must be
+ * the array's (CUresourceViewFormat 1 to 24 are 8 formats times 1, 2, 4
+ * channels in the order of enum vgpu_tex_format), its size the array's
+ * (level 0's: an H100 refuses a 16 x 16 mipmapped array viewed as 8 x 8
+ * from level 1), its levels within the array's.  The view starts the
+ * chain at its first level.  Layer ranges other than all layers are
+ * not modelled (refused).
+ */
+static CUresult cu_tex_view(struct vgpu_tex_desc *t,
+			    const CUDA_RESOURCE_DESC *r,
+			    const CUDA_RESOURCE_VIEW_DESC *v)
+{
+	const CUDA_ARRAY3D_DESCRIPTOR *d;
+	struct cu_mipmap *m = NULL;
+	unsigned int levels = 1, f = (unsigned int)v->format;
+
+	if (r->resType == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY) {
+		m = cu_mipmap_get(r->res.mipmap.hMipmappedArray);
+		d = &m->desc;
+		levels = m->levels;
+	} else if (r->resType == CU_RESOURCE_TYPE_ARRAY) {
+		d = &cu_array_get(r->res.array.hArray)->desc;
+	} else {
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	if (f < 1 || f > 24 || (f - 1) / 3 + 1 != t->format ||
+	    1u << ((f - 1) % 3) != t->channels || v->width != d->Width ||
+	    v->height != d->Height || v->depth != d->Depth ||
+	    v->firstMipmapLevel > v->lastMipmapLevel ||
+	    v->lastMipmapLevel >= levels || v->firstLayer ||
+	    (v->lastLayer && v->lastLayer + 1 != d->Depth))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (m) {
+		cu_tex_array(t, m->level[v->firstMipmapLevel]);
+		t->levels = (uint8_t)(v->lastMipmapLevel -
+				      v->firstMipmapLevel + 1);
+	}
 	return CUDA_SUCCESS;
 }
 
@@ -188,6 +265,8 @@ static CUresult cu_texobj_new(unsigned long long *out, bool surface,
 	if (res_ == CUDA_SUCCESS && surface &&
 	    res->resType != CU_RESOURCE_TYPE_ARRAY)
 		res_ = CUDA_ERROR_INVALID_VALUE;
+	if (res_ == CUDA_SUCCESS && view)
+		res_ = cu_tex_view(&t, res, view);
 	if (res_ == CUDA_SUCCESS && tex)
 		res_ = cu_tex_sampler(&t, tex);
 	if (res_ == CUDA_SUCCESS && surface)

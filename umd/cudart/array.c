@@ -323,6 +323,9 @@ cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst,
 
 	if (!dst || !src)
 		return rt_return(cudaErrorInvalidValue);
+	/* between two arrays only device to device (H100: 21 for HtoD) */
+	if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+		return rt_return(cudaErrorInvalidMemcpyDirection);
 	return rt_return(rt_copy_2d(&d, &s, width, height, kind, NULL, false));
 }
 

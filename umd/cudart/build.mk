@@ -189,6 +189,16 @@ $(TST)/cudart/test_cudart_array: umd/cudart/tests/test_cudart_array.cu \
 ALL_TARGETS += $(TST)/cudart/test_cudart_array
 GUEST_TESTS += $(TST)/cudart/test_cudart_array
 
+# Mipmapped arrays, cubemap shapes, resource views, array-to-array copies.
+$(TST)/cudart/test_cudart_mipmap: umd/cudart/tests/test_cudart_mipmap.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK) \
+		$(LIB)/libcuda.so
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL) \
+		-L$(LIB) -lcuda
+ALL_TARGETS += $(TST)/cudart/test_cudart_mipmap
+GUEST_TESTS += $(TST)/cudart/test_cudart_mipmap
+
 # CUDA graphs and stream capture through the runtime (<<<>>> launches
 # captured, graphs built node by node).
 $(TST)/cudart/test_cudart_graph: umd/cudart/tests/test_cudart_graph.cu \

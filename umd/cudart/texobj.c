@@ -65,8 +65,27 @@ static cudaError_t rt_res_to_cu(const struct cudaResourceDesc *r,
 			return cudaErrorInvalidChannelDescriptor;
 		*format = c->res.pitch2D.format;
 		return cudaSuccess;
+	case cudaResourceTypeMipmappedArray: {
+		CUarray level0;
+		CUresult cr;
+
+		c->resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+		c->res.mipmap.hMipmappedArray =
+			(CUmipmappedArray)r->res.mipmap.mipmap;
+		if (!r->res.mipmap.mipmap)
+			return cudaErrorInvalidResourceHandle;
+		/* freed: 709, as an H100 answers */
+		cr = cuMipmappedArrayGetLevel(&level0,
+					      c->res.mipmap.hMipmappedArray, 0);
+		if (cr == CUDA_SUCCESS)
+			cr = cuArray3DGetDescriptor(&ad, level0);
+		if (cr != CUDA_SUCCESS)
+			return rt_error_from_cu(cr);
+		*format = ad.Format;
+		return cudaSuccess;
+	}
 	default:
-		return cudaErrorInvalidValue;	/* mipmapped: not yet */
+		return cudaErrorInvalidValue;
 	}
 }
 
@@ -93,6 +112,11 @@ static void rt_res_from_cu(const CUDA_RESOURCE_DESC *c,
 		rt_format_desc(c->res.pitch2D.format,
 			       c->res.pitch2D.numChannels,
 			       &r->res.pitch2D.desc);
+		break;
+	case CU_RESOURCE_TYPE_MIPMAPPED_ARRAY:
+		r->resType = cudaResourceTypeMipmappedArray;
+		r->res.mipmap.mipmap =
+			(cudaMipmappedArray_t)c->res.mipmap.hMipmappedArray;
 		break;
 	default:
 		r->resType = cudaResourceTypeArray;
@@ -191,6 +215,31 @@ cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
 	if (r == CUDA_SUCCESS)
 		rt_res_from_cu(&c, pResDesc);
 	return rt_return_cu(r);
+}
+
+cudaError_t cudaGetTextureObjectResourceViewDesc(
+	struct cudaResourceViewDesc *pResViewDesc,
+	cudaTextureObject_t texObject)
+{
+	CUDA_RESOURCE_VIEW_DESC c;
+	CUresult r;
+
+	RT_ENTER_OR_RETURN();
+	if (!pResViewDesc)
+		return rt_return(cudaErrorInvalidValue);
+	r = cuTexObjectGetResourceViewDesc(&c, texObject);
+	if (r != CUDA_SUCCESS)
+		return rt_return_cu(r);
+	memset(pResViewDesc, 0, sizeof(*pResViewDesc));
+	pResViewDesc->format = (enum cudaResourceViewFormat)c.format;
+	pResViewDesc->width = c.width;
+	pResViewDesc->height = c.height;
+	pResViewDesc->depth = c.depth;
+	pResViewDesc->firstMipmapLevel = c.firstMipmapLevel;
+	pResViewDesc->lastMipmapLevel = c.lastMipmapLevel;
+	pResViewDesc->firstLayer = c.firstLayer;
+	pResViewDesc->lastLayer = c.lastLayer;
+	return rt_return(cudaSuccess);
 }
 
 cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,

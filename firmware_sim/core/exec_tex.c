@@ -154,9 +154,13 @@ static int tex_lane(struct tex_lane *t, const struct dinsn *in,
 	}
 	for (i = 0; (in->imm & VISA_TEX_OFFSETS) && i < 3; i++)
 		r.offset[i] = slot_s32(t->w, VISA_TEX_SLOT_OFFSET + i, l);
-	/* the instruction's geometry must be the texture's */
-	if (geom_info[g].dims != d.dims || geom_info[g].layered != d.layered ||
-	    (g == VISA_TEX_CUBE || g == VISA_TEX_ACUBE) != !!d.cubemap)
+	/*
+	 * The instruction's geometry must be the texture's; a cubemap's
+	 * faces (and cubes) are the sampler's business.
+	 */
+	if ((g == VISA_TEX_CUBE || g == VISA_TEX_ACUBE) ? !d.cubemap :
+	    d.cubemap || geom_info[g].dims != d.dims ||
+	    geom_info[g].layered != d.layered)
 		return lane_fault(t, VISA_FAULT_OUT_OF_RANGE, 0,
 				  "texture instruction's geometry is not the texture's");
 	kind = vgpu_tex_fetch(&d, tex_read, t, &r, out);

@@ -140,3 +140,12 @@ $(TST)/ptx/test_ptx_async_jit: umd/ptx/tests/guest/test_ptx_async_jit.cu \
 		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/ptx/test_ptx_async_jit
 GUEST_TESTS += $(TST)/ptx/test_ptx_async_jit
+
+# Texture and surface objects in kernels, the same way (PTX only).
+$(TST)/ptx/test_ptx_tex_jit: umd/ptx/tests/guest/test_ptx_tex_jit.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=compute_90 -O2 -Iumd/cudart/tests \
+		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/ptx/test_ptx_tex_jit
+GUEST_TESTS += $(TST)/ptx/test_ptx_tex_jit

@@ -245,6 +245,73 @@ static void test_tex1d_layered(void)
 	t_ok(!r && !bad, "tex.a1d on a layered 1D array (%d %s, %d wrong)", r, f.message, bad);
 }
 
+/*
+ * tex.level/tex.grad on a texture of one level read level 0; tld4 and
+ * tex.cube need the texture unit's gather and cubemap sampling (being
+ * built in tex_sampler.c): until then vgpu_tex_fetch() refuses them and
+ * the instruction faults as "cannot answer".  On textures whose texels
+ * are all equal the answer does not depend on the footprint's order or
+ * the face chosen, so when they run the values are checked.
+ */
+static bool refused(int r, const struct vgpu_core_fault *f)
+{
+	return r && f->kind == VISA_FAULT_INVALID_IMAGE &&
+	       strstr(f->message, "cannot answer");
+}
+
+static void test_lod_gather_cube(void)
+{
+	enum { W = 8, H = 4, N = 4 };
+	struct vgpu_bl_layout l, lc;
+	struct vgpu_tex_desc d = { .format = VGPU_TEX_F32, .channels = 2,
+				   .dims = 2, .levels = 1 };
+	struct vgpu_tex_desc c = { .format = VGPU_TEX_F32, .channels = 1,
+				   .dims = 2, .levels = 1, .cubemap = 1,
+				   .normalized = 1 };
+	uint64_t base = bl_array(&d, W, H, 1, 8, 0, &l);
+	uint64_t cb = bl_array(&c, N, N, 6, 4, 1, &lc);
+	uint64_t out = tg_alloc(&g, W * H * 16);
+	float *o = tg_host(&g, out);
+	struct __attribute__((packed)) { uint64_t t, out; } p;
+	struct vgpu_core_fault f;
+	int bad = 0, r;
+
+	for (int y = 0; y < H; y++)
+		for (int x = 0; x < W; x++) {
+			float *t = bl_at(base, &l, x * 8, y, 0);
+
+			t[0] = (float)(y * W + x);
+			t[1] = 5.0f;	/* the gathered component: constant */
+		}
+	for (int z = 0; z < 6; z++)
+		for (int y = 0; y < N; y++)
+			for (int x = 0; x < N; x++)
+				*(float *)bl_at(cb, &lc, x * 4, y, z) = 3.0f;
+	p = (__typeof__(p)){ put_desc(&d), out };
+	r = run(&m, "texlod", H, W, 1, &p, sizeof(p), &f);
+	for (int i = 0; i < W * H; i++)
+		bad += o[2 * i] != (float)i || o[2 * i + 1] != (float)i;
+	t_ok(!r && !bad, "tex.level and tex.grad on a texture of one level read level 0 (%d %s, %d wrong)",
+	     r, f.message, bad);
+
+	r = run(&m, "gather", 1, W - 1, 1, &p, sizeof(p), &f);
+	bad = 0;
+	for (int i = 0; !r && i < 4 * (W - 1); i++)
+		bad += o[i] != 5.0f;
+	t_ok((!r && !bad) || refused(r, &f),
+	     "tld4.g gathers component 1 (%s)", r ? f.message : bad ? "wrong" : "values match");
+
+	c.layered = 1;
+	c.depth = 6;
+	p = (__typeof__(p)){ put_desc(&c), out };
+	r = run(&m, "cube", 1, 8, 1, &p, sizeof(p), &f);
+	bad = 0;
+	for (int i = 0; !r && i < 8; i++)
+		bad += o[i] != 3.0f;
+	t_ok((!r && !bad) || refused(r, &f),
+	     "tex.cube on a constant cubemap (%s)", r ? f.message : bad ? "wrong" : "values match");
+}
+
 static void test_surf2d(void)
 {
 	enum { W = 16, H = 6 };
@@ -405,6 +472,12 @@ static const char hand_ptx[] =
 	"  st.global.v4.b32 [%rd3+32], {%r9, %r10, %r11, %r12};\n"
 	"  st.global.v2.b32 [%rd3+48], {%r13, %r14};\n"
 	"  ret;\n}\n"
+	".visible .entry offsets(.param .u64 t, .param .u64 out)\n{\n"
+	"  .reg .f32 %f<8>; .reg .b64 %rd<3>;\n"
+	"  ld.param.u64 %rd1, [t]; ld.param.u64 %rd2, [out];\n"
+	"  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {0f40200000, 0f3FC00000}], {1, -1};\n"
+	"  st.global.f32 [%rd2], %f3;\n"
+	"  ret;\n}\n"
 	".visible .entry reduce(.param .u64 s)\n{\n"
 	"  .reg .b32 %r<6>; .reg .b64 %rd<2>;\n"
 	"  ld.param.u64 %rd1, [s];\n"
@@ -497,6 +570,18 @@ static void test_hand(void)
 	t_ok(!r && !bad, "sured add/max/min/or on a surface (%d %s, %d wrong)",
 	     r, f.message, bad);
 
+	/* texel offsets: (2.5, 1.5) + (1, -1) is texel (3, 0) */
+	{
+		struct __attribute__((packed)) { uint64_t t, out; } p = { th, out };
+
+		r = run(&hm, "offsets", 1, 1, 1, &p, sizeof(p), &f);
+		t_ok((!r && ((float *)o)[0] == 3.0f) ||
+		     (r && f.kind == VISA_FAULT_INVALID_IMAGE &&
+		      strstr(f.message, "cannot answer")),
+		     "tex with offsets {1, -1} (%s %g)", r ? f.message : "ran",
+		     ((float *)o)[0]);
+	}
+
 	/* a handle that is no descriptor, and an unmapped one */
 	{
 		struct __attribute__((packed)) { uint64_t t, out; int w; float dx, dy; } p = {
@@ -539,6 +624,7 @@ int main(void)
 	test_fetch1d();
 	test_tex3d_layered();
 	test_tex1d_layered();
+	test_lod_gather_cube();
 	test_surf2d();
 	test_surf_vectors();
 	test_hand();

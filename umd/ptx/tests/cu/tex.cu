@@ -95,3 +95,30 @@ extern "C" __global__ void surf2dlayered_rw(cudaSurfaceObject_t s)
 	v.y = (short)(v.x * 2 + l);
 	surf2DLayeredwrite(v, s, x * 4, y, l);
 }
+
+// tex.level and tex.grad (mipmaps: the texture unit's; on a texture of
+// one level they read level 0), tld4 (gather) and tex.cube
+extern "C" __global__ void texlod(cudaTextureObject_t t, float *out)
+{
+	int x = threadIdx.x, y = blockIdx.x;
+	float2 d = make_float2(0.5f, 0.25f);
+
+	out[2 * (y * blockDim.x + x)] = tex2DLod<float>(t, x + 0.5f, y + 0.5f, 0.0f);
+	out[2 * (y * blockDim.x + x) + 1] =
+		tex2DGrad<float>(t, x + 0.5f, y + 0.5f, d, d);
+}
+
+extern "C" __global__ void gather(cudaTextureObject_t t, float4 *out)
+{
+	int x = threadIdx.x;
+
+	out[x] = tex2Dgather<float4>(t, x + 1.0f, 1.0f, 1);
+}
+
+extern "C" __global__ void cube(cudaTextureObject_t t, float *out)
+{
+	int i = threadIdx.x;
+
+	out[i] = texCubemap<float>(t, i & 1 ? 1.0f : -0.5f, i & 2 ? 0.25f : -1.0f,
+				   i & 4 ? 0.3f : 0.1f);
+}

@@ -35,6 +35,7 @@ struct tex_lane {
 	struct warp *w;
 	uint32_t pc;
 	int lane;
+	uint64_t handle;	/* the descriptor's VA: the address of a fault */
 	bool faulted;		/* the memory path recorded a fault */
 };
 
@@ -161,11 +162,11 @@ static int tex_lane(struct tex_lane *t, const struct dinsn *in,
 	if ((g == VISA_TEX_CUBE || g == VISA_TEX_ACUBE) ? !d.cubemap :
 	    d.cubemap || geom_info[g].dims != d.dims ||
 	    geom_info[g].layered != d.layered)
-		return lane_fault(t, VISA_FAULT_OUT_OF_RANGE, 0,
+		return lane_fault(t, VISA_FAULT_OUT_OF_RANGE, t->handle,
 				  "texture instruction's geometry is not the texture's");
 	kind = vgpu_tex_fetch(&d, tex_read, t, &r, out);
 	if (kind && !t->faulted)
-		return lane_fault(t, (uint32_t)kind, 0,
+		return lane_fault(t, (uint32_t)kind, t->handle,
 				  "texture request the texture unit cannot answer");
 	return kind ? EXEC_FAULT : 0;
 }
@@ -186,7 +187,7 @@ static int surf_address(struct tex_lane *t, const struct dinsn *in,
 	unsigned int i, n = geom_info[g].dims;
 
 	if (g > VISA_TEX_A2D || n != d->dims || first != d->layered)
-		return lane_fault(t, VISA_FAULT_OUT_OF_RANGE, 0,
+		return lane_fault(t, VISA_FAULT_OUT_OF_RANGE, t->handle,
 				  "surface instruction's geometry is not the surface's");
 	for (i = 0; i < n; i++)
 		c[i] = slot_s32(t->w, first + i, t->lane);
@@ -203,7 +204,7 @@ static int surf_address(struct tex_lane *t, const struct dinsn *in,
 		case VISA_SURF_ZERO:
 			return 0;
 		default:
-			return lane_fault(t, VISA_FAULT_OUT_OF_RANGE, 0,
+			return lane_fault(t, VISA_FAULT_OUT_OF_RANGE, t->handle,
 					  "surface coordinate out of range (.trap)");
 		}
 	}
@@ -452,7 +453,8 @@ int exec_tex(struct warp *w, const struct dinsn *in, uint32_t mask)
 		return exec_bad(w, in, mask);
 
 	for (int l = 0; l < WARP_SIZE; l++) {
-		struct tex_lane t = { .w = w, .pc = pc_of(w, in), .lane = l };
+		struct tex_lane t = { .w = w, .pc = pc_of(w, in), .lane = l,
+				      .handle = a[l] };
 		uint32_t out[4];
 		int r = 0;
 

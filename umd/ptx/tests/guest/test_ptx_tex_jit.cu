@@ -338,8 +338,9 @@ static void test_surfaces(void)
 	r = array_res(al);
 	OK(cudaCreateSurfaceObject(&sl, &r));
 	surf_vec<<<SD, dim3(SW, SH)>>>(s3, sl);
+	memset(&p, 0, sizeof(p));
+	p.extent = make_cudaExtent(SW, SH, SD);
 	p.kind = cudaMemcpyDeviceToHost;
-	p.dstArray = NULL;
 	p.srcArray = a3;
 	p.dstPtr = make_cudaPitchedPtr(h4, SW * 4, SW, SH);
 	OK(cudaMemcpy3D(&p));

@@ -38,6 +38,8 @@
  *          async            cp.async, mbarrier, cp.async.bulk, elect
  *          heap             malloc and free of the device heap
  *          cluster          thread-block clusters (exec_cluster.c)
+ *          tex              textures and surfaces (exec_tex.c,
+ *                           include/vgpu_visa_tex.h)
  *          nop, membar, sreg, branch, call, ret, exit, trap, brkpt,
  *          yield            one instruction each
  * d .. pa  the operand slots: GPRs d, a, b, c, e; predicates pd, pa

@@ -16,8 +16,11 @@
  *   .clamp  the coordinate is clamped to the nearest edge element
  *   .zero   loads return zero, stores and reductions do nothing
  *
- * The x coordinate of a surface is in bytes (PTX's rule): the element is
- * x / (bytes of one element of the surface's format).
+ * The x coordinate of a surface is in bytes (PTX's rule for .b): the
+ * element is x / (bytes of one element of the surface's format); sust.p
+ * gives the element itself and converts its 32-bit values to the
+ * format (f32 for float formats; integers are cut to the channel, as
+ * CUDA's surfaces have no normalized integer formats).
  */
 #include <math.h>
 #include <string.h>
@@ -191,7 +194,9 @@ static int surf_address(struct tex_lane *t, const struct dinsn *in,
 				  "surface instruction's geometry is not the surface's");
 	for (i = 0; i < n; i++)
 		c[i] = slot_s32(t->w, first + i, t->lane);
-	c[0] = c[0] < 0 ? -1 : c[0] / elem;	/* bytes -> elements */
+	/* .b: x is a byte offset; sust.p: an element (a sample) */
+	if (!(in->op == VISA_OP_SUST && (in->imm & VISA_SURF_FORMATTED)))
+		c[0] = c[0] < 0 ? -1 : c[0] / elem;
 	if (first)
 		c[2] = slot_s32(t->w, VISA_TEX_SLOT_COORD, t->lane);
 	for (i = 0; i < 3; i++) {

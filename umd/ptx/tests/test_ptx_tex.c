@@ -478,6 +478,12 @@ static const char hand_ptx[] =
 	"  tex.2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {0f40200000, 0f3FC00000}], {1, -1};\n"
 	"  st.global.f32 [%rd2], %f3;\n"
 	"  ret;\n}\n"
+	".visible .entry formatted(.param .u64 s)\n{\n"
+	"  .reg .f32 %f<2>; .reg .b64 %rd<2>;\n"
+	"  ld.param.u64 %rd1, [s];\n"
+	"  mov.f32 %f1, 0f3FC00000;\n"	/* 1.5 */
+	"  sust.p.2d.b32.trap [%rd1, {2, 1}], {%f1};\n"
+	"  ret;\n}\n"
 	".visible .entry reduce(.param .u64 s)\n{\n"
 	"  .reg .b32 %r<6>; .reg .b64 %rd<2>;\n"
 	"  ld.param.u64 %rd1, [s];\n"
@@ -569,6 +575,22 @@ static void test_hand(void)
 	}
 	t_ok(!r && !bad, "sured add/max/min/or on a surface (%d %s, %d wrong)",
 	     r, f.message, bad);
+
+	/* sust.p converts to the format: 1.5 into a half surface */
+	{
+		struct vgpu_bl_layout lh;
+		struct vgpu_tex_desc hd = { .format = VGPU_TEX_F16,
+					    .channels = 1, .dims = 2,
+					    .levels = 1 };
+		uint64_t hb = bl_array(&hd, 4, 2, 1, 2, 0, &lh);
+		uint64_t hh = put_desc(&hd);
+		uint16_t *h1 = bl_at(hb, &lh, 4, 1, 0);
+
+		r = run(&hm, "formatted", 1, 1, 1, &hh, 8, &f);
+		t_ok(!r && *h1 == 0x3e00 && *(uint16_t *)bl_at(hb, &lh, 2, 1, 0) == 0,
+		     "sust.p stores f32 1.5 as half 0x3e00 at element x 2 (%d %s, 0x%04x)",
+		     r, f.message, *h1);
+	}
 
 	/* texel offsets: (2.5, 1.5) + (1, -1) is texel (3, 0) */
 	{

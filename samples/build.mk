@@ -72,6 +72,8 @@ $(SAMPLES_BIN)/textureRotatePNG: samples/textureRotatePNG/textureRotatePNG.cu \
 		$(SAMPLES_COMMON)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(SAMPLES_NVCC_FLAGS) -o $@ $< -lz
+ALL_TARGETS += $(SAMPLES_BIN)/textureRotatePNG
+SAMPLES += $(SAMPLES_BIN)/textureRotatePNG
 
 # cubemapTexture is built but not yet run by `make run`: it needs the
 # texture unit's cubemap sampling (tex_sampler.c), which is not merged yet;
@@ -83,7 +85,7 @@ $(SAMPLES_BIN)/cubemapTexture: samples/cubemapTexture/cubemapTexture.cu \
 ALL_TARGETS += $(SAMPLES_BIN)/cubemapTexture
 
 SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
-	separateCompilation cmakeSaxpy $(SAMPLES_SM90) textureRotatePNG)
+	separateCompilation cmakeSaxpy $(SAMPLES_SM90))
 
 ALL_TARGETS += $(SAMPLES_ALL)
 SAMPLES += $(SAMPLES_ALL)

@@ -67,6 +67,12 @@ $(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON)
 endef
 $(foreach s,$(SAMPLES_SM90),$(eval $(call samples_sm90_rule,$(s))))
 
+SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
+	separateCompilation cmakeSaxpy $(SAMPLES_SM90))
+
+ALL_TARGETS += $(SAMPLES_ALL)
+SAMPLES += $(SAMPLES_ALL)
+
 # The image sample links zlib (Debian's libz) for its PNG writer.
 $(SAMPLES_BIN)/textureRotatePNG: samples/textureRotatePNG/textureRotatePNG.cu \
 		$(SAMPLES_COMMON)
@@ -77,15 +83,9 @@ SAMPLES += $(SAMPLES_BIN)/textureRotatePNG
 
 # cubemapTexture is built but not yet run by `make run`: it needs the
 # texture unit's cubemap sampling (tex_sampler.c), which is not merged yet;
-# add it to SAMPLES_ALL then.
+# add it to SAMPLES then.
 $(SAMPLES_BIN)/cubemapTexture: samples/cubemapTexture/cubemapTexture.cu \
 		$(SAMPLES_COMMON)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(SAMPLES_NVCC_FLAGS) -o $@ $<
 ALL_TARGETS += $(SAMPLES_BIN)/cubemapTexture
-
-SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
-	separateCompilation cmakeSaxpy $(SAMPLES_SM90))
-
-ALL_TARGETS += $(SAMPLES_ALL)
-SAMPLES += $(SAMPLES_ALL)

@@ -38,6 +38,8 @@
  *          async            cp.async, mbarrier, cp.async.bulk, elect
  *          heap             malloc and free of the device heap
  *          cluster          thread-block clusters (exec_cluster.c)
+ *          tex              textures and surfaces (exec_tex.c,
+ *                           include/vgpu_visa_tex.h)
  *          nop, membar, sreg, branch, call, ret, exit, trap, brkpt,
  *          yield            one instruction each
  * d .. pa  the operand slots: GPRs d, a, b, c, e; predicates pd, pa
@@ -239,4 +241,11 @@ VISA_OP(FREE,       "free",       heap,    _, R, R, _, _, _, _, _,        X,   _
 /* thread-block clusters (firmware_sim/core/exec_cluster.c) */
 VISA_OP(MAPA,       "mapa",       cluster, W, R, r, _, _, _, _, _,        _,   _,      VISA_MAPA_RANK,        "MAP: d = shared address a in the block of cluster rank b (U32 shared, U64 generic); RANK: d = rank of a")
 VISA_OP(BAR_CLUSTER, "bar.cluster", cluster, _, _, _, _, _, _, _, _,      _,   _,      VISA_BAR_CLUSTER_WAIT, "ARRIVE: the lanes arrive at the cluster barrier; WAIT: wait for the phase they arrived in to complete")
+/* textures and surfaces (include/vgpu_visa_tex.h, exec_tex.c); a = descriptor VA, operands staged by MMAPUT */
+VISA_OP(TEX,        "tex",        tex,     W, R, w, w, w, _, _, _,        X,   _,      0,                     "d, b, c, e = the texture unit's answer for texture a at the staged coordinates (imm: geometry, LOD kind)")
+VISA_OP(TLD4,       "tld4",       tex,     W, R, w, w, w, _, _, _,        X,   _,      0,                     "d, b, c, e = component imm of the 2x2 texels a bilinear fetch of texture a would weight")
+VISA_OP(TXQ,        "txq",        tex,     W, R, r, _, _, _, _, _,        X,   _,      VISA_TXQ_COUNT - 1,    "d = property sub (enum visa_txq) of the texture or surface a (b: mipmap level)")
+VISA_OP(SULD,       "suld",       tex,     W, R, w, w, w, _, _, _,        X,   _,      0,                     "d, b, c, e = the elements of surface a at the staged coordinates (imm: geometry, size, vector, boundary)")
+VISA_OP(SUST,       "sust",       tex,     _, R, _, _, _, _, _, _,        X,   _,      0,                     "surface a at the staged coordinates = the staged elements (slots 4..7)")
+VISA_OP(SURED,      "sured",      tex,     _, R, R, _, _, _, _, _,        X,   _,      VISA_ATOM_XOR,         "atomically combine b into the element of surface a at the staged coordinates (sub: add, min, max, and, or)")
 #endif /* VISA_OP */

@@ -17,7 +17,8 @@ SAMPLES_COMMON := samples/common/sample_check.h
 
 # One-file samples: samples/<name>/<name>.cu -> build/bin/samples/<name>.
 SAMPLES_SIMPLE := deviceQuery vectorAdd matrixMul simplePrintf graphs wmmaGemm \
-	graphConditional
+	graphConditional simpleTexture surfaceWrite pitchLinearTexture \
+	layeredTexture
 
 define samples_simple_rule
 $(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON)
@@ -84,3 +85,20 @@ SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
 
 ALL_TARGETS += $(SAMPLES_ALL)
 SAMPLES += $(SAMPLES_ALL)
+
+# The image sample links zlib (Debian's libz) for its PNG writer.
+$(SAMPLES_BIN)/textureRotatePNG: samples/textureRotatePNG/textureRotatePNG.cu \
+		$(SAMPLES_COMMON)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(SAMPLES_NVCC_FLAGS) -o $@ $< -lz
+ALL_TARGETS += $(SAMPLES_BIN)/textureRotatePNG
+SAMPLES += $(SAMPLES_BIN)/textureRotatePNG
+
+# cubemapTexture is built but not yet run by `make run`: it needs the
+# texture unit's cubemap sampling (tex_sampler.c), which is not merged yet;
+# add it to SAMPLES then.
+$(SAMPLES_BIN)/cubemapTexture: samples/cubemapTexture/cubemapTexture.cu \
+		$(SAMPLES_COMMON)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(SAMPLES_NVCC_FLAGS) -o $@ $<
+ALL_TARGETS += $(SAMPLES_BIN)/cubemapTexture

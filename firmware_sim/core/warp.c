@@ -14,6 +14,7 @@
 #include "exec_handlers.h"
 #include "vgpu_mma.h"
 #include "exec_heap.h"
+#include "exec_tex.h"
 
 const struct vgpu_module *warp_module(const struct warp *w)
 {
@@ -570,6 +571,7 @@ EXEC_CLASS(printf, exec_printf(w, in, mask))
 EXEC_CLASS(assert, exec_assert(w, in, mask))
 EXEC_CLASS(async, exec_async(w, in, mask))
 EXEC_CLASS(heap, exec_heap(w, in, mask))
+EXEC_CLASS(tex, exec_tex(w, in, mask))
 #undef EXEC_CLASS
 #define EXEC_CLASS(cls, call)						\
 static int exec_class_##cls(struct warp *w, const struct dinsn *in,	\

@@ -112,7 +112,7 @@ $(foreach t,$(patsubst umd/ptx/tests/%.c,%,$(PTX_TEST_SRCS)),\
 # These tests run compiled kernels on the execution core through the
 # native test GPU of tests/lib (firmware_sim/core/build.mk, tests/build.mk).
 PTX_CORE_TESTS := test_ptx_exec test_ptx_video test_ptx_shared test_ptx_mma \
-	test_ptx_async test_ptx_gaps test_ptx_coop
+	test_ptx_async test_ptx_gaps test_ptx_coop test_ptx_tex
 $(foreach t,$(PTX_CORE_TESTS),$(OBJ)/umd/ptx/tests/$(t).o \
 		$(OBJ)/san/umd/ptx/tests/$(t).o): \
 	PTX_TEST_CFLAGS += -Itests/lib -Ifirmware_sim/core
@@ -140,3 +140,12 @@ $(TST)/ptx/test_ptx_async_jit: umd/ptx/tests/guest/test_ptx_async_jit.cu \
 		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/ptx/test_ptx_async_jit
 GUEST_TESTS += $(TST)/ptx/test_ptx_async_jit
+
+# Texture and surface objects in kernels, the same way (PTX only).
+$(TST)/ptx/test_ptx_tex_jit: umd/ptx/tests/guest/test_ptx_tex_jit.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=compute_90 -O2 -Iumd/cudart/tests \
+		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/ptx/test_ptx_tex_jit
+GUEST_TESTS += $(TST)/ptx/test_ptx_tex_jit

@@ -1730,6 +1730,7 @@ void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 	uint32_t i;
 
 	if (packed16(g, fn, in) || cg_select_video(g, fn, in) ||
+	    cg_select_tex(g, fn, in) ||
 	    cg_select_mma(g, fn, in) || cg_select_async(g, fn, in) ||
 	    cg_select_coop(g, fn, in))
 		return;

@@ -34,6 +34,9 @@ bool cg_select_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
  * (isel_async.c); false if in is none of them.
  */
 bool cg_select_async(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
+/* Lower tex, tld4, txq, suld, sust, sured, suq and istypep (isel_tex.c);
+ * false if in is none of them. */
+bool cg_select_tex(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 
 uint16_t cg_src(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 		enum ptx_type t);

@@ -213,6 +213,14 @@ static void parse_quals(struct parser *p, struct decl_quals *q)
 			continue;
 		}
 		t = ptx_type_from_name(w);
+		/*
+		 * .texref/.surfref/.samplerref variables hold a 64-bit
+		 * handle: the texture or surface object's descriptor VA
+		 * (isel_tex.c; the host stores it, cuModuleGetGlobal).
+		 */
+		if (!strcmp(w, "texref") || !strcmp(w, "surfref") ||
+		    !strcmp(w, "samplerref"))
+			t = PT_B64;
 		if (t == PT_NONE)
 			break;
 		if (q->type != PT_NONE)
@@ -772,6 +780,8 @@ static struct ptx_reg *lookup_reg(struct parser *p, const char *name,
 }
 
 static void parse_operand(struct parser *p, struct ptx_operand *o);
+static void parse_group(struct parser *p, struct ptx_operand *o, char close,
+			enum ptx_opnd_kind kind);
 
 /* %r1.b0, %r2.h10, %r3.b7654: the part selectors of video instructions. */
 static bool is_video_selector(const char *s)
@@ -864,6 +874,18 @@ static void parse_address(struct parser *p, struct ptx_operand *o)
 	} else {
 		FAIL(p, &p->tok.pos, "expected an address but found '%s'",
 		     tok_desc(&p->tok));
+	}
+	/* tex/suld/sust: [handle, {coordinates}] (isel_tex.c) */
+	if (is_punct(&p->tok, ',')) {
+		struct ptx_operand v;
+
+		next(p);
+		if (!is_punct(&p->tok, '{'))
+			FAIL(p, &p->tok.pos, "expected '{' of coordinates but found '%s'",
+			     tok_desc(&p->tok));
+		parse_group(p, &v, '}', PO_VEC);
+		o->elems = v.elems;
+		o->nelems = v.nelems;
 	}
 	expect_punct(p, ']');
 }
@@ -999,13 +1021,12 @@ static void parse_operand(struct parser *p, struct ptx_operand *o)
 
 /*
  * Instruction families this compiler does not implement: say so before
- * their operands (textures, surfaces, tensor cores, async copies) can
+ * their operands (warpgroup tensor cores, tcgen05, ...) can
  * produce a less helpful syntax error.
  */
 static void check_supported_family(struct parser *p, const struct ptx_insn *in)
 {
 	static const char *const families[] = {
-		"tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep",
 		"wgmma",
 		"tcgen05", "setmaxnreg", "multimem", "alloca", "stacksave",
 		"stackrestore", "brx", "clusterlaunchcontrol",

@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "vgpu_visa_async.h"
+#include "vgpu_visa_cdp.h"
 
 #ifdef __cplusplus
 extern "C" {

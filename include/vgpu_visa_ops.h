@@ -38,6 +38,8 @@
  *          async            cp.async, mbarrier, cp.async.bulk, elect
  *          heap             malloc and free of the device heap
  *          cluster          thread-block clusters (exec_cluster.c)
+ *          cdp              dynamic parallelism: device-side launches
+ *                           (exec_cdp.c, include/vgpu_visa_cdp.h)
  *          nop, membar, sreg, branch, call, ret, exit, trap, brkpt,
  *          yield            one instruction each
  * d .. pa  the operand slots: GPRs d, a, b, c, e; predicates pd, pa
@@ -239,4 +241,5 @@ VISA_OP(FREE,       "free",       heap,    _, R, R, _, _, _, _, _,        X,   _
 /* thread-block clusters (firmware_sim/core/exec_cluster.c) */
 VISA_OP(MAPA,       "mapa",       cluster, W, R, r, _, _, _, _, _,        _,   _,      VISA_MAPA_RANK,        "MAP: d = shared address a in the block of cluster rank b (U32 shared, U64 generic); RANK: d = rank of a")
 VISA_OP(BAR_CLUSTER, "bar.cluster", cluster, _, _, _, _, _, _, _, _,      _,   _,      VISA_BAR_CLUSTER_WAIT, "ARRIVE: the lanes arrive at the cluster barrier; WAIT: wait for the phase they arrived in to complete")
+VISA_OP(CDP,        "cdp",        cdp,     W, r, r, _, _, _, _, _,        X,   _,      VISA_CDP_COUNT - 1,    "dynamic parallelism sub (enum visa_cdp): PSIZE d = params of kernel a; LAUNCH d = error of descriptor a into stream b; GET/PEEK/SET_ERROR the lane's last error")
 #endif /* VISA_OP */

@@ -66,8 +66,15 @@ $(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON)
 endef
 $(foreach s,$(SAMPLES_SM90),$(eval $(call samples_sm90_rule,$(s))))
 
+# Dynamic parallelism: device-side launches need -rdc=true (nvcc then
+# links the device runtime, libcudadevrt, for which vGPU uses its own).
+$(SAMPLES_BIN)/cdpQuicksort: samples/cdpQuicksort/cdpQuicksort.cu \
+		$(SAMPLES_COMMON)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(subst sm_75,sm_90,$(SAMPLES_NVCC_FLAGS)) -rdc=true -o $@ $<
+
 SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
-	separateCompilation cmakeSaxpy $(SAMPLES_SM90))
+	separateCompilation cmakeSaxpy $(SAMPLES_SM90) cdpQuicksort)
 
 ALL_TARGETS += $(SAMPLES_ALL)
 SAMPLES += $(SAMPLES_ALL)

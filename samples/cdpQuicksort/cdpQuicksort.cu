@@ -18,7 +18,7 @@
 
 #include "../common/sample_check.h"
 
-#define N		(1 << 16)
+#define N		(1 << 14)
 #define SMALL		32
 #define MAX_DEPTH	16
 

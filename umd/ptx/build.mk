@@ -91,7 +91,11 @@ $(PTX_DATA)/corpus-link/%.ptx: tests/corpus/link/%.cu
 $(PTX_DATA)/cdp/%.ptx: umd/ptx/tests/cdp/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -ptx -rdc=true -arch=sm_90 -o $@ $<
-PTX_CDP_PTX := $(PTX_DATA)/cdp/cdp.ptx
+# ... and with --default-stream per-thread (cudaLaunchDeviceV2_ptsz)
+$(PTX_DATA)/cdp/%_ptsz.ptx: umd/ptx/tests/cdp/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -rdc=true -arch=sm_90 --default-stream per-thread -o $@ $<
+PTX_CDP_PTX := $(PTX_DATA)/cdp/cdp.ptx $(PTX_DATA)/cdp/cdp_ptsz.ptx
 PTX_RDC_PTX := $(patsubst umd/ptx/tests/rdc/%.cu,$(PTX_DATA)/rdc/%.ptx,\
 	$(wildcard umd/ptx/tests/rdc/*.cu)) \
 	$(patsubst tests/corpus/link/%.cu,$(PTX_DATA)/corpus-link/%.ptx,\

@@ -28,9 +28,10 @@ static const uint32_t one[3] = { 1, 1, 1 };
 
 /* cdp.ptx linked with the device runtime (devrt.ptx and its error
  * tables, which libcuda embeds as one text). */
-static int compile_cdp(void **img, size_t *size, char *msg, size_t msglen)
+static int compile_cdp(const char *path, void **img, size_t *size,
+		       char *msg, size_t msglen)
 {
-	char *cdp = t_read_file(PTX_TEST_DATA "/cdp/cdp.ptx", NULL);
+	char *cdp = t_read_file(path, NULL);
 	char *rt = t_read_file(PTX_TEST_DEVRT, NULL);
 	char *tab = t_read_file(PTX_TEST_DEVRT_ERRORS, NULL);
 	struct vgpu_ptx_diag d;
@@ -281,7 +282,8 @@ int main(void)
 
 	t_start();
 	check_compile();
-	if (!t_ok(!compile_cdp(&img, &size, msg, sizeof(msg)),
+	if (!t_ok(!compile_cdp(PTX_TEST_DATA "/cdp/cdp.ptx", &img, &size, msg,
+			       sizeof(msg)),
 		  "cdp.ptx links with the device runtime %s", msg))
 		return t_done();
 	if (!t_ok(!tg_init(&g, 2), "native test GPU"))
@@ -298,6 +300,18 @@ int main(void)
 		tg_unload(&m);
 	}
 	free(img);
+	/* nvcc --default-stream per-thread calls cudaLaunchDeviceV2_ptsz */
+	if (t_ok(!compile_cdp(PTX_TEST_DATA "/cdp/cdp_ptsz.ptx", &img, &size,
+			      msg, sizeof(msg)),
+		 "cdp.ptx of --default-stream per-thread links %s", msg)) {
+		if (t_ok(!tg_load(&g, img, size, &m, err, sizeof(err)),
+			 "the core loads it %s", err) &&
+		    give_heap(&g, &m, 1 << 20)) {
+			check_parent(&g, &m);
+			tg_unload(&m);
+		}
+		free(img);
+	}
 	tg_fini(&g);
 	return t_done();
 }

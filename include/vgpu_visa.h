@@ -36,6 +36,7 @@
 
 #include "vgpu_visa_async.h"
 #include "vgpu_visa_tex.h"
+#include "vgpu_visa_cdp.h"
 
 #ifdef __cplusplus
 extern "C" {

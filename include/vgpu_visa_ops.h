@@ -40,6 +40,8 @@
  *          cluster          thread-block clusters (exec_cluster.c)
  *          tex              textures and surfaces (exec_tex.c,
  *                           include/vgpu_visa_tex.h)
+ *          cdp              dynamic parallelism: device-side launches
+ *                           (exec_cdp.c, include/vgpu_visa_cdp.h)
  *          nop, membar, sreg, branch, call, ret, exit, trap, brkpt,
  *          yield            one instruction each
  * d .. pa  the operand slots: GPRs d, a, b, c, e; predicates pd, pa
@@ -248,4 +250,5 @@ VISA_OP(TXQ,        "txq",        tex,     W, R, r, _, _, _, _, _,        X,   _
 VISA_OP(SULD,       "suld",       tex,     W, R, w, w, w, _, _, _,        X,   _,      0,                     "d, b, c, e = the elements of surface a at the staged coordinates (imm: geometry, size, vector, boundary)")
 VISA_OP(SUST,       "sust",       tex,     _, R, _, _, _, _, _, _,        X,   _,      0,                     "surface a at the staged coordinates = the staged elements (slots 4..7)")
 VISA_OP(SURED,      "sured",      tex,     _, R, R, _, _, _, _, _,        X,   _,      VISA_ATOM_XOR,         "atomically combine b into the element of surface a at the staged coordinates (sub: add, min, max, and, or)")
+VISA_OP(CDP,        "cdp",        cdp,     W, r, r, _, _, _, _, _,        X,   _,      VISA_CDP_COUNT - 1,    "dynamic parallelism sub (enum visa_cdp): PSIZE d = params of kernel a; LAUNCH d = error of descriptor a into stream b; GET/PEEK/SET_ERROR the lane's last error")
 #endif /* VISA_OP */

@@ -79,9 +79,16 @@ $(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON)
 endef
 $(foreach s,$(SAMPLES_DRV),$(eval $(call samples_drv_rule,$(s))))
 
+# Dynamic parallelism: device-side launches need -rdc=true (nvcc then
+# links the device runtime, libcudadevrt, for which vGPU uses its own).
+$(SAMPLES_BIN)/cdpQuicksort: samples/cdpQuicksort/cdpQuicksort.cu \
+		$(SAMPLES_COMMON)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(subst sm_75,sm_90,$(SAMPLES_NVCC_FLAGS)) -rdc=true -o $@ $<
+
 SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
 	separateCompilation cmakeSaxpy $(SAMPLES_SM90) \
-	$(SAMPLES_DRV))
+	$(SAMPLES_DRV) cdpQuicksort)
 
 ALL_TARGETS += $(SAMPLES_ALL)
 SAMPLES += $(SAMPLES_ALL)
@@ -94,11 +101,10 @@ $(SAMPLES_BIN)/textureRotatePNG: samples/textureRotatePNG/textureRotatePNG.cu \
 ALL_TARGETS += $(SAMPLES_BIN)/textureRotatePNG
 SAMPLES += $(SAMPLES_BIN)/textureRotatePNG
 
-# cubemapTexture is built but not yet run by `make run`: it needs the
-# texture unit's cubemap sampling (tex_sampler.c), which is not merged yet;
-# add it to SAMPLES then.
+# cubemapTexture samples all six faces of a cubemap array.
 $(SAMPLES_BIN)/cubemapTexture: samples/cubemapTexture/cubemapTexture.cu \
 		$(SAMPLES_COMMON)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(SAMPLES_NVCC_FLAGS) -o $@ $<
 ALL_TARGETS += $(SAMPLES_BIN)/cubemapTexture
+SAMPLES += $(SAMPLES_BIN)/cubemapTexture

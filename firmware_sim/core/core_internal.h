@@ -141,6 +141,9 @@ struct warp {
 	 * phase @cl_phase of the block's cluster */
 	uint32_t cl_arrived;
 	uint32_t cl_phase;
+
+	/* each thread's last device-runtime error (exec_cdp.c) */
+	uint32_t cdp_err[WARP_SIZE];
 };
 
 struct barrier {
@@ -276,6 +279,7 @@ struct grid {
 	vgpu_core_done_fn done;
 	void *done_arg;
 	struct vgpu_core_fault fault;
+	struct cdp_grid *cdp;		/* device-side launches (exec_cdp.c) */
 	uint64_t param_copy[];		/* the kernel's parameter bytes */
 };
 

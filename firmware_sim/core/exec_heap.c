@@ -247,8 +247,9 @@ int exec_heap(struct warp *w, const struct dinsn *in, uint32_t mask)
 			break;
 		}
 		if (in->op == VISA_OP_MALLOC) {
-			/* malloc(0) returns NULL, as CUDA's does */
-			if (!r && a[l] && heap_alloc(&hp, a[l], &off) < 0)
+			/* malloc(0) returns a block of its own, as an H100
+			 * does (tools/cuda-probe/golden/probe_heap.h100.txt) */
+			if (!r && heap_alloc(&hp, a[l] ? a[l] : 1, &off) < 0)
 				ret = EXEC_FAULT;
 			if (d)
 				d[l] = off ? hp.va + off : 0;

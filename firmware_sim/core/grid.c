@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "core_internal.h"
+#include "exec_cdp.h"
 #include "vgpu_occupancy.h"
 
 /* Tell the grid's owner; outside the lock.  Frees @g. */
@@ -32,7 +33,9 @@ void grid_complete(struct vgpu_core *core, struct grid *g)
 	}
 	if (!atomic_load(&g->faulted))
 		memset(f, 0, sizeof(*f));
-	g->done(g->done_arg, atomic_load(&g->faulted) ? 1 : 0, f);
+	/* a grid that launched children completes after them */
+	if (!cdp_grid_end(core, g, atomic_load(&g->faulted)))
+		g->done(g->done_arg, atomic_load(&g->faulted) ? 1 : 0, f);
 	free(g);
 	pthread_mutex_lock(&core->lock);
 	atomic_fetch_sub(&core->active, 1);

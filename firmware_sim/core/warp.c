@@ -13,6 +13,7 @@
 #include "exec_async.h"
 #include "exec_handlers.h"
 #include "vgpu_mma.h"
+#include "exec_cdp.h"
 #include "exec_heap.h"
 #include "exec_tex.h"
 
@@ -157,6 +158,7 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 		       (size_t)VISA_MMA_SLOTS * WARP_SIZE * sizeof(uint64_t));
 	async_warp_reset(w);
 	w->cl_arrived = w->cl_phase = 0;
+	memset(w->cdp_err, 0, sizeof(w->cdp_err));
 	if (grow_windows(w, f->num_regs, f->num_preds))
 		return -ENOMEM;
 	w->reg_top = f->num_regs;
@@ -580,6 +582,7 @@ static int exec_class_##cls(struct warp *w, const struct dinsn *in,	\
 	return call;							\
 }
 EXEC_CLASS(cluster, exec_cluster(w, in, pc, mask))
+EXEC_CLASS(cdp, exec_cdp(w, in, pc, mask))
 #undef EXEC_CLASS
 
 /* Every opcode's handler: the class column of the opcode table. */

@@ -47,7 +47,9 @@ static void cu_ctx_defaults(struct cu_ctx *ctx)
 	ctx->limits[CU_LIMIT_STACK_SIZE] = 1024;
 	ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE] = CU_PRINTF_FIFO_DEFAULT;
 	ctx->limits[CU_LIMIT_MALLOC_HEAP_SIZE] = 8u << 20;
-	ctx->limits[CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH] = 2;
+	/* what an H100 answers (tools/cuda-probe/golden/probe_cdp.h100.txt):
+	 * CUDA 12+ has no device-side synchronisation to limit */
+	ctx->limits[CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH] = 2048;
 	ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048;
 	ctx->limits[CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 32;
 	ctx->limits[CU_LIMIT_PERSISTING_L2_CACHE_SIZE] = 0;
@@ -625,9 +627,18 @@ CU_EXPORT CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value)
 		/* fixed once a kernel that can call malloc has launched */
 		if (cu_heap_in_use(ctx))
 			return CUDA_ERROR_INVALID_VALUE;
+		/* an H100 makes a smaller heap 4 MiB (probe_heap.h100.txt) */
+		if (value < (4u << 20))
+			value = 4u << 20;
 		break;
 	case CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH:
+		/* refused by CUDA 12+, which has no device-side sync */
+		return CUDA_ERROR_UNSUPPORTED_LIMIT;
 	case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
+		/* an H100 raises a smaller count to 32 (probe_cdp.h100.txt) */
+		if (value < 32)
+			value = 32;
+		break;
 	case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
 	case CU_LIMIT_PERSISTING_L2_CACHE_SIZE:
 		break;

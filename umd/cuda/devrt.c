@@ -70,11 +70,14 @@ static bool cu_devrt_attr_answered(int a)
 	return a < CU_DEVICE_ATTRIBUTE_MAX && a != CU_DEVICE_ATTRIBUTE_NUMA_ID;
 }
 
-static void cu_devrt_describe(struct cu_devrt_state *st, unsigned int ordinal)
+static void cu_devrt_describe(struct cu_devrt_state *st, unsigned int ordinal,
+			      size_t pending_limit)
 {
 	int count = cu_device_count();
 
 	memset(st, 0, sizeof(*st));
+	st->pending_launch_limit = pending_limit > INT32_MAX ? INT32_MAX :
+				   (int32_t)pending_limit;
 	st->device = (int32_t)ordinal;
 	st->device_count = count;
 	st->runtime_version = CU_DEVRT_RUNTIME_VERSION;
@@ -92,7 +95,8 @@ static void cu_devrt_describe(struct cu_devrt_state *st, unsigned int ordinal)
 }
 
 void cu_devrt_fill_state(const struct visa_image_header *h, uint8_t *seg,
-			 uint64_t size, unsigned int ordinal)
+			 uint64_t size, unsigned int ordinal,
+			 size_t pending_limit)
 {
 	const struct visa_symbol *s = cu_visa_data_symbol(h,
 							  CU_DEVRT_STATE_SYMBOL);
@@ -102,7 +106,7 @@ void cu_devrt_fill_state(const struct visa_image_header *h, uint8_t *seg,
 	if (!s || s->space != VISA_SPACE_GLOBAL || s->size != sizeof(st) ||
 	    s->offset > size || size - s->offset < sizeof(st))
 		return;
-	cu_devrt_describe(&st, ordinal);
+	cu_devrt_describe(&st, ordinal, pending_limit);
 	memcpy(seg + s->offset, &st, sizeof(st));
 }
 
@@ -115,10 +119,6 @@ static const struct {
 	const char *name;
 	const char *what;
 } cu_devrt_missing_table[] = {
-	{ "__cudaCDP2GetParameterBuffer", "device-side kernel launch (dynamic parallelism)" },
-	{ "__cudaCDP2GetParameterBufferV2", "device-side kernel launch (dynamic parallelism)" },
-	{ "__cudaCDP2LaunchDevice", "device-side kernel launch (dynamic parallelism)" },
-	{ "__cudaCDP2LaunchDeviceV2", "device-side kernel launch (dynamic parallelism)" },
 	{ "__cudaCDP2StreamCreateWithFlags", "device-side streams (dynamic parallelism)" },
 	{ "__cudaCDP2StreamDestroy", "device-side streams (dynamic parallelism)" },
 	{ "__cudaCDP2StreamWaitEvent", "device-side events (dynamic parallelism)" },
@@ -134,8 +134,6 @@ static const struct {
 	{ "__cudaCDP2MemsetAsync", "device-side asynchronous memset" },
 	{ "__cudaCDP2Memset2DAsync", "device-side asynchronous memset" },
 	{ "__cudaCDP2Memset3DAsync", "device-side asynchronous memset" },
-	{ "__cudaCDP2GetLastError", "the per-thread error of device-side runtime calls" },
-	{ "__cudaCDP2PeekAtLastError", "the per-thread error of device-side runtime calls" },
 	{ "__cudaCDP2DeviceGetLimit", "device-side limits" },
 	{ "__cudaCDP2DeviceGetCacheConfig", "device-side cache configuration" },
 	{ "__cudaCDP2DeviceGetSharedMemConfig", "device-side shared memory configuration" },

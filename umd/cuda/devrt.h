@@ -28,7 +28,8 @@ struct cu_devrt_state {
 	int32_t device;			/* ordinal of the module's context */
 	int32_t device_count;
 	int32_t runtime_version;	/* CU_DEVRT_RUNTIME_VERSION */
-	int32_t pad;
+	int32_t pending_launch_limit;	/* cudaLimitDevRuntimePendingLaunchCount
+					 * when the module was loaded */
 	uint8_t attr_valid[CU_DEVRT_NATTR];	/* answered on the device */
 	int32_t attr[CU_DEVRT_MAX_DEVICES][CU_DEVRT_NATTR];
 };
@@ -51,7 +52,8 @@ int cu_devrt_add_if_called(struct vgpu_fatbin_ptx_set *set);
  * runtime's state, fill it in.
  */
 void cu_devrt_fill_state(const struct visa_image_header *h, uint8_t *seg,
-			 uint64_t size, unsigned int ordinal);
+			 uint64_t size, unsigned int ordinal,
+			 size_t pending_limit);
 
 /*
  * What a name of NVIDIA's device runtime that this one does not define

@@ -130,7 +130,8 @@ static CUresult cu_module_segment(struct cu_module *m, unsigned int space)
 	if (init)
 		memcpy(seg, init, h->sections[init_sec].size);
 	if (space == VISA_SPACE_GLOBAL)
-		cu_devrt_fill_state(h, seg, size, m->ctx->dev->ordinal);
+		cu_devrt_fill_state(h, seg, size, m->ctx->dev->ordinal,
+				    m->ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT]);
 	if (cu_module_relocate(m, seg, size, space)) {
 		free(seg);
 		return CUDA_ERROR_INVALID_IMAGE;

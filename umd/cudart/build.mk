@@ -258,6 +258,14 @@ ALL_TARGETS += $(TST)/cudart/devrt_missing $(TST)/cudart/probe_devrt \
 	$(TST)/cudart/test_cudart_devrt
 GUEST_TESTS += $(TST)/cudart/test_cudart_devrt
 
+# Dynamic parallelism, built the same way.
+$(TST)/cudart/test_cudart_cdp: umd/cudart/tests/test_cudart_cdp.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_RDC_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/test_cudart_cdp
+GUEST_TESTS += $(TST)/cudart/test_cudart_cdp
+
 # Cooperative launches, cooperative groups and clusters, built for sm_90
 # as programs that use clusters must be (launch_coop.c).
 $(TST)/cudart/test_cudart_coop: umd/cudart/tests/test_cudart_coop.cu \

@@ -27,6 +27,8 @@ PTX_NVCC_PTX := $(foreach a,$(PTX_ARCHS),\
 
 PTX_TEST_CFLAGS := -Iumd -Iumd/ptx/tests/util \
 	-DPTX_TEST_DATA='"$(abspath $(PTX_DATA))"' \
+	-DPTX_TEST_DEVRT='"$(abspath umd/cuda/devrt.ptx)"' \
+	-DPTX_TEST_DEVRT_ERRORS='"$(abspath $(OBJ)/umd/cuda/devrt_errors.ptx)"' \
 	-DPTX_TEST_SRC='"$(abspath umd/ptx/tests)"' \
 	-DPTX_TEST_PTXAS='"$(abspath $(PTXAS))"'
 
@@ -85,6 +87,15 @@ $(PTX_DATA)/rdc/%.ptx: umd/ptx/tests/rdc/%.cu
 $(PTX_DATA)/corpus-link/%.ptx: tests/corpus/link/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -ptx -rdc=true -arch=sm_75 -o $@ $<
+# Kernels that launch kernels (dynamic parallelism): test_ptx_cdp.
+$(PTX_DATA)/cdp/%.ptx: umd/ptx/tests/cdp/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -rdc=true -arch=sm_90 -o $@ $<
+# ... and with --default-stream per-thread (cudaLaunchDeviceV2_ptsz)
+$(PTX_DATA)/cdp/%_ptsz.ptx: umd/ptx/tests/cdp/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -rdc=true -arch=sm_90 --default-stream per-thread -o $@ $<
+PTX_CDP_PTX := $(PTX_DATA)/cdp/cdp.ptx $(PTX_DATA)/cdp/cdp_ptsz.ptx
 PTX_RDC_PTX := $(patsubst umd/ptx/tests/rdc/%.cu,$(PTX_DATA)/rdc/%.ptx,\
 	$(wildcard umd/ptx/tests/rdc/*.cu)) \
 	$(patsubst tests/corpus/link/%.cu,$(PTX_DATA)/corpus-link/%.ptx,\
@@ -112,7 +123,8 @@ $(foreach t,$(patsubst umd/ptx/tests/%.c,%,$(PTX_TEST_SRCS)),\
 # These tests run compiled kernels on the execution core through the
 # native test GPU of tests/lib (firmware_sim/core/build.mk, tests/build.mk).
 PTX_CORE_TESTS := test_ptx_exec test_ptx_video test_ptx_shared test_ptx_mma \
-	test_ptx_async test_ptx_gaps test_ptx_coop test_ptx_tex
+	test_ptx_async test_ptx_gaps test_ptx_coop test_ptx_tex test_ptx_cdp \
+	test_ptx_hints test_ptx_brx
 $(foreach t,$(PTX_CORE_TESTS),$(OBJ)/umd/ptx/tests/$(t).o \
 		$(OBJ)/san/umd/ptx/tests/$(t).o): \
 	PTX_TEST_CFLAGS += -Itests/lib -Ifirmware_sim/core
@@ -121,6 +133,9 @@ $(foreach t,$(PTX_CORE_TESTS),$(TST)/ptx/$(t)-san): $(CTEST_LIB_SAN_OBJS) \
 	$(CORE_SAN_LIB)
 $(foreach t,$(PTX_CORE_TESTS),$(TST)/ptx/$(t) $(TST)/ptx/$(t)-san): \
 	PTX_TEST_LDLIBS += $(CORE_LDLIBS)
+# test_ptx_cdp links nvcc's PTX with the device runtime's text
+$(TST)/ptx/test_ptx_cdp $(TST)/ptx/test_ptx_cdp-san: | $(PTX_CDP_PTX) \
+	$(CUDA_DEVRT_ERRORS)
 
 # A guest test: an nvcc program with PTX only (compute_90), JIT-compiled
 # by our libcuda at load time, as NVIDIA's samples are built.

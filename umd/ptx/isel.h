@@ -24,6 +24,13 @@ bool cg_select_video(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 /* Cooperative launch and cluster instructions and special registers
  * (isel_coop.c); false if in or o is none. */
 bool cg_select_coop(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
+/* createpolicy and .L2::cache_hint accesses (isel_hint.c) */
+bool cg_select_hint(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
+/* brx.idx through a .branchtargets list (isel_brx.c) */
+bool cg_select_brx(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
+/* isel_cdp.c: a call of devrt.ptx's dynamic-parallelism builtins */
+bool cg_lower_cdp(struct cg *g, struct cg_fn *fn, const char *name,
+		  uint16_t d, uint16_t a, uint16_t b);
 bool cg_sreg_coop(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 		  uint16_t d, enum ptx_type t);
 

@@ -27,6 +27,9 @@
 
 static const char *const builtin_funcs[] = {
 	"vprintf", "__assertfail", "malloc", "free",
+	/* dynamic parallelism, for devrt.ptx (isel_cdp.c) */
+	"__vgpu_cdp_psize", "__vgpu_cdp_launch", "__vgpu_cdp_get_error",
+	"__vgpu_cdp_peek_error", "__vgpu_cdp_set_error",
 };
 
 bool link_is_builtin(const char *name)

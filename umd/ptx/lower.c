@@ -759,6 +759,12 @@ void cg_lower_call(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		fn->uses_heap = true;
 		return;
 	}
+	if (cg_lower_cdp(g, fn, r.func->name,
+			 c.rets ? c.rets->elems[0].var->arg_reg :
+				  cg_temp(g, fn),
+			 builtin_reg(g, fn, c.args, 0),
+			 builtin_reg(g, fn, c.args, 1)))
+		return;
 	cg_unsupported(g, &c.target->pos,
 		       "device-side %s() is not supported", r.func->name);
 }

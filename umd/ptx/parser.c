@@ -1029,7 +1029,7 @@ static void check_supported_family(struct parser *p, const struct ptx_insn *in)
 	static const char *const families[] = {
 		"wgmma",
 		"tcgen05", "setmaxnreg", "multimem", "alloca", "stacksave",
-		"stackrestore", "brx", "clusterlaunchcontrol",
+		"stackrestore", "clusterlaunchcontrol",
 		/* video: negated operands ({-}a) are not parsed */
 		"vmad",
 	};
@@ -1163,6 +1163,35 @@ static void parse_callprototype(struct parser *p, const struct ptx_label *l)
 	ptx_push(p->cx, &p->fn->proto_list, proto);
 }
 
+/*
+ * name: .branchtargets L0, L1, ...;
+ * The labels brx.idx may jump to (isel_brx.c resolves them).
+ */
+static void parse_branchtargets(struct parser *p, const struct ptx_label *l)
+{
+	struct ptx_btlist *bt = ptx_alloc(p->cx, sizeof(*bt));
+
+	next(p);	/* .branchtargets */
+	bt->name = l->name;
+	bt->pos = l->pos;
+	for (;;) {
+		if (p->tok.kind != TK_IDENT)
+			FAIL(p, &p->tok.pos, "expected a label in .branchtargets but found '%s'",
+			     tok_desc(&p->tok));
+		ptx_push(p->cx, &bt->labels, p->tok.text);
+		ptx_push(p->cx, &bt->lpos, p->tok.pos);
+		next(p);
+		if (!is_punct(&p->tok, ','))
+			break;
+		next(p);
+	}
+	expect_punct(p, ';');
+	if (ptx_map_get(&p->fn->btlists, l->name) ||
+	    ptx_map_get(&p->fn->labels, l->name))
+		FAIL(p, &l->pos, "'%s' is already defined", l->name);
+	ptx_map_put(p->cx, &p->fn->btlists, l->name, bt);
+}
+
 static void parse_label(struct parser *p)
 {
 	struct ptx_label *l = ptx_alloc(p->cx, sizeof(*l));
@@ -1174,6 +1203,8 @@ static void parse_label(struct parser *p)
 	next(p);	/* : */
 	if (is_dot(&p->tok, "callprototype"))
 		return parse_callprototype(p, l);
+	if (is_dot(&p->tok, "branchtargets"))
+		return parse_branchtargets(p, l);
 	if (ptx_map_get(&p->fn->labels, l->name))
 		FAIL(p, &l->pos, "label '%s' is already defined", l->name);
 	l->stmt = p->fn->stmts.n;

@@ -257,6 +257,14 @@ struct ptx_insn {
 	uint32_t col_info;		/* column of that .loc */
 };
 
+/* name: .branchtargets L0, L1, ...; - the targets of brx.idx name, i. */
+struct ptx_btlist {
+	const char *name;
+	struct ptx_pos pos;
+	PTX_VEC(const char *) labels;
+	PTX_VEC(struct ptx_pos) lpos;
+};
+
 /* A label, a place in the statement list. */
 struct ptx_label {
 	const char *name;
@@ -303,6 +311,7 @@ struct ptx_func {
 	bool is_proto;		/* a .callprototype (indirect call type) */
 	bool addr_taken;	/* its address is used: indirect call target */
 	struct ptx_map protos;	/* .callprototype labels in the body */
+	struct ptx_map btlists;	/* .branchtargets lists (brx.idx) */
 	PTX_VEC(struct ptx_func *) proto_list;
 	uint32_t index;		/* index in the image's function table */
 	uint32_t frame_size;	/* layout: local bytes of one activation */

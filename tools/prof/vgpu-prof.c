@@ -86,6 +86,11 @@ static double gst_sectors_per_req(const struct launch *l)
 	return ratio(l->c[C_gst_sectors], l->c[C_gst_requests]);
 }
 
+static double l2_hit_rate(const struct launch *l)
+{
+	return 100 * ratio(l->c[C_l2_hits], l->c[C_l2_hits] + l->c[C_l2_misses]);
+}
+
 static double gld_insns(const struct launch *l)
 {
 	return (double)l->c[C_gld_requests];
@@ -123,6 +128,8 @@ static const struct metric metrics[] = {
 	{ "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio",
 	  "sector", "sectors per global store request", -1,
 	  gst_sectors_per_req, true },
+	{ "lts__t_sector_hit_rate.pct", "%",
+	  "L2 sector hit rate (the L2 model)", -1, l2_hit_rate, true },
 	{ "smsp__sass_inst_executed_op_global_ld.sum", "inst",
 	  "global load instructions", -1, gld_insns, false },
 	{ "smsp__sass_inst_executed_op_global_st.sum", "inst",

@@ -59,7 +59,9 @@ bool cu_prof_enabled(void)
 	return prof_fd >= 0;
 }
 
-CUresult cu_prof_begin(struct cu_ctx *ctx, struct vgpu_launch_counters **out)
+CUresult cu_prof_begin(struct cu_ctx *ctx, struct cu_stream *s,
+		       const struct cu_launch_cfg *c,
+		       struct vgpu_launch_counters **out)
 {
 	CUresult res = CUDA_SUCCESS;
 	void *p;
@@ -78,6 +80,8 @@ CUresult cu_prof_begin(struct cu_ctx *ctx, struct vgpu_launch_counters **out)
 		ctx->prof_counters = p;
 	}
 	memset(ctx->prof_counters, 0, sizeof(*ctx->prof_counters));
+	cu_l2_policy_fill(ctx, s, c, (char *)ctx->prof_counters +
+			  VGPU_L2_POLICY_OFFSET);
 	*out = ctx->prof_counters;
 	prof_api_start = prof_now_ns();
 	return CUDA_SUCCESS;

@@ -101,3 +101,16 @@ $(TST)/prof/test_prof_l2: tools/prof/tests/test_prof_l2.c \
 		-o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/prof/test_prof_l2
 GUEST_TESTS += $(TST)/prof/test_prof_l2
+
+# VGPU_TIMING=model (guest): the coalescing sample's event times against
+# the cost model recomputed from vgpu-prof's counters.
+$(TST)/prof/test_timing_model: tools/prof/tests/test_timing_model.c \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) $(VGPU_PROF) \
+		$(COALESCING_SAMPLE)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Iumd/cudart/tests -Iumd/cuda/tests \
+		-DVGPU_PROF_BIN='"$(abspath $(VGPU_PROF))"' \
+		-DSAMPLE_BIN='"$(abspath $(COALESCING_SAMPLE))"' \
+		-o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/prof/test_timing_model
+GUEST_TESTS += $(TST)/prof/test_timing_model

@@ -279,6 +279,8 @@ struct cu_ctx {
 	/* cuCtxResetPersistingL2Cache asked; the next counted launch tells
 	 * the firmware (l2_policy.c) */
 	bool l2_reset;			/* __atomic_* */
+	/* VGPU_TIMING=model: the model clock (timing_model.c) */
+	uint64_t model_clock_ns;	/* __atomic_* */
 
 	/* Host functions (host_func.c): their thread, started on first use. */
 	pthread_mutex_t host_lock;	/* the fields below */
@@ -311,6 +313,12 @@ CUresult cu_prof_end(struct cu_ctx *ctx, struct cu_stream *s,
 		     const unsigned int block[3], unsigned int shared,
 		     struct vgpu_launch_counters *c, CUresult launched);
 void cu_prof_ctx_fini(struct cu_ctx *ctx);
+/* timing_model.c: VGPU_TIMING=model, a kernel's modelled ns, the clock */
+bool cu_timing_model(void);
+uint64_t cu_timing_kernel_ns(const struct vgpu_launch_counters *c,
+			     const unsigned int grid[3]);
+void cu_timing_advance(struct cu_ctx *ctx, uint64_t ns);
+uint64_t cu_timing_now(struct cu_ctx *ctx);
 
 /* ---- process state (init.c) ------------------------------------------- */
 

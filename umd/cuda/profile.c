@@ -19,6 +19,9 @@
  * mapped at the same GPU VA), which the firmware writes before the
  * queue passes the LAUNCH; the stream's synchronisation then makes them
  * visible.  One global lock keeps two threads' launches from sharing it.
+ *
+ * VGPU_TIMING=model counts launches the same way, for the model clock
+ * (timing_model.c), with or without the file.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -53,10 +56,11 @@ static void prof_open(void)
 			       0644);
 }
 
+/* Counting: for vgpu-prof's file, or for the timing model. */
 bool cu_prof_enabled(void)
 {
 	pthread_once(&prof_once, prof_open);
-	return prof_fd >= 0;
+	return prof_fd >= 0 || cu_timing_model();
 }
 
 CUresult cu_prof_begin(struct cu_ctx *ctx, struct cu_stream *s,
@@ -131,8 +135,12 @@ CUresult cu_prof_end(struct cu_ctx *ctx, struct cu_stream *s,
 		return launched;
 	/* The counters are written when the grid completed: wait for it. */
 	if (launched == CUDA_SUCCESS && cu_stream_sync(s) == CUDA_SUCCESS &&
-	    c->size)
-		prof_write(ctx, s, f, grid, block, shared, c);
+	    c->size) {
+		if (cu_timing_model())
+			cu_timing_advance(ctx, cu_timing_kernel_ns(c, grid));
+		if (prof_fd >= 0)
+			prof_write(ctx, s, f, grid, block, shared, c);
+	}
 	pthread_mutex_unlock(&prof_lock);
 	return launched;
 }

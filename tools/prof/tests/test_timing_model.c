@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_timing_model - VGPU_TIMING=model: event times are the cost model's.
+ *
+ * Runs the coalescing sample (offset copies 0-4, stride copies 1-4 of
+ * 131,072 threads) with VGPU_TIMING=model under `vgpu-prof --csv`, and
+ * recomputes each launch's modelled time from its counters with the
+ * model of umd/cuda/timing_model.c written out again here (the H100
+ * figures of Documentation/profiler.rst): the time the sample measured
+ * with cudaEventElapsedTime must be it, to the microsecond the sample
+ * prints.  Also: strided copies take longer as the stride grows (more
+ * sectors), and without VGPU_TIMING the times are not the model's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "ncu_csv.h"
+#include "rt_test_util.h"
+
+#ifndef VGPU_PROF_BIN
+#error "build with -DVGPU_PROF_BIN and -DSAMPLE_BIN"
+#endif
+
+#define LAUNCHES	9	/* offsets 0-4, strides 1-4 */
+
+static char out[1 << 20];
+
+static int run(const char *cmd, char *buf, size_t cap)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0, r;
+	int status;
+
+	if (!p)
+		return -1;
+	while (n < cap - 1 && (r = fread(buf + n, 1, cap - 1 - n, p)) > 0)
+		n += r;
+	buf[n] = 0;
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+enum { WARP_INSNS, SLD_WF, SST_WF, L2_HITS, L2_MISSES, LLD, LST, NC };
+static const char *const names[NC] = {
+	"smsp__inst_executed.sum",
+	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+	"lts__t_sectors_lookup_hit.sum",
+	"lts__t_sectors_lookup_miss.sum",
+	"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+	"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+};
+
+struct launch {
+	double c[NC];
+	double blocks;
+	double ms;		/* what the sample printed */
+};
+
+static struct launch launches[NCU_MAX_LAUNCHES];
+
+static void take(void *arg, int id, const char *kernel, const char *metric,
+		 long long value)
+{
+	(void)arg;
+	(void)kernel;
+	for (int i = 0; i < NC; i++)
+		if (!strcmp(metric, names[i]))
+			launches[id].c[i] = (double)value;
+	if (!strcmp(metric, "launch__grid_size"))
+		launches[id].blocks = (double)value;
+}
+
+static double max2(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+/* timing_model.c's model, again: ns */
+static double model_ns(const struct launch *l)
+{
+	double share = l->blocks < 132 ? l->blocks / 132 : 1;
+	double issue = l->c[WARP_INSNS] / (132 * 4 * 1.755e9);
+	double shared = (l->c[SLD_WF] + l->c[SST_WF]) / (132 * 1.755e9);
+	double l2 = (l->c[L2_HITS] + l->c[L2_MISSES] + l->c[LLD] +
+		     l->c[LST]) * 32 / 5.5e12;
+	double dram = l->c[L2_MISSES] * 32 / 3.35e12;
+
+	return 2000 + max2(max2(issue, shared), max2(l2, dram)) / share * 1e9;
+}
+
+/* the sample's "launch N offset|stride K MS ms ..." lines */
+static int sample_lines(const char *text, double *ms)
+{
+	const char *p = text;
+	int n = 0, id;
+	double v;
+
+	while ((p = strstr(p, "launch "))) {
+		if ((p == text || p[-1] == '\n') &&
+		    sscanf(p, "launch %d %*s %*d %lf ms", &id, &v) == 2 &&
+		    id >= 0 && id < NCU_MAX_LAUNCHES) {
+			ms[id] = v;
+			n++;
+		}
+		p++;
+	}
+	return n;
+}
+
+int main(void)
+{
+	static double ms[NCU_MAX_LAUNCHES], host_ms[NCU_MAX_LAUNCHES];
+	pid_t fw = fw_launcher_start();
+	int rc, n, bad = 0, model_like = 0;
+
+	tap_plan(5);
+	if (fw < 0) {
+		tap_diag("cannot start the firmware");
+		return 1;
+	}
+	rc = run("VGPU_TIMING=model " VGPU_PROF_BIN " --csv " SAMPLE_BIN
+		 " 131072 4", out, sizeof(out));
+	n = sample_lines(out, ms);
+	tap_ok(rc == 0 && n == LAUNCHES && strstr(out, "PASSED"),
+	       "the sample runs with VGPU_TIMING=model under vgpu-prof "
+	       "(%d launches)", n);
+	tap_ok(ncu_rows(out, take, NULL) == LAUNCHES,
+	       "vgpu-prof counted every launch");
+	for (int i = 0; i < LAUNCHES; i++) {
+		double want = model_ns(&launches[i]) / 1e6;
+
+		tap_diag("launch %d: %.3f ms, model %.6f ms (%.0f L2 hits, "
+			 "%.0f misses)", i, ms[i], want, launches[i].c[L2_HITS],
+			 launches[i].c[L2_MISSES]);
+		if (ms[i] < want - 0.0011 || ms[i] > want + 0.0011)
+			bad++;
+	}
+	tap_ok(!bad, "every elapsed time is the cost model's of the launch's "
+	       "counters (%d differ)", bad);
+	/* launches 5-8: strides 1-4 */
+	tap_ok(ms[5] < ms[6] && ms[6] < ms[7] && ms[7] < ms[8],
+	       "a larger stride takes longer: %.3f < %.3f < %.3f < %.3f ms",
+	       ms[5], ms[6], ms[7], ms[8]);
+
+	rc = run(SAMPLE_BIN " 131072 4", out, sizeof(out));
+	n = sample_lines(out, host_ms);
+	for (int i = 0; i < LAUNCHES; i++)
+		model_like += host_ms[i] == ms[i];
+	tap_ok(rc == 0 && n == LAUNCHES && model_like < LAUNCHES,
+	       "without VGPU_TIMING the times are the host's (%d of %d "
+	       "equal the model's)", model_like, LAUNCHES);
+	fw_launcher_stop(fw);
+	return tap_finish();
+}

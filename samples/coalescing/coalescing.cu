@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 				}
 			}
 			// bytes the kernel asked for, read and written
-			printf("launch %d %s %d %.3f ms %.2f GB/s\n", launch++,
+			printf("launch %d %s %d %.4f ms %.2f GB/s\n", launch++,
 			       pass ? "stride" : "offset", k, ms,
 			       2.0 * threads * sizeof(float) / (ms * 1e6));
 		}

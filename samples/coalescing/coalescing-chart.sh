@@ -41,7 +41,8 @@ set output "$prefix.png"
 set title "Effective bandwidth of a copy (vGPU modelled GPU time, $threads threads)"
 set xlabel "offset or stride (elements)"
 set ylabel "GB/s"
-set key top right
+set key right center
+set yrange [0:*]
 set grid
 plot "$prefix.dat" using 1:2 with linespoints title "offset copy", \
      "$prefix.dat" using 1:3 with linespoints title "stride copy"

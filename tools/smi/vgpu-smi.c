@@ -262,55 +262,76 @@ static void pct(char *buf, size_t cap, double v)
 		snprintf(buf, cap, "%.0f %%", v);
 }
 
+/* A row of three cells, or of one: the table is 79 columns wide. */
+static void row3(const char *a, const char *b, const char *c)
+{
+	printf("|%-31.31s|%-22.22s|%-22.22s|\n", a, b, c);
+}
+
+static void row1(const char *a)
+{
+	printf("|%-77.77s|\n", a);
+}
+
 static void print_table(struct dev *devs, int n)
 {
 	static const char bar[] = "+-----------------------------------------"
 				  "------------------------------------+";
-	char tm[64], gr[16], ce[16];
+	static const char sep[] = "+-------------------------------+"
+				  "----------------------+----------------------+";
+	char tm[64], gr[16], ce[16], a[128], b[64], c[64];
 	time_t now = time(NULL);
 	int procs = 0;
 
 	strftime(tm, sizeof(tm), "%a %b %e %H:%M:%S %Y", localtime(&now));
-	printf("%s\n", tm);
-	printf("%s\n", bar);
-	printf("| %-76s |\n", "VGPU-SMI    the software GPU's driver: vgpu.ko, firmware: vgpu-fw");
-	printf("|-------------------------------+----------------------+----------------------|\n");
-	printf("| GPU  Name        Firmware     |         Memory-Usage | GR-Util   CE-Util    |\n");
-	printf("|      Compute M.  Contexts Qs  |      Pinned    GART  | Packets done         |\n");
+	printf("%s\n%s\n", tm, bar);
+	row1(" VGPU-SMI      driver: vgpu.ko      firmware: vgpu-fw");
+	printf("%s\n", sep);
+	row3(" GPU  Name        Firmware", "         Memory-Usage", " GR-Util   CE-Util");
+	row3("      Compute M.  Contexts  Qs", "  Pinned pg   GART pg", " Packets done");
 	printf("|===============================+======================+======================|\n");
 	for (int i = 0; i < n; i++) {
 		struct dev *d = &devs[i];
 
 		pct(gr, sizeof(gr), d->util_gr);
 		pct(ce, sizeof(ce), d->util_ce);
-		printf("| %3d  %-11s %-12s | %7.0fMiB / %5.0fMiB | %-8s  %-8s   |\n",
-		       d->index, d->name, d->firmware, d->vram_used / MiB,
-		       d->vram_total / MiB, gr, ce);
-		printf("|      %-11.11s %8llu %3llu  | %8llu pg %6llu pg | %-20llu |\n",
-		       d->compute_mode, d->contexts, d->queues, d->pinned_pages,
-		       d->gart_used, d->packets);
-		printf("+-------------------------------+----------------------+----------------------+\n");
+		snprintf(a, sizeof(a), " %3d  %-11s %s", d->index, d->name,
+			 d->firmware);
+		snprintf(b, sizeof(b), " %5lluMiB / %6lluMiB ",
+			 (unsigned long long)(d->vram_used / MiB),
+			 (unsigned long long)(d->vram_total / MiB));
+		snprintf(c, sizeof(c), " %-9s %s", gr, ce);
+		row3(a, b, c);
+		snprintf(a, sizeof(a), "      %-11.11s %8llu %3llu",
+			 d->compute_mode, d->contexts, d->queues);
+		snprintf(b, sizeof(b), " %10llu %9llu", d->pinned_pages,
+			 d->gart_used);
+		snprintf(c, sizeof(c), " %llu", d->packets);
+		row3(a, b, c);
+		printf("%s\n", sep);
 	}
 	printf("\n%s\n", bar);
-	printf("| %-76s |\n", "Processes:");
-	printf("|  GPU        PID  Contexts  Process name                       GPU Memory Usage |\n");
-	printf("|==============================================================================|\n");
+	row1(" Processes:");
+	row1("  GPU        PID  Contexts  Process name                 GPU Memory Usage");
+	printf("|=============================================================================|\n");
 	for (int i = 0; i < n; i++) {
 		for (int j = 0; j < devs[i].nprocs; j++) {
 			struct proc *p = &devs[i].procs[j];
 
-			printf("|  %3d %10d  %8u  %-32.32s %12.0fMiB |\n",
-			       devs[i].index, p->pid, p->contexts, p->name,
-			       p->bytes / MiB);
+			snprintf(a, sizeof(a),
+				 "  %3d %10d  %8u  %-28.28s %12lluMiB",
+				 devs[i].index, p->pid, p->contexts, p->name,
+				 (unsigned long long)(p->bytes / MiB));
+			row1(a);
 			procs++;
 		}
 		if (!devs[i].have_debugfs) {
-			printf("| %-76s |\n", "  (processes need debugfs: run as root)");
+			row1("  (processes need debugfs: run as root)");
 			procs++;
 		}
 	}
 	if (!procs)
-		printf("|  %-75s |\n", "No running processes found");
+		row1("  No running processes found");
 	printf("%s\n", bar);
 }
 

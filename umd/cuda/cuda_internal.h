@@ -313,6 +313,11 @@ CUresult cu_prof_end(struct cu_ctx *ctx, struct cu_stream *s,
 		     const unsigned int block[3], unsigned int shared,
 		     struct vgpu_launch_counters *c, CUresult launched);
 void cu_prof_ctx_fini(struct cu_ctx *ctx);
+/* A copy or memset for vgpu-prof: begin (0: not profiling), end: wait for
+ * it and write its line; returns @res or the wait's error. */
+uint64_t cu_prof_copy_begin(void);
+CUresult cu_prof_copy_end(struct cu_stream *s, const char *kind,
+			  size_t bytes, uint64_t start, CUresult res);
 /* timing_model.c: VGPU_TIMING=model, a kernel's modelled ns, the clock */
 bool cu_timing_model(void);
 uint64_t cu_timing_kernel_ns(const struct vgpu_launch_counters *c,

@@ -145,6 +145,43 @@ CUresult cu_prof_end(struct cu_ctx *ctx, struct cu_stream *s,
 	return launched;
 }
 
+/*
+ * Copies and memsets (copy.c, memset.c): with the file, each one is waited
+ * for, as ncu serialises them, and leaves a line
+ *
+ *   vgpu-prof-copy 1 pid ctx stream kind bytes start_ns end_ns
+ *
+ * kind being HtoD, DtoH, DtoD, HtoH or memset; start and end are the
+ * call's (CLOCK_MONOTONIC), the copy engine's work inside it.
+ */
+uint64_t cu_prof_copy_begin(void)
+{
+	pthread_once(&prof_once, prof_open);
+	return prof_fd >= 0 ? prof_now_ns() : 0;
+}
+
+CUresult cu_prof_copy_end(struct cu_stream *s, const char *kind,
+			  size_t bytes, uint64_t start, CUresult res)
+{
+	char line[256];
+	int n;
+
+	if (!start || res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_sync(s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	n = snprintf(line, sizeof(line),
+		     "vgpu-prof-copy 1 %d %llu %llu %s %zu %" PRIu64 " %" PRIu64
+		     "\n", (int)getpid(), s->ctx->id,
+		     s->is_null ? 0ull : (unsigned long long)(uintptr_t)s,
+		     kind, bytes, start, prof_now_ns());
+	if (n > 0 && (size_t)n < sizeof(line) &&
+	    write(prof_fd, line, (size_t)n) != n)
+		return res;	/* a full disk loses the line, not the copy */
+	return res;
+}
+
 void cu_prof_ctx_fini(struct cu_ctx *ctx)
 {
 	if (!ctx->prof_counters)

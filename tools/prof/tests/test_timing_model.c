@@ -10,6 +10,10 @@
  * with cudaEventElapsedTime must be it, to the 0.1 microsecond the sample
  * prints.  Also: strided copies take longer as the stride grows (more
  * sectors), and without VGPU_TIMING the times are not the model's.
+ *
+ * And vgpu-prof's copies and memsets (the same sample, 3 launches): the
+ * summary counts its copies by kind with their exact bytes, and the
+ * trace has a span for each.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,13 +114,56 @@ static int sample_lines(const char *text, double *ms)
 	return n;
 }
 
+/*
+ * coalescing 131072 1: one cudaMemcpy in, then per launch (offsets 0, 1,
+ * stride 1) a cudaMemset of the output and a cudaMemcpy back, each of
+ * (131072 * 1 + 1) floats.
+ */
+static void test_copies(void)
+{
+	static char trace[1 << 16];
+	const char *path = "/tmp/test_timing_model.json";
+	unsigned long long bytes = (131072ull + 1) * 4;
+	char want[3][96];
+	FILE *f;
+	size_t n = 0;
+	int rc, spans = 0;
+
+	rc = run(VGPU_PROF_BIN " --trace /tmp/test_timing_model.json "
+		 SAMPLE_BIN " 131072 1", out, sizeof(out));
+	snprintf(want[0], sizeof(want[0]), "    HtoD            1 %16llu ",
+		 bytes);
+	snprintf(want[1], sizeof(want[1]), "    DtoH            3 %16llu ",
+		 3 * bytes);
+	snprintf(want[2], sizeof(want[2]), "    memset          3 %16llu ",
+		 3 * bytes);
+	tap_ok(rc == 0 && strstr(out, "==PROF== vgpu-prof: 7 copies and "
+				 "memsets") && strstr(out, want[0]) &&
+	       strstr(out, want[1]) && strstr(out, want[2]),
+	       "the summary counts 1 HtoD, 3 DtoH, 3 memsets of %llu bytes",
+	       bytes);
+	f = fopen(path, "r");
+	if (f) {
+		n = fread(trace, 1, sizeof(trace) - 1, f);
+		fclose(f);
+	}
+	trace[n] = 0;
+	unlink(path);
+	for (const char *p = trace; (p = strstr(p, "\"cat\":\"copy\"")); p++)
+		spans++;
+	tap_ok(spans == 7 && strstr(trace, "\"copies and memsets\"") &&
+	       strstr(trace, "\"name\":\"memset\""),
+	       "the trace has a span for each of them on their track (%d)",
+	       spans);
+}
+
 int main(void)
 {
 	static double ms[NCU_MAX_LAUNCHES], host_ms[NCU_MAX_LAUNCHES];
 	pid_t fw = fw_launcher_start();
 	int rc, n, bad = 0, model_like = 0;
 
-	tap_plan(5);
+	tap_plan(7);
 	if (fw < 0) {
 		tap_diag("cannot start the firmware");
 		return 1;
@@ -152,6 +199,7 @@ int main(void)
 	tap_ok(rc == 0 && n == LAUNCHES && model_like < LAUNCHES,
 	       "without VGPU_TIMING the times are the host's (%d of %d "
 	       "equal the model's)", model_like, LAUNCHES);
+	test_copies();
 	fw_launcher_stop(fw);
 	return tap_finish();
 }

@@ -81,7 +81,79 @@
 	X(duration_ns, "gpu__time_duration.sum",			\
 	  "ns", "grid start to end (host time)")			\
 	X(start_ns, "vgpu__start_ns",					\
-	  "ns", "grid start, CLOCK_MONOTONIC of the firmware's host")
+	  "ns", "grid start, CLOCK_MONOTONIC of the firmware's host")	\
+	X(l2_sectors, "lts__t_sectors.sum",				\
+	  "sector", "32-byte sectors looked up in the L2 (global and "	\
+	  "local loads and stores; the L2 model)")			\
+	X(l2_hits, "lts__t_sectors_lookup_hit.sum",			\
+	  "sector", "L2 sector lookups that hit")			\
+	X(l2_misses, "lts__t_sectors_lookup_miss.sum",			\
+	  "sector", "L2 sector lookups that missed")			\
+	X(l2_persisting_hits, "vgpu__l2_sectors_lookup_hit_persisting.sum", \
+	  "sector", "L2 hits on lines kept as persisting")
+
+/*
+ * The L2 the device reports (CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) and the
+ * geometry of the firmware's model of it: 128-byte lines of four 32-byte
+ * sectors, as on an H100, VGPU_L2_WAYS ways per set.  The persisting
+ * set-aside is given in sixteenths of the L2 (rounded up) and is at most
+ * ten of them; the default is three: an H100 (50 MiB of L2) reports
+ * 32768000 and 9830400 bytes, and keeps 3276800 when asked for 1000.
+ * An access policy window is at most 128 MiB (the H100's value).
+ */
+#define VGPU_L2_BYTES			(4U << 20)
+#define VGPU_L2_LINE_BYTES		128
+#define VGPU_L2_SECTOR_BYTES		32
+#define VGPU_L2_WAYS			16
+#define VGPU_L2_PERSIST_UNIT		(VGPU_L2_BYTES / 16)
+#define VGPU_L2_PERSIST_MAX		(10 * VGPU_L2_PERSIST_UNIT)
+#define VGPU_L2_PERSIST_DEFAULT		(3 * VGPU_L2_PERSIST_UNIT)
+#define VGPU_L2_WINDOW_MAX		(128U << 20)
+
+/* struct vgpu_l2_policy.hit_prop and .miss_prop: cudaAccessProperty */
+#define VGPU_L2_PROP_NORMAL		0
+#define VGPU_L2_PROP_STREAMING		1
+#define VGPU_L2_PROP_PERSISTING		2
+
+/* Demote every persisting line before the grid runs. */
+#define VGPU_L2_POLICY_F_RESET		(1U << 0)
+#define VGPU_L2_POLICY_F_ALL		VGPU_L2_POLICY_F_RESET
+
+/* Where struct vgpu_l2_policy lies in the counters buffer. */
+#define VGPU_L2_POLICY_OFFSET		2048
+
+/**
+ * struct vgpu_l2_policy - how a counted launch uses the L2 model
+ * @size: sizeof(struct vgpu_l2_policy) as the client knows it; 0: no
+ *	policy (no window, the default set-aside).
+ * @flags: VGPU_L2_POLICY_F_*; other bits make the packet bad.
+ * @persist_limit: bytes of L2 set aside for persisting lines (the
+ *	context's cudaLimitPersistingL2CacheSize), at most
+ *	VGPU_L2_PERSIST_MAX.
+ * @window_base: GPU VA of the access policy window (of the stream, the
+ *	launch or the kernel node).
+ * @window_bytes: its size; 0: no window.  At most VGPU_L2_WINDOW_MAX.
+ * @hit_ratio: the window's hitRatio in parts of 2^24 (<= 1 << 24).
+ * @hit_prop: VGPU_L2_PROP_* of the hitRatio share of the window.
+ * @miss_prop: VGPU_L2_PROP_* of the rest (not persisting).
+ * @reserved: zero.
+ *
+ * A client that asks for counters with a buffer of at least
+ * VGPU_L2_POLICY_OFFSET + 8 bytes may place this struct there before the
+ * launch; the firmware reads it when the grid starts (the counters
+ * written at the end do not reach it).
+ */
+struct vgpu_l2_policy {
+	__u32 size;
+	__u32 flags;
+	__u64 persist_limit;
+	__u64 window_base;
+	__u64 window_bytes;
+	__u32 hit_ratio;
+	__u8 hit_prop;
+	__u8 miss_prop;
+	__u16 reserved;
+};
 
 /* Warp slots of an SM: the peak for achieved occupancy. */
 #define VGPU_COUNTERS_MAX_WARPS_PER_SM	64

@@ -100,10 +100,34 @@ static uint32_t window_lanes(const uint64_t *addr, uint32_t mask,
 	return m;
 }
 
-static void count_space(struct vgpu_core_counters *c, int space,
-			const uint64_t *addr, uint32_t mask, uint32_t bytes,
-			bool store)
+/* The distinct sectors of a global request, through the L2 model. */
+static void count_l2(struct block *b, const uint64_t *sector, unsigned int n)
 {
+	const struct vgpu_core_launch *l = b->g->l;
+	struct vgpu_core_counters *c = &b->cnt;
+
+	if (!l->l2)
+		return;
+	for (unsigned int i = 0; i < n; i++) {
+		switch (vgpu_l2_access(l->l2, &l->l2_window, sector[i])) {
+		case VGPU_L2_HIT_PERSISTING:
+			c->l2_persisting_hits++;
+			/* fallthrough */
+		case VGPU_L2_HIT:
+			c->l2_hits++;
+			break;
+		case VGPU_L2_MISS:
+			c->l2_misses++;
+			break;
+		}
+	}
+	c->l2_sectors += n;
+}
+
+static void count_space(struct block *b, int space, const uint64_t *addr,
+			uint32_t mask, uint32_t bytes, bool store)
+{
+	struct vgpu_core_counters *c = &b->cnt;
 	uint64_t words[WARP_SIZE * 4];
 	unsigned int n;
 
@@ -112,13 +136,15 @@ static void count_space(struct vgpu_core_counters *c, int space,
 	switch (space) {
 	case VISA_SPACE_GLOBAL:
 		n = lane_words(addr, mask, bytes, false, words);
+		n = (unsigned int)sectors(words, n);
 		if (store) {
 			c->gst_requests++;
-			c->gst_sectors += sectors(words, n);
+			c->gst_sectors += n;
 		} else {
 			c->gld_requests++;
-			c->gld_sectors += sectors(words, n);
+			c->gld_sectors += n;
 		}
+		count_l2(b, words, n);
 		break;
 	case VISA_SPACE_LOCAL:
 		n = lane_words(addr, mask, bytes, true, words);
@@ -153,17 +179,17 @@ void counters_access(struct block *b, int space, const uint64_t *addr,
 	uint32_t sh, lo;
 
 	if (space != VISA_SPACE_GENERIC) {
-		count_space(&b->cnt, space, addr, mask, bytes, store);
+		count_space(b, space, addr, mask, bytes, store);
 		return;
 	}
 	/* A generic access is a request to each space its lanes reach. */
 	sh = window_lanes(addr, mask, VISA_GENERIC_SHARED_BASE, rel);
-	count_space(&b->cnt, VISA_SPACE_SHARED, rel, sh, bytes, store);
+	count_space(b, VISA_SPACE_SHARED, rel, sh, bytes, store);
 	lo = window_lanes(addr, mask, VISA_GENERIC_LOCAL_BASE, rel);
-	count_space(&b->cnt, VISA_SPACE_LOCAL, rel, lo, bytes, store);
+	count_space(b, VISA_SPACE_LOCAL, rel, lo, bytes, store);
 	mask &= ~(sh | lo | window_lanes(addr, mask, VISA_GENERIC_PARAM_BASE,
 					 rel));
-	count_space(&b->cnt, VISA_SPACE_GLOBAL, addr, mask, bytes, store);
+	count_space(b, VISA_SPACE_GLOBAL, addr, mask, bytes, store);
 }
 
 void counters_retire(struct block *b)

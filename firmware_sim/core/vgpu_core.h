@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "vgpu_counters.h"
+#include "vgpu_l2.h"
 #include "vgpu_visa.h"
 
 #ifdef __cplusplus
@@ -183,6 +184,13 @@ struct vgpu_core_launch {
 	 * nothing.
 	 */
 	struct vgpu_core_counters *counters;
+	/*
+	 * With @counters: the L2 model (vgpu_l2.h) the grid's global
+	 * sectors go through, or NULL (no L2 counters), and the launch's
+	 * access policy window.
+	 */
+	struct vgpu_l2 *l2;
+	struct vgpu_l2_window l2_window;
 	/*
 	 * Cooperative grids and clusters (Documentation/cooperative-groups.rst).
 	 * A @cooperative grid's blocks are all resident at once: it waits

@@ -401,8 +401,9 @@ int fw_device_attach(struct fw_device *dev, const char *path,
 		goto err_unmap;
 	}
 	dev->core = vgpu_core_create(&cfg);
+	dev->l2 = vgpu_l2_create(VGPU_L2_BYTES);
 	dev->stop_fd = eventfd(0, EFD_CLOEXEC);
-	if (!dev->core || dev->stop_fd < 0) {
+	if (!dev->core || !dev->l2 || dev->stop_fd < 0) {
 		ret = -ENOMEM;
 		fw_log_err("%s: cannot start the execution core", path);
 		goto err_core;
@@ -445,6 +446,7 @@ err_core:
 		close(dev->stop_fd);
 	if (dev->core)
 		vgpu_core_destroy(dev->core);
+	vgpu_l2_destroy(dev->l2);
 err_unmap:
 	fw_aperture_unmap(&dev->gart);
 	fw_aperture_unmap(&dev->vram);
@@ -487,6 +489,7 @@ void fw_device_detach(struct fw_device *dev)
 		fw_ctx_put(ctx);
 	}
 	vgpu_core_destroy(dev->core);
+	vgpu_l2_destroy(dev->l2);
 	close(dev->stop_fd);
 	fw_aperture_unmap(&dev->gart);
 	fw_aperture_unmap(&dev->vram);

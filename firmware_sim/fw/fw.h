@@ -119,6 +119,7 @@ struct fw_device {
 	struct fw_aperture vram;
 	struct fw_aperture gart;
 	struct vgpu_core *core;
+	struct vgpu_l2 *l2;		/* the L2 model (counted grids) */
 	struct fw_engine engines[FW_NUM_ENGINES];
 	unsigned int poll_us;		/* idle polling before sleeping */
 	/* Per-grid execution limit from the driver (CONFIG), 0 = none: a

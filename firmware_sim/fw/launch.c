@@ -374,6 +374,8 @@ int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
 		q->counters_size = v1->counters_size;
 		q->grid_start_ns = fw_counters_now_ns();
 		l.counters = &q->grid_counters;
+		if (fw_counters_policy(q, &l, fault))
+			return 1;
 	}
 
 	if (atomic_load(&q->ctx->stopped))

@@ -782,6 +782,76 @@ TEST_F_TIMEOUT(fw, launch_counters, 120)
 }
 
 /*
+ * The L2 policy a counted launch may put in its counters buffer
+ * (struct vgpu_l2_policy at VGPU_L2_POLICY_OFFSET): none (size 0) and a
+ * valid one are taken; an unknown flag, a set-aside or window over the
+ * maximum, a hitRatio over 1, a persisting missProp, non-zero reserved
+ * bytes, a size too small or a buffer too short for it are bad packets.
+ */
+TEST_F_TIMEOUT(fw, launch_l2_policy, 120)
+{
+	struct fw_client *a = &self->c, b;
+	uint8_t *buf = (uint8_t *)a->host + 8192;
+	struct vgpu_l2_policy *p = (void *)(buf + VGPU_L2_POLICY_OFFSET);
+	const struct vgpu_l2_policy good = {
+		.size = sizeof(good), .flags = VGPU_L2_POLICY_F_RESET,
+		.persist_limit = VGPU_L2_PERSIST_MAX, .window_base = 1 << 20,
+		.window_bytes = VGPU_L2_WINDOW_MAX, .hit_ratio = 1 << 24,
+		.hit_prop = VGPU_L2_PROP_PERSISTING,
+		.miss_prop = VGPU_L2_PROP_STREAMING,
+	};
+	struct fw_launch_args args = {
+		.grid = { 1, 1, 1 }, .block = { 32, 1, 1 },
+		.flags = VGPU_LAUNCH_F_COUNTERS, .counters_size = 4096,
+		.counters_va = hva(buf),
+	};
+	struct vgpu_l2_policy bad[8];
+	uint32_t short_size = VGPU_L2_POLICY_OFFSET + sizeof(good) - 8;
+	struct vgpu_ctx_status st;
+	struct fw_module m;
+
+	for (int i = 0; i < 8; i++)
+		bad[i] = good;
+	bad[0].flags = 1u << 7;
+	bad[1].persist_limit = VGPU_L2_PERSIST_MAX + 1;
+	bad[2].window_bytes = VGPU_L2_WINDOW_MAX + 1ull;
+	bad[3].hit_ratio = (1 << 24) + 1;
+	bad[4].miss_prop = VGPU_L2_PROP_PERSISTING;
+	bad[5].reserved = 1;
+	bad[6].size = 8;
+	/* bad[7]: good, but the buffer ends inside it */
+
+	ASSERT_EQ(0, fw_module_load(a, "fw_kernels.ptx", &m));
+	memset(buf, 0, 4096);
+	ASSERT_EQ(0, fw_emit_launch(a, &m, "empty", &args));
+	ASSERT_EQ(0, fw_sync(&a->gr, WAIT_MS));
+	EXPECT_EQ(sizeof(struct vgpu_launch_counters),
+		  ((struct vgpu_launch_counters *)buf)->size);
+	*p = good;
+	ASSERT_EQ(0, fw_emit_launch(a, &m, "empty", &args));
+	ASSERT_EQ(0, fw_sync(&a->gr, WAIT_MS));
+	EXPECT_EQ(0, ((struct vgpu_launch_counters *)buf)->l2_sectors);
+	EXPECT_EQ(sizeof(good), p->size);	/* the policy is read, not written */
+	fw_module_free(&m);
+
+	for (unsigned int i = 0; i < 8; i++) {
+		ASSERT_EQ(0, fw_client_open(&b, 8 * MiB, 4 * MiB));
+		ASSERT_EQ(0, fw_module_load(&b, "fw_kernels.ptx", &m));
+		buf = (uint8_t *)b.host + 8192;
+		memset(buf, 0, 4096);
+		memcpy(buf + VGPU_L2_POLICY_OFFSET, &bad[i], sizeof(bad[i]));
+		args.counters_va = hva(buf);
+		args.counters_size = i == 7 ? short_size : 4096;
+		ASSERT_EQ(0, fw_emit_launch(&b, &m, "empty", &args));
+		ASSERT_EQ(-ECANCELED, fw_sync(&b.gr, WAIT_MS));
+		ASSERT_EQ(0, fw_ctx_status(&b, &st));
+		EXPECT_EQ(VGPU_FAULT_BAD_PACKET, st.fault.kind);
+		fw_module_free(&m);
+		fw_client_close(&b);
+	}
+}
+
+/*
  * A kernel that never ends, with a per-kernel execution limit set by the
  * administrator (the writable module parameter): the firmware stops the
  * grid and faults its context, and GR serves the next context.  Without a

@@ -5,15 +5,20 @@
 // accesses", 9.2.1.4 "Strided accesses"): offsetCopy for offsets 0 to 32
 // and strideCopy for strides 1 to 32, each launch timed, its result
 // checked.  Run under vgpu-prof (coalescing-counters.sh) it shows why the
-// bandwidth falls: the 32-byte sectors each warp's load needs.
+// bandwidth falls: the 32-byte sectors each warp's load needs.  With
+// VGPU_TIMING=model its times are vGPU's modelled GPU time, and
+// coalescing-chart.sh draws the curves (Documentation/profiler.rst).
+//
+// Arguments (optional): threads per launch (default 16384) and the
+// largest offset and stride (default 32).
 #include <cstdio>
 #include <vector>
 
 #include "../common/sample_check.h"
 
-#define THREADS (1 << 14)
+#include <cstdlib>
+
 #define BLOCK 256
-#define MAX_STEP 32
 
 __global__ void offsetCopy(float *odata, float *idata, int offset)
 {
@@ -29,9 +34,11 @@ __global__ void strideCopy(float *odata, float *idata, int stride)
 	odata[xid] = idata[xid];
 }
 
-int main()
+int main(int argc, char **argv)
 {
-	const size_t n = (size_t)THREADS * MAX_STEP + MAX_STEP;
+	const size_t threads = argc > 1 ? strtoul(argv[1], NULL, 0) : 1 << 14;
+	const int max_step = argc > 2 ? atoi(argv[2]) : 32;
+	const size_t n = threads * max_step + max_step;
 	std::vector<float> h(n), back(n);
 	float *in, *out, ms;
 	cudaEvent_t t0, t1;
@@ -48,19 +55,23 @@ int main()
 	CHECK(cudaEventCreate(&t1));
 
 	for (int pass = 0; pass < 2; pass++) {
-		for (int k = pass ? 1 : 0; k <= MAX_STEP; k++) {
+		for (int k = pass ? 1 : 0; k <= max_step; k++) {
 			CHECK(cudaMemset(out, 0, n * sizeof(float)));
 			CHECK(cudaEventRecord(t0));
 			if (pass)
-				strideCopy<<<THREADS / BLOCK, BLOCK>>>(out, in, k);
+				strideCopy<<<
+					(unsigned int)(threads / BLOCK), BLOCK>>>(
+					out, in, k);
 			else
-				offsetCopy<<<THREADS / BLOCK, BLOCK>>>(out, in, k);
+				offsetCopy<<<
+					(unsigned int)(threads / BLOCK), BLOCK>>>(
+					out, in, k);
 			CHECK(cudaEventRecord(t1));
 			CHECK(cudaEventSynchronize(t1));
 			CHECK(cudaEventElapsedTime(&ms, t0, t1));
 			CHECK(cudaMemcpy(back.data(), out, n * sizeof(float),
 					 cudaMemcpyDeviceToHost));
-			for (size_t t = 0; t < THREADS; t++) {
+			for (size_t t = 0; t < threads; t++) {
 				size_t x = pass ? t * k : t + k;
 
 				if (back[x] != h[x]) {
@@ -72,9 +83,9 @@ int main()
 				}
 			}
 			// bytes the kernel asked for, read and written
-			printf("launch %d %s %d %.3f ms %.2f GB/s\n", launch++,
+			printf("launch %d %s %d %.4f ms %.2f GB/s\n", launch++,
 			       pass ? "stride" : "offset", k, ms,
-			       2.0 * THREADS * sizeof(float) / (ms * 1e6));
+			       2.0 * threads * sizeof(float) / (ms * 1e6));
 		}
 	}
 	CHECK(cudaFree(in));

@@ -68,3 +68,49 @@ $(OBJ)/tests/test_prof_core.o $(OBJ)/san/tests/test_prof_core.o: \
 		-DGOLDEN_CSV='"$(abspath tests/golden/probe_counters.h100.csv)"'
 $(eval $(call ctest,test_prof_core,$(LIB)/libvgpu-ptx.a))
 $(TST)/core/test_prof_core $(TST)/core/test_prof_core-san: | $(PROF_BENCH_PTX)
+
+# The L2 model on its own, and the guide's window experiment through it
+# against the H100's recording (tests/test_l2_model.c, a ctest).
+$(OBJ)/tests/test_l2_model.o $(OBJ)/san/tests/test_l2_model.o: \
+	CTEST_EXTRA := -DGOLDEN_CSV='"$(abspath tests/golden/probe_l2.h100.csv)"'
+$(eval $(call ctest,test_l2_model,))
+
+# The L2 model end to end (guest): vgpu-prof on the L2 probe, against the
+# H100's recording of the same binary (tools/cuda-probe/probe_l2.cu).
+$(TST)/prof/probe_l2: tools/cuda-probe/probe_l2.cu | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=sm_90 \
+		-gencode arch=compute_90,code=sm_90 \
+		-gencode arch=compute_90,code=compute_90 -o $@ $<
+$(TST)/prof/probe_l2.h100.csv: tests/golden/probe_l2.h100.csv
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(TST)/prof/probe_l2.h100.txt: tools/cuda-probe/golden/probe_l2.h100.txt
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(TST)/prof/test_prof_l2: tools/prof/tests/test_prof_l2.c \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) $(VGPU_PROF) \
+		$(TST)/prof/probe_l2 $(TST)/prof/probe_l2.h100.csv \
+		$(TST)/prof/probe_l2.h100.txt
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Iumd/cudart/tests -Iumd/cuda/tests \
+		-DVGPU_PROF_BIN='"$(abspath $(VGPU_PROF))"' \
+		-DPROBE_BIN='"$(abspath $(TST)/prof/probe_l2)"' \
+		-DGOLDEN_CSV='"$(abspath $(TST)/prof/probe_l2.h100.csv)"' \
+		-DGOLDEN_TXT='"$(abspath $(TST)/prof/probe_l2.h100.txt)"' \
+		-o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/prof/test_prof_l2
+GUEST_TESTS += $(TST)/prof/test_prof_l2
+
+# VGPU_TIMING=model (guest): the coalescing sample's event times against
+# the cost model recomputed from vgpu-prof's counters.
+$(TST)/prof/test_timing_model: tools/prof/tests/test_timing_model.c \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) $(VGPU_PROF) \
+		$(COALESCING_SAMPLE)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Iumd/cudart/tests -Iumd/cuda/tests \
+		-DVGPU_PROF_BIN='"$(abspath $(VGPU_PROF))"' \
+		-DSAMPLE_BIN='"$(abspath $(COALESCING_SAMPLE))"' \
+		-o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/prof/test_timing_model
+GUEST_TESTS += $(TST)/prof/test_timing_model

@@ -45,6 +45,70 @@ struct launch {
 	uint64_t api_start_ns, api_end_ns;
 };
 
+/* A copy or memset (umd/cuda/profile.c's vgpu-prof-copy line). */
+struct copy {
+	int pid;
+	char kind[8];			/* HtoD DtoH DtoD HtoH memset */
+	unsigned long long bytes;
+	uint64_t start_ns, end_ns;
+};
+
+static struct copy *copies;
+static size_t ncopies, copies_cap;
+
+/* A vgpu-prof-copy line: kept; returns 0, or -1 for another line. */
+static int parse_copy(const char *line)
+{
+	unsigned long long ctx, stream;
+	struct copy c;
+
+	if (sscanf(line, "vgpu-prof-copy 1 %d %llu %llu %7s %llu %" SCNu64
+		   " %" SCNu64, &c.pid, &ctx, &stream, c.kind, &c.bytes,
+		   &c.start_ns, &c.end_ns) != 7)
+		return -1;
+	if (ncopies == copies_cap) {
+		size_t cap = copies_cap ? 2 * copies_cap : 64;
+		struct copy *p = realloc(copies, cap * sizeof(*p));
+
+		if (!p)
+			return 0;
+		copies = p;
+		copies_cap = cap;
+	}
+	copies[ncopies++] = c;
+	return 0;
+}
+
+/* The copy summary: per kind, count, bytes, time (the calls') and rate. */
+static void print_copies(FILE *out)
+{
+	static const char *const kinds[] = { "HtoD", "DtoH", "DtoD", "HtoH",
+					     "memset" };
+
+	if (!ncopies)
+		return;
+	fprintf(out, "\n==PROF== vgpu-prof: %zu cop%s and memset%s\n",
+		ncopies, ncopies == 1 ? "y" : "ies", ncopies == 1 ? "" : "s");
+	fprintf(out, "    %-8s %8s %16s %14s %12s\n", "Kind", "Count",
+		"Bytes", "Time (ms)", "GB/s");
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		unsigned long long count = 0, bytes = 0;
+		uint64_t ns = 0;
+
+		for (size_t i = 0; i < ncopies; i++) {
+			if (strcmp(copies[i].kind, kinds[k]))
+				continue;
+			count++;
+			bytes += copies[i].bytes;
+			ns += copies[i].end_ns - copies[i].start_ns;
+		}
+		if (count)
+			fprintf(out, "    %-8s %8llu %16llu %14.3f %12.3f\n",
+				kinds[k], count, bytes, ns / 1e6,
+				ns ? bytes / (double)ns : 0.0);
+	}
+}
+
 /* A metric: a raw counter, or derived from the raw ones of a launch. */
 struct metric {
 	const char *name;
@@ -86,6 +150,11 @@ static double gst_sectors_per_req(const struct launch *l)
 	return ratio(l->c[C_gst_sectors], l->c[C_gst_requests]);
 }
 
+static double l2_hit_rate(const struct launch *l)
+{
+	return 100 * ratio(l->c[C_l2_hits], l->c[C_l2_hits] + l->c[C_l2_misses]);
+}
+
 static double gld_insns(const struct launch *l)
 {
 	return (double)l->c[C_gld_requests];
@@ -123,6 +192,8 @@ static const struct metric metrics[] = {
 	{ "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio",
 	  "sector", "sectors per global store request", -1,
 	  gst_sectors_per_req, true },
+	{ "lts__t_sector_hit_rate.pct", "%",
+	  "L2 sector hit rate (the L2 model)", -1, l2_hit_rate, true },
 	{ "smsp__sass_inst_executed_op_global_ld.sum", "inst",
 	  "global load instructions", -1, gld_insns, false },
 	{ "smsp__sass_inst_executed_op_global_st.sum", "inst",
@@ -330,6 +401,27 @@ static int write_trace(const char *path, const struct launch *ls, size_t n,
 				metric_value(sel[k], l));
 		fprintf(out, "}}");
 	}
+	/* copies and memsets: a track of their own per process */
+	for (size_t i = 0; i < ncopies; i++) {
+		bool first = true;
+
+		for (size_t j = 0; j < i; j++)
+			if (copies[j].pid == copies[i].pid)
+				first = false;
+		if (first) {
+			fprintf(out, "%s\n{\"name\":\"thread_name\",\"ph\":\"M\","
+				"\"pid\":%d,\"tid\":3,\"args\":{\"name\":"
+				"\"copies and memsets\"}}", sep, copies[i].pid);
+			sep = ",";
+		}
+		fprintf(out, "%s\n{\"name\":\"%s\",\"cat\":\"copy\",\"ph\":\"X\","
+			"\"pid\":%d,\"tid\":3,\"ts\":%.3f,\"dur\":%.3f,"
+			"\"args\":{\"bytes\":%llu}}", sep, copies[i].kind,
+			copies[i].pid, copies[i].start_ns / 1e3,
+			(copies[i].end_ns - copies[i].start_ns) / 1e3,
+			copies[i].bytes);
+		sep = ",";
+	}
 	fprintf(out, "\n]}\n");
 	return fclose(out);
 }
@@ -515,6 +607,8 @@ int main(int argc, char **argv)
 		}
 		if (!parse_line(line, &ls[n]))
 			n++;
+		else
+			parse_copy(line);
 	}
 	if (in)
 		fclose(in);
@@ -533,6 +627,8 @@ int main(int argc, char **argv)
 		print_table(out, ls, n, sel, nsel);
 	else
 		print_summary(out, ls, n, sel, nsel);
+	if (!csv && !table)
+		print_copies(out);
 	if (out != stdout)
 		fclose(out);
 	if (trace && write_trace(trace, ls, n, sel, nsel)) {
@@ -541,5 +637,6 @@ int main(int argc, char **argv)
 			rc = 2;
 	}
 	free(ls);
+	free(copies);
 	return rc;
 }

@@ -14,6 +14,7 @@
  */
 #include "array.h"
 #include "cuda_internal.h"
+#include "vgpu_counters.h"
 
 /* Clock rates in kHz: informative only (timers use real nanoseconds). */
 #define CU_CLOCK_KHZ		1000000
@@ -122,8 +123,13 @@ static int cu_attribute_value(const struct cu_device *d,
 		return *value = CU_MEM_CLOCK_KHZ, 0;
 	case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH:
 		return *value = 64, 0;
+	/* The L2 model of the firmware (include/vgpu_counters.h). */
 	case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
-		return *value = 4 << 20, 0;
+		return *value = VGPU_L2_BYTES, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE:
+		return *value = VGPU_L2_PERSIST_MAX, 0;
+	case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE:
+		return *value = VGPU_L2_WINDOW_MAX, 0;
 	case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
 		return *value = CU_MAX_THREADS_PER_SM, 0;
 	case CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT:

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cuda_internal.h"
+#include "vgpu_counters.h"
 #include "handles.h"
 
 static pthread_mutex_t cu_ctx_id_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -52,7 +53,8 @@ static void cu_ctx_defaults(struct cu_ctx *ctx)
 	ctx->limits[CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH] = 2048;
 	ctx->limits[CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT] = 2048;
 	ctx->limits[CU_LIMIT_MAX_L2_FETCH_GRANULARITY] = 32;
-	ctx->limits[CU_LIMIT_PERSISTING_L2_CACHE_SIZE] = 0;
+	ctx->limits[CU_LIMIT_PERSISTING_L2_CACHE_SIZE] =
+		VGPU_L2_PERSIST_DEFAULT;
 }
 
 CUresult cu_ctx_new(struct cu_device *dev, unsigned int flags, bool primary,
@@ -640,7 +642,13 @@ CU_EXPORT CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value)
 			value = 32;
 		break;
 	case CU_LIMIT_MAX_L2_FETCH_GRANULARITY:
+		break;
 	case CU_LIMIT_PERSISTING_L2_CACHE_SIZE:
+		/* sixteenths of the L2, rounded up, as an H100 keeps it */
+		if (value > VGPU_L2_PERSIST_MAX)
+			return CUDA_ERROR_INVALID_VALUE;
+		value = (value + VGPU_L2_PERSIST_UNIT - 1) /
+			VGPU_L2_PERSIST_UNIT * VGPU_L2_PERSIST_UNIT;
 		break;
 	default:
 		return CUDA_ERROR_UNSUPPORTED_LIMIT;

@@ -246,6 +246,20 @@ static bool cu_device_visible(uint64_t p)
 	return cu_classify(p, 0, &ok) != CU_WHERE_PAGEABLE;
 }
 
+/* cu_copy(), and its line for vgpu-prof when profiling (profile.c). */
+static CUresult cu_memcpy_profiled(struct cu_stream *s, uint64_t dst,
+				   uint64_t src, size_t n, bool sync)
+{
+	uint64_t start = cu_prof_copy_begin();
+	bool ok;
+	bool dd = cu_classify(dst, 0, &ok) == CU_WHERE_DEVICE;
+	bool sd = cu_classify(src, 0, &ok) == CU_WHERE_DEVICE;
+
+	return cu_prof_copy_end(s, dd ? (sd ? "DtoD" : "HtoD") :
+				(sd ? "DtoH" : "HtoH"), n, start,
+				cu_copy(s, dst, src, n, sync));
+}
+
 static CUresult cu_memcpy_api(uint64_t dst, uint64_t src, size_t n,
 			      CUstream h, bool async, enum cu_dir dir)
 {
@@ -272,7 +286,7 @@ static CUresult cu_memcpy_api(uint64_t dst, uint64_t src, size_t n,
 		return CUDA_ERROR_INVALID_VALUE;
 	if ((dir == CU_DIR_DTOH || dir == CU_DIR_DTOD) && !cu_device_visible(src))
 		return CUDA_ERROR_INVALID_VALUE;
-	return cu_copy(s, dst, src, n, !async);
+	return cu_memcpy_profiled(s, dst, src, n, !async);
 }
 
 CU_EXPORT CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src,

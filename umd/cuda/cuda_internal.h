@@ -142,6 +142,9 @@ struct cu_stream {
 	unsigned int flags;		/* CU_STREAM_* */
 	int priority;
 	bool is_null;			/* the legacy default stream */
+	/* l2_policy.c: cuStreamSetAttribute's, under @lock */
+	CUaccessPolicyWindow l2_window;
+	CUsynchronizationPolicy sync_policy;
 	pthread_mutex_t lock;
 	struct cu_queue *compute;
 	struct cu_queue *copy;		/* created on the first copy */
@@ -191,6 +194,8 @@ struct cu_launch_cfg {
 	unsigned int shared;
 	bool cooperative;		/* CU_LAUNCH_ATTRIBUTE_COOPERATIVE */
 	unsigned int cluster[3];	/* the attribute's, 0: not given */
+	bool has_window;		/* CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW */
+	CUaccessPolicyWindow window;
 };
 
 /*
@@ -271,6 +276,11 @@ struct cu_ctx {
 	/* vgpu-prof's counters page (profile.c), or NULL. */
 	uint32_t prof_handle;
 	struct vgpu_launch_counters *prof_counters;
+	/* cuCtxResetPersistingL2Cache asked; the next counted launch tells
+	 * the firmware (l2_policy.c) */
+	bool l2_reset;			/* __atomic_* */
+	/* VGPU_TIMING=model: the model clock (timing_model.c) */
+	uint64_t model_clock_ns;	/* __atomic_* */
 
 	/* Host functions (host_func.c): their thread, started on first use. */
 	pthread_mutex_t host_lock;	/* the fields below */
@@ -290,13 +300,30 @@ struct vgpu_launch_counters;
 bool cu_prof_enabled(void);
 /* Before a launch: *out is the counters page to name in the packet (and
  * the profile lock is held), or NULL when not profiling. */
-CUresult cu_prof_begin(struct cu_ctx *ctx, struct vgpu_launch_counters **out);
+CUresult cu_prof_begin(struct cu_ctx *ctx, struct cu_stream *s,
+		       const struct cu_launch_cfg *c,
+		       struct vgpu_launch_counters **out);
+/* l2_policy.c: a window's checks, and a counted launch's L2 policy */
+CUresult cu_l2_window_check(const CUaccessPolicyWindow *w);
+void cu_l2_policy_fill(struct cu_ctx *ctx, struct cu_stream *s,
+		       const struct cu_launch_cfg *c, void *policy);
 /* After it: wait, write the line, unlock; returns @launched. */
 CUresult cu_prof_end(struct cu_ctx *ctx, struct cu_stream *s,
 		     const struct cu_function *f, const unsigned int grid[3],
 		     const unsigned int block[3], unsigned int shared,
 		     struct vgpu_launch_counters *c, CUresult launched);
 void cu_prof_ctx_fini(struct cu_ctx *ctx);
+/* A copy or memset for vgpu-prof: begin (0: not profiling), end: wait for
+ * it and write its line; returns @res or the wait's error. */
+uint64_t cu_prof_copy_begin(void);
+CUresult cu_prof_copy_end(struct cu_stream *s, const char *kind,
+			  size_t bytes, uint64_t start, CUresult res);
+/* timing_model.c: VGPU_TIMING=model, a kernel's modelled ns, the clock */
+bool cu_timing_model(void);
+uint64_t cu_timing_kernel_ns(const struct vgpu_launch_counters *c,
+			     const unsigned int grid[3]);
+void cu_timing_advance(struct cu_ctx *ctx, uint64_t ns);
+uint64_t cu_timing_now(struct cu_ctx *ctx);
 
 /* ---- process state (init.c) ------------------------------------------- */
 

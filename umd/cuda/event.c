@@ -171,6 +171,17 @@ static CUresult cu_event_record(CUevent hEvent, CUstream hStream)
 	res = cu_op_end(&op, &done);
 	if (res != CUDA_SUCCESS)
 		return res;
+	/*
+	 * VGPU_TIMING=model: the model clock once the stream's earlier work
+	 * is done (launches before it advanced the clock when they ended);
+	 * the TIMESTAMP has landed then and is overwritten.
+	 */
+	if (ev->ts_slot >= 0 && cu_timing_model()) {
+		res = cu_point_wait(ctx, &done);
+		if (res != CUDA_SUCCESS)
+			return res;
+		*cu_ts(ev) = cu_timing_now(ctx);
+	}
 	ev->point = done;
 	ev->recorded = true;
 	cu_pool_note_record(ev, s);

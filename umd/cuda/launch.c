@@ -191,7 +191,8 @@ static CUresult cu_launch_submit(struct cu_function *f,
 	if (cnt) {
 		/* pinned host memory: its GPU VA is its host address */
 		v1->flags |= VGPU_LAUNCH_F_COUNTERS;
-		v1->counters_size = sizeof(*cnt);
+		/* the page: counters, and the L2 policy (l2_policy.c) */
+		v1->counters_size = VGPU_SMALL_PAGE_SIZE;
 		v1->counters_va = (uintptr_t)cnt;
 	}
 	return cu_op_end(&op, NULL);
@@ -252,7 +253,7 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 			return res;
 	}
 	/* vgpu-prof: count this launch and wait for it (profile.c) */
-	res = cu_prof_begin(ctx, &cnt);
+	res = cu_prof_begin(ctx, s, c, &cnt);
 	if (res != CUDA_SUCCESS)
 		return res;
 	res = cu_launch_submit(f, c, cluster, s, params, extra, bytes, cnt);
@@ -303,9 +304,14 @@ CU_EXPORT CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config,
 		const CUlaunchAttributeValue *v = &config->attrs[i].value;
 
 		switch (config->attrs[i].id) {
+		case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+			if (cu_l2_window_check(&v->accessPolicyWindow))
+				return CUDA_ERROR_INVALID_VALUE;
+			c.has_window = true;
+			c.window = v->accessPolicyWindow;
+			break;
 		case CU_LAUNCH_ATTRIBUTE_IGNORE:
 		case CU_LAUNCH_ATTRIBUTE_PRIORITY:
-		case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
 		case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:
 		case CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
 			break;

@@ -33,6 +33,7 @@ static CUresult cu_memset(CUdeviceptr dst, size_t pitch, uint32_t value,
 	struct cu_op op;
 	bool in_range, recorded;
 	size_t row, span;
+	uint64_t start;
 	CUresult res = cu_stream_current(h, &ctx, &s);
 	int ret = 0;
 
@@ -49,6 +50,7 @@ static CUresult cu_memset(CUdeviceptr dst, size_t pitch, uint32_t value,
 				&recorded);
 	if (res != CUDA_SUCCESS || recorded)
 		return res;
+	start = cu_prof_copy_begin();	/* vgpu-prof (profile.c) */
 	res = cu_op_begin(s, CU_ENGINE_COPY, NULL, &op);
 	if (res != CUDA_SUCCESS)
 		return res;
@@ -59,7 +61,8 @@ static CUresult cu_memset(CUdeviceptr dst, size_t pitch, uint32_t value,
 		cu_op_abort(&op, ret);
 		return cu_from_errno(ret);
 	}
-	return cu_op_end(&op, NULL);
+	return cu_prof_copy_end(s, "memset", width * elem * height, start,
+				cu_op_end(&op, NULL));
 }
 
 CU_EXPORT CUresult CUDAAPI cuMemsetD8(CUdeviceptr dst, unsigned char uc,

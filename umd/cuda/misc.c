@@ -104,10 +104,3 @@ CU_EXPORT CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config)
 	return CUDA_SUCCESS;
 }
 
-/* Nothing persists in an L2 the device does not have: nothing to reset. */
-CU_EXPORT CUresult CUDAAPI cuCtxResetPersistingL2Cache(void)
-{
-	struct cu_ctx *ctx;
-
-	return cu_ctx_get(&ctx);
-}

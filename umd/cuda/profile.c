@@ -19,6 +19,9 @@
  * mapped at the same GPU VA), which the firmware writes before the
  * queue passes the LAUNCH; the stream's synchronisation then makes them
  * visible.  One global lock keeps two threads' launches from sharing it.
+ *
+ * VGPU_TIMING=model counts launches the same way, for the model clock
+ * (timing_model.c), with or without the file.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -53,13 +56,16 @@ static void prof_open(void)
 			       0644);
 }
 
+/* Counting: for vgpu-prof's file, or for the timing model. */
 bool cu_prof_enabled(void)
 {
 	pthread_once(&prof_once, prof_open);
-	return prof_fd >= 0;
+	return prof_fd >= 0 || cu_timing_model();
 }
 
-CUresult cu_prof_begin(struct cu_ctx *ctx, struct vgpu_launch_counters **out)
+CUresult cu_prof_begin(struct cu_ctx *ctx, struct cu_stream *s,
+		       const struct cu_launch_cfg *c,
+		       struct vgpu_launch_counters **out)
 {
 	CUresult res = CUDA_SUCCESS;
 	void *p;
@@ -78,6 +84,8 @@ CUresult cu_prof_begin(struct cu_ctx *ctx, struct vgpu_launch_counters **out)
 		ctx->prof_counters = p;
 	}
 	memset(ctx->prof_counters, 0, sizeof(*ctx->prof_counters));
+	cu_l2_policy_fill(ctx, s, c, (char *)ctx->prof_counters +
+			  VGPU_L2_POLICY_OFFSET);
 	*out = ctx->prof_counters;
 	prof_api_start = prof_now_ns();
 	return CUDA_SUCCESS;
@@ -127,10 +135,51 @@ CUresult cu_prof_end(struct cu_ctx *ctx, struct cu_stream *s,
 		return launched;
 	/* The counters are written when the grid completed: wait for it. */
 	if (launched == CUDA_SUCCESS && cu_stream_sync(s) == CUDA_SUCCESS &&
-	    c->size)
-		prof_write(ctx, s, f, grid, block, shared, c);
+	    c->size) {
+		if (cu_timing_model())
+			cu_timing_advance(ctx, cu_timing_kernel_ns(c, grid));
+		if (prof_fd >= 0)
+			prof_write(ctx, s, f, grid, block, shared, c);
+	}
 	pthread_mutex_unlock(&prof_lock);
 	return launched;
+}
+
+/*
+ * Copies and memsets (copy.c, memset.c): with the file, each one is waited
+ * for, as ncu serialises them, and leaves a line
+ *
+ *   vgpu-prof-copy 1 pid ctx stream kind bytes start_ns end_ns
+ *
+ * kind being HtoD, DtoH, DtoD, HtoH or memset; start and end are the
+ * call's (CLOCK_MONOTONIC), the copy engine's work inside it.
+ */
+uint64_t cu_prof_copy_begin(void)
+{
+	pthread_once(&prof_once, prof_open);
+	return prof_fd >= 0 ? prof_now_ns() : 0;
+}
+
+CUresult cu_prof_copy_end(struct cu_stream *s, const char *kind,
+			  size_t bytes, uint64_t start, CUresult res)
+{
+	char line[256];
+	int n;
+
+	if (!start || res != CUDA_SUCCESS)
+		return res;
+	res = cu_stream_sync(s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	n = snprintf(line, sizeof(line),
+		     "vgpu-prof-copy 1 %d %llu %llu %s %zu %" PRIu64 " %" PRIu64
+		     "\n", (int)getpid(), s->ctx->id,
+		     s->is_null ? 0ull : (unsigned long long)(uintptr_t)s,
+		     kind, bytes, start, prof_now_ns());
+	if (n > 0 && (size_t)n < sizeof(line) &&
+	    write(prof_fd, line, (size_t)n) != n)
+		return res;	/* a full disk loses the line, not the copy */
+	return res;
 }
 
 void cu_prof_ctx_fini(struct cu_ctx *ctx)

@@ -328,6 +328,16 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 	return rt_return_cu(cuCtxSetLimit((CUlimit)limit, value));
 }
 
+cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+	int dev;
+	cudaError_t err = rt_enter(&dev);
+
+	if (err != cudaSuccess)
+		return rt_return(err);
+	return rt_return_cu(cuCtxResetPersistingL2Cache());
+}
+
 cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
 {
 	int dev;

@@ -56,6 +56,8 @@ RT_PER_THREAD(cudaStreamSynchronize, _ptsz);
 RT_PER_THREAD(cudaStreamGetFlags, _ptsz);
 RT_PER_THREAD(cudaStreamGetId, _ptsz);
 RT_PER_THREAD(cudaStreamGetPriority, _ptsz);
+RT_PER_THREAD(cudaStreamGetAttribute, _ptsz);
+RT_PER_THREAD(cudaStreamSetAttribute, _ptsz);
 RT_PER_THREAD(cudaStreamWaitEvent, _ptsz);
 RT_PER_THREAD(cudaStreamAddCallback, _ptsz);
 RT_PER_THREAD(cudaEventRecord, _ptsz);
@@ -188,6 +190,20 @@ cudaError_t cudaStreamGetId_ptsz(cudaStream_t hStream,
 cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t hStream, int *priority)
 {
 	return cudaStreamGetPriority(rt_ptsz(hStream), priority);
+}
+
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t hStream,
+				       cudaStreamAttrID attr,
+				       cudaStreamAttrValue *value)
+{
+	return cudaStreamGetAttribute(rt_ptsz(hStream), attr, value);
+}
+
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t hStream,
+				       cudaStreamAttrID attr,
+				       const cudaStreamAttrValue *value)
+{
+	return cudaStreamSetAttribute(rt_ptsz(hStream), attr, value);
 }
 
 cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,

@@ -80,6 +80,28 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags)
 	return rt_return_cu(cuStreamGetFlags(hStream, flags));
 }
 
+/*
+ * cudaStreamAttrValue is cudaLaunchAttributeValue, laid out as the
+ * driver's CUlaunchAttributeValue, and the attribute ids are the same
+ * numbers: the access policy window (libcuda's l2_policy.c) passes on.
+ */
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
+				   const cudaStreamAttrValue *value)
+{
+	RT_ENTER_OR_RETURN();
+	return rt_return_cu(cuStreamSetAttribute(
+		hStream, (CUstreamAttrID)attr,
+		(const CUstreamAttrValue *)value));
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr,
+				   cudaStreamAttrValue *value)
+{
+	RT_ENTER_OR_RETURN();
+	return rt_return_cu(cuStreamGetAttribute(hStream, (CUstreamAttrID)attr,
+						 (CUstreamAttrValue *)value));
+}
+
 cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId)
 {
 	RT_ENTER_OR_RETURN();

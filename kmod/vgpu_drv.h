@@ -517,18 +517,22 @@ int vgpu_ioctl_fw_heartbeat(struct vgpu_file *vf, void *data);
 void vgpu_watchdog_work(struct work_struct *work);
 void vgpu_watchdog_reset(struct vgpu_dev *dev);
 
-/* vgpu_fw.c */
+/* vgpu_fw.c: the firmware link (calls into ctx, queue and the mailbox) */
 int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_signal(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data);
-int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data);
-void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d, u64 seq);
 void vgpu_fw_detach(struct vgpu_file *vf);
 void vgpu_fw_lose(struct vgpu_dev *dev);
-bool vgpu_fw_is_current(struct vgpu_file *vf);
 void vgpu_fw_post_config(struct vgpu_dev *dev);
+
+/* vgpu_fw_mbox.c: the mailbox (knows records, not contexts or queues) */
 u64 vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e);
 void vgpu_fw_cancel(struct vgpu_dev *dev, struct vgpu_event *e);
+void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d, u64 seq);
+void vgpu_fw_release_deferred(struct vgpu_dev *dev, u64 seq);
+void vgpu_fw_flush_events(struct vgpu_dev *dev);
+bool vgpu_fw_is_current(struct vgpu_file *vf);
+int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data);
 ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
 		     bool nonblock);
 

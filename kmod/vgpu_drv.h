@@ -33,13 +33,12 @@
 #include <uapi/linux/vgpu.h>
 #include <vgpu_hw.h>
 
+#include "vgpu_mmap_offset.h"
+
 struct dentry;
 struct eventfd_ctx;
 struct mm_struct;
 struct page;
-
-/* Handles fit in the mmap offset encoding (vgpu_mmap.c). */
-#define VGPU_HANDLE_LIMIT	XA_LIMIT(1, (1U << 22) - 1)
 
 /*
  * Pages a process asks for in bulk (host memory objects, queue rings):
@@ -538,24 +537,11 @@ ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
 
 /* vgpu_mmap.c */
 int vgpu_mmap(struct file *file, struct vm_area_struct *vma);
-u64 vgpu_mmap_offset(unsigned int kind, u32 id);
 struct vgpu_bo *vgpu_mmap_host_pages(u64 addr, u64 size, bool writable,
 				     unsigned long *first);
 
 /* vgpu_sysfs.c, vgpu_debugfs.c */
 extern const struct attribute_group *vgpu_sysfs_groups[];
 void vgpu_debugfs_init(struct vgpu_dev *dev, struct dentry *root);
-
-/* mmap offset kinds (bits 62..58 of the byte offset) */
-enum vgpu_mmap_kind {
-	VGPU_MMAP_HOST_BO = 1,
-	VGPU_MMAP_RING = 2,
-	VGPU_MMAP_DOORBELL = 3,
-	VGPU_MMAP_FENCE = 4,
-	VGPU_MMAP_FW_VRAM = 8,
-	VGPU_MMAP_FW_GART = 9,
-	VGPU_MMAP_FW_RING = 10,
-	VGPU_MMAP_FW_DOORBELL = 11,
-};
 
 #endif /* _VGPU_DRV_H */

@@ -2,13 +2,9 @@
 /*
  * vgpu_mmap.c - what mmap() on /dev/vgpuN maps
  *
- * The file offset names the thing to map, like DRM's "fake offsets" and
- * KFD's doorbell offsets: the ioctls that create a mappable object return
- * its offset, and user space passes it to mmap() unchanged.
- *
- *   bits 62..58  kind (enum vgpu_mmap_kind)
- *   bits 57..36  handle of the object in this file, or device-wide id
- *   bits 35..0   byte offset inside the object
+ * The file offset names the thing to map (its encoding, and the function
+ * that makes one, are in vgpu_mmap_offset.h): a kind, the handle of the
+ * object in this file or a device-wide id, and a byte offset inside it.
  *
  * Client mappings (host memory, ring, doorbell, fence page) insert the
  * driver's pages at mmap time; the VMA holds a reference on the object, so
@@ -39,11 +35,6 @@
 
 #include "vgpu_drv.h"
 
-#define VGPU_MMAP_KIND_SHIFT	58
-#define VGPU_MMAP_ID_SHIFT	36
-#define VGPU_MMAP_ID_MASK	((1ULL << 22) - 1)
-#define VGPU_MMAP_OFF_MASK	((1ULL << VGPU_MMAP_ID_SHIFT) - 1)
-
 static void vgpu_vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
 {
 #ifdef VGPU_HAVE_VM_FLAGS_SET
@@ -60,19 +51,6 @@ static void vgpu_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 #else
 	vma->vm_flags &= ~flags;
 #endif
-}
-
-/**
- * vgpu_mmap_offset() - the mmap offset of an object
- * @kind: enum vgpu_mmap_kind.
- * @id: handle or device-wide id.
- *
- * Return: the byte offset to pass to mmap().
- */
-u64 vgpu_mmap_offset(unsigned int kind, u32 id)
-{
-	return (u64)kind << VGPU_MMAP_KIND_SHIFT |
-	       (u64)id << VGPU_MMAP_ID_SHIFT;
 }
 
 /* --- client and firmware mappings of driver pages ------------------------ */

@@ -20,6 +20,7 @@
 #ifndef _VGPU_DRV_H
 #define _VGPU_DRV_H
 
+#include <linux/device.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/maple_tree.h>
@@ -50,6 +51,29 @@ struct page;
  */
 #define VGPU_GFP_USER_PAGES	(GFP_KERNEL_ACCOUNT | __GFP_ZERO | \
 				 __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
+/**
+ * vgpu_refuse() - say why an ioctl was refused, and refuse it
+ * @dev: the device.
+ * @err: the negative errno to return.
+ * @fmt: which field, and why (printf format), starting with the ioctl's
+ *	name: "MAP: va 0x1234 not 64 KiB aligned".
+ *
+ * Each refusal of an ioctl (a bad argument, a missing object, a limit)
+ * goes through here, as ivpu logs each rejected argument: the message is a
+ * dev_dbg(), printed only when dynamic debug turns it on,
+ *
+ *	echo 'module vgpu +p' > /sys/kernel/debug/dynamic_debug/control
+ *
+ * so a learner sees in the kernel log why a call failed, and a program
+ * that probes with bad arguments costs nothing otherwise.
+ *
+ * Return: @err.
+ */
+#define vgpu_refuse(dev, err, fmt, ...) ({				\
+	dev_dbg((dev)->misc.this_device, fmt "\n", ##__VA_ARGS__);	\
+	(err);								\
+})
 
 /* Module parameters (vgpu_main.c). */
 extern unsigned int vgpu_kernel_exec_timeout_ms;
@@ -208,6 +232,8 @@ struct vgpu_engine_watch {
  * @nr_ctxs: live contexts.
  * @users_lock: protects @users and every user's refs.
  * @users: struct vgpu_user by uid.
+ * @compute_mode: VGPU_COMPUTE_MODE_*: who may create contexts (sysfs
+ *	compute_mode; under @lock, read without it by GET_INFO).
  * @watchdog: periodic hang check (heartbeat and engine progress).
  * @debugfs: this device's debugfs directory.
  */
@@ -245,6 +271,7 @@ struct vgpu_dev {
 
 	struct mutex users_lock; /* see above */
 	struct xarray users;
+	u32 compute_mode;
 
 	struct delayed_work watchdog;
 	struct dentry *debugfs;
@@ -346,6 +373,8 @@ struct vgpu_mapping {
  * @dev: the device.
  * @id: device-wide id (published in vgpu_dev.ctxs while alive).
  * @owner_pid: tgid of the creator (debugfs).
+ * @owner: the creator's thread group (holds a reference): the process
+ *	that holds the device in VGPU_COMPUTE_MODE_EXCLUSIVE_PROCESS.
  * @user: the user charged for the page tables.
  * @lock: protects the page tables and @mappings.
  * @mappings: struct vgpu_mapping by VA range.
@@ -372,6 +401,7 @@ struct vgpu_ctx {
 	struct vgpu_dev *dev;
 	u32 id;
 	pid_t owner_pid;
+	struct pid *owner;
 	struct vgpu_user *user;
 	struct mutex lock; /* see above */
 	struct maple_tree mappings;

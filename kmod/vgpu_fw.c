@@ -100,18 +100,23 @@ int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data)
 	int ret = 0;
 
 	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
+		return vgpu_refuse(dev, -EPERM,
+				   "FW_ATTACH: needs CAP_SYS_ADMIN");
 	if ((args->flags & ~VGPU_FW_ATTACH_FLAGS) || args->pad)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "FW_ATTACH: unknown flags 0x%x or pad 0x%x not zero",
+				   args->flags & ~VGPU_FW_ATTACH_FLAGS, args->pad);
 
 	mutex_lock(&vf->lock);
 	if (vf->is_fw || !xa_empty(&vf->bos) || !xa_empty(&vf->ctxs)) {
-		ret = -EBUSY;
+		ret = vgpu_refuse(dev, -EBUSY,
+				  "FW_ATTACH: the file is a firmware already or has client objects");
 		goto out;
 	}
 	mutex_lock(&dev->lock);
 	if (dev->fw_file) {
-		ret = -EBUSY;
+		ret = vgpu_refuse(dev, -EBUSY,
+				  "FW_ATTACH: another firmware is attached");
 	} else {
 		WRITE_ONCE(dev->fw_file, vf->filp);
 		dev->fw_lost = false;
@@ -200,15 +205,23 @@ int vgpu_ioctl_fw_signal(struct vgpu_file *vf, void *data)
 	int ret;
 
 	if (!READ_ONCE(vf->is_fw))
-		return -EPERM;
+		return vgpu_refuse(dev, -EPERM,
+				   "FW_SIGNAL: not the firmware's file");
 	if (args->flags)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "FW_SIGNAL: flags 0x%x: none defined",
+				   args->flags);
 	mutex_lock(&dev->lock);
 	q = xa_load(&dev->queues, args->queue_id);
 	if (!vgpu_fw_is_current(vf))
-		ret = -ENODEV;
+		ret = vgpu_refuse(dev, -ENODEV,
+				  "FW_SIGNAL: this firmware was detached");
+	else if (!q)
+		ret = vgpu_refuse(dev, -ENOENT,
+				  "FW_SIGNAL: queue_id %u: no such queue",
+				  args->queue_id);
 	else
-		ret = q ? vgpu_queue_signal(q, args->fence) : -ENOENT;
+		ret = vgpu_queue_signal(q, args->fence);
 	mutex_unlock(&dev->lock);
 	return ret;
 }
@@ -222,24 +235,33 @@ int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data)
 	int ret = 0;
 
 	if (!READ_ONCE(vf->is_fw))
-		return -EPERM;
+		return vgpu_refuse(dev, -EPERM,
+				   "FW_FAULT: not the firmware's file");
 	if (args->flags || args->pad)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "FW_FAULT: flags 0x%x, pad 0x%x: must be zero",
+				   args->flags, args->pad);
 	/* WATCHDOG too: the firmware enforces the per-kernel limit. */
 	if (fault->kind == VGPU_FAULT_NONE ||
 	    fault->kind > VGPU_FAULT_KIND_MAX || fault->engine > VGPU_ENGINE_MAX)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "FW_FAULT: kind %u (1..%u) or engine %u (at most %u)",
+				   fault->kind, VGPU_FAULT_KIND_MAX,
+				   fault->engine, VGPU_ENGINE_MAX);
 	fault->kernel_name[sizeof(fault->kernel_name) - 1] = '\0';
 	fault->message[sizeof(fault->message) - 1] = '\0';
 
 	mutex_lock(&dev->lock);
 	q = xa_load(&dev->queues, fault->queue_id);
 	if (!vgpu_fw_is_current(vf))
-		ret = -ENODEV;
+		ret = vgpu_refuse(dev, -ENODEV,
+				  "FW_FAULT: this firmware was detached");
 	else if (q)
 		vgpu_ctx_kill(q->ctx, fault, VGPU_CTX_STATE_FAULTED);
 	else
-		ret = -ENOENT;
+		ret = vgpu_refuse(dev, -ENOENT,
+				  "FW_FAULT: queue_id %u: no such queue",
+				  fault->queue_id);
 	mutex_unlock(&dev->lock);
 	return ret;
 }

@@ -128,14 +128,19 @@ int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data)
 	int ret = 0;
 
 	if (!READ_ONCE(vf->is_fw))
-		return -EPERM;
+		return vgpu_refuse(dev, -EPERM, "FW_ACK: not the firmware's file");
 	if (args->flags || args->pad)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "FW_ACK: flags 0x%x, pad 0x%x: must be zero",
+				   args->flags, args->pad);
 	mutex_lock(&dev->lock);
 	if (!vgpu_fw_is_current(vf))
-		ret = -ENODEV;
+		ret = vgpu_refuse(dev, -ENODEV,
+				  "FW_ACK: this firmware was detached");
 	else if (args->seq > dev->post_seq)
-		ret = -EINVAL;
+		ret = vgpu_refuse(dev, -EINVAL,
+				  "FW_ACK: seq %llu was never posted (last %llu)",
+				  args->seq, dev->post_seq);
 	else
 		vgpu_fw_release_deferred(dev, args->seq);
 	mutex_unlock(&dev->lock);
@@ -208,12 +213,15 @@ ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
 	int ret;
 
 	if (len < sizeof(batch[0]))
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "firmware read: length %zu below one record (%zu)",
+				   len, sizeof(batch[0]));
 	for (;;) {
 		mutex_lock(&dev->lock);
 		if (!vgpu_fw_is_current(vf)) {
 			mutex_unlock(&dev->lock);
-			return -ENODEV;
+			return vgpu_refuse(dev, -ENODEV,
+					   "firmware read: this firmware was detached");
 		}
 		n = vgpu_fw_pop(dev, batch, min_t(size_t, len / sizeof(batch[0]),
 						  VGPU_FW_READ_BATCH));

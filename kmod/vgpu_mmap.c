@@ -163,14 +163,17 @@ static const struct vm_operations_struct vgpu_fw_queue_vm_ops = {
  * Map @npages of @pages, starting at page @first, if the VMA fits inside
  * them exactly.
  */
-static int vgpu_insert_pages(struct vm_area_struct *vma, struct page **pages,
-			     unsigned long npages, unsigned long first)
+static int vgpu_insert_pages(struct vgpu_dev *dev, struct vm_area_struct *vma,
+			     struct page **pages, unsigned long npages,
+			     unsigned long first)
 {
 	unsigned long i, n = vma_pages(vma);
 	int ret;
 
 	if (first >= npages || n > npages - first)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "mmap: pages [%lu, +%lu) past the object's %lu",
+				   first, n, npages);
 	for (i = 0; i < n; i++) {
 		ret = vm_insert_page(vma, vma->vm_start + (i << PAGE_SHIFT),
 				     pages[first + i]);
@@ -187,14 +190,18 @@ static int vgpu_mmap_bo(struct vgpu_file *vf, struct vm_area_struct *vma,
 	int ret;
 
 	if (!bo)
-		return -EINVAL;
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "mmap: handle %u: no such memory object",
+				   handle);
 	if (bo->kind != VGPU_BO_HOST) {
-		ret = -EINVAL;
+		ret = vgpu_refuse(vf->dev, -EINVAL,
+				  "mmap: handle %u is not host memory of the driver",
+				  handle);
 		goto err;
 	}
 	if (bo->flags & VGPU_HOST_ALLOC_WC)
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
-	ret = vgpu_insert_pages(vma, bo->pages, bo->npages, first);
+	ret = vgpu_insert_pages(vf->dev, vma, bo->pages, bo->npages, first);
 	if (ret)
 		goto err;
 	vma->vm_private_data = bo;
@@ -216,29 +223,32 @@ static int vgpu_mmap_queue_part(struct vgpu_queue *q,
 
 	switch (kind) {
 	case VGPU_MMAP_RING:
-		ret = vgpu_insert_pages(vma, q->ring,
+		ret = vgpu_insert_pages(q->dev, vma, q->ring,
 					q->ring_size >> PAGE_SHIFT, first);
 		break;
 	case VGPU_MMAP_DOORBELL:
-		ret = vgpu_insert_pages(vma, &q->doorbell, 1, first);
+		ret = vgpu_insert_pages(q->dev, vma, &q->doorbell, 1, first);
 		break;
 	case VGPU_MMAP_FW_RING:
 	case VGPU_MMAP_FW_DOORBELL:
 		/* Not counted in the firmware's RSS: see the top comment. */
 		ret = 0;
 		if (first >= npages || vma_pages(vma) > npages - first)
-			ret = -EINVAL;
+			ret = vgpu_refuse(q->dev, -EINVAL,
+					  "mmap: pages [%lu, +%lu) past queue %u's %lu",
+					  first, vma_pages(vma), q->id, npages);
 		else
 			vgpu_vm_flags_set(vma, VM_PFNMAP);
 		break;
 	default:
 		/* The fence page is written by the driver alone. */
 		if (vma->vm_flags & VM_WRITE) {
-			ret = -EPERM;
+			ret = vgpu_refuse(q->dev, -EPERM,
+					  "mmap: the fence page is read-only");
 			break;
 		}
 		vgpu_vm_flags_clear(vma, VM_MAYWRITE);
-		ret = vgpu_insert_pages(vma, &q->fence, 1, first);
+		ret = vgpu_insert_pages(q->dev, vma, &q->fence, 1, first);
 		break;
 	}
 	if (ret) {
@@ -280,7 +290,9 @@ static int vgpu_mmap_aperture(struct vgpu_dev *dev, struct vm_area_struct *vma,
 							 dev->gart.nentries;
 
 	if (first >= size || vma_pages(vma) > size - first)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "mmap: pages [%lu, +%lu) past the aperture's %lu",
+				   first, vma_pages(vma), size);
 	vgpu_vm_flags_set(vma, VM_PFNMAP);
 	vma->vm_private_data = dev;
 	vma->vm_ops = kind == VGPU_MMAP_FW_VRAM ? &vgpu_fw_vram_vm_ops :
@@ -302,44 +314,58 @@ int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 	struct vgpu_queue *q;
 
 	if (!(vma->vm_flags & VM_SHARED))
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL, "mmap: not MAP_SHARED");
 	vgpu_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND |
 			  VM_DONTDUMP);
 
 	switch (kind) {
 	case VGPU_MMAP_HOST_BO:
-		return is_fw ? -EINVAL : vgpu_mmap_bo(vf, vma, id, first);
+		if (is_fw)
+			return vgpu_refuse(dev, -EINVAL,
+					   "mmap: host memory on the firmware's file");
+		return vgpu_mmap_bo(vf, vma, id, first);
 	case VGPU_MMAP_RING:
 	case VGPU_MMAP_DOORBELL:
 	case VGPU_MMAP_FENCE:
 		if (is_fw)
-			return -EINVAL;
+			return vgpu_refuse(dev, -EINVAL,
+					   "mmap: a client's queue offset on the firmware's file");
 		q = vgpu_queue_lookup(vf, id);
 		if (!q)
-			return -EINVAL;
+			return vgpu_refuse(dev, -EINVAL,
+					   "mmap: queue handle %u: no such queue", id);
 		return vgpu_mmap_queue_part(q, vma, kind, first);
 	case VGPU_MMAP_FW_VRAM:
 	case VGPU_MMAP_FW_GART:
 		if (!is_fw)
-			return -EACCES;
+			return vgpu_refuse(dev, -EACCES,
+					   "mmap: a firmware aperture on a client's file");
 		if (!vgpu_fw_is_current(vf))
-			return -ENODEV;
+			return vgpu_refuse(dev, -ENODEV,
+					   "mmap: this firmware was detached");
 		if (id)
-			return -EINVAL;
+			return vgpu_refuse(dev, -EINVAL,
+					   "mmap: aperture offset with id %u, not 0",
+					   id);
 		return vgpu_mmap_aperture(dev, vma, kind, first);
 	case VGPU_MMAP_FW_RING:
 	case VGPU_MMAP_FW_DOORBELL:
 		if (!is_fw)
-			return -EACCES;
+			return vgpu_refuse(dev, -EACCES,
+					   "mmap: a firmware queue view on a client's file");
 		mutex_lock(&dev->lock);
 		q = vgpu_fw_is_current(vf) ? xa_load(&dev->queues, id) : NULL;
 		if (q)
 			vgpu_queue_get(q);
 		mutex_unlock(&dev->lock);
 		if (!q)
-			return -EINVAL;
+			return vgpu_refuse(dev, -EINVAL,
+					   "mmap: queue id %u: none, or this firmware was detached",
+					   id);
 		return vgpu_mmap_queue_part(q, vma, kind, first);
 	default:
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "mmap: offset 0x%llx of unknown kind %u",
+				   off, kind);
 	}
 }

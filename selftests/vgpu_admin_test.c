@@ -141,7 +141,7 @@ TEST_F(mode, sysfs_names_numbers_and_errors)
 	EXPECT_EQ(-EINVAL, set_mode("1"));
 	EXPECT_EQ(-EINVAL, set_mode("4"));
 	EXPECT_EQ(-EINVAL, set_mode("exclusive"));
-	EXPECT_EQ(-EINVAL, set_mode(""));
+	EXPECT_EQ(-EINVAL, set_mode("\n"));
 	EXPECT_EQ(VGPU_COMPUTE_MODE_DEFAULT, info_mode());
 }
 

@@ -180,7 +180,10 @@ int vgpu_bo_add_handle(struct vgpu_file *vf, struct vgpu_bo *bo, u32 *handle)
 	mutex_unlock(&vf->lock);
 	if (ret) {
 		vgpu_bo_put(bo);
-		return ret == -EBUSY ? -ENOSPC : ret;
+		if (ret == -EBUSY)
+			return vgpu_refuse(vf->dev, -ENOSPC,
+					   "the file has no memory object handles left");
+		return ret;
 	}
 	return 0;
 }
@@ -212,11 +215,14 @@ static int vgpu_bo_charge(struct vgpu_bo *bo)
 	s64 pinned;
 
 	if (!mm)
-		return -EINVAL;
+		return vgpu_refuse(bo->dev, -EINVAL,
+				   "host memory: the caller has no address space");
 	pinned = atomic64_add_return(bo->npages, &mm->pinned_vm);
 	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
 		atomic64_sub(bo->npages, &mm->pinned_vm);
-		return -ENOMEM;
+		return vgpu_refuse(bo->dev, -ENOMEM,
+				   "host memory: %lu pages would pass RLIMIT_MEMLOCK (%lu pages)",
+				   bo->npages, limit);
 	}
 	bo->mm = mm;
 	mmgrab(mm);
@@ -232,9 +238,15 @@ int vgpu_ioctl_vram_alloc(struct vgpu_file *vf, void *data)
 	int ret;
 
 	if (args->flags)
-		return -EINVAL;
-	if (!args->size || args->size > (dev->vram.npages << PAGE_SHIFT))
-		return args->size ? -ENOMEM : -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "VRAM_ALLOC: flags 0x%x: none defined",
+				   args->flags);
+	if (!args->size)
+		return vgpu_refuse(dev, -EINVAL, "VRAM_ALLOC: size 0");
+	if (args->size > (dev->vram.npages << PAGE_SHIFT))
+		return vgpu_refuse(dev, -ENOMEM,
+				   "VRAM_ALLOC: size %llu larger than VRAM",
+				   args->size);
 	size = ALIGN(args->size, VGPU_BIG_PAGE_SIZE);
 
 	bo = vgpu_bo_new(dev, VGPU_BO_VRAM, size);
@@ -254,12 +266,15 @@ int vgpu_ioctl_vram_alloc(struct vgpu_file *vf, void *data)
 }
 
 /* Size checks shared by host allocations and registrations. */
-static int vgpu_host_size_ok(struct vgpu_dev *dev, u64 size)
+static int vgpu_host_size_ok(struct vgpu_dev *dev, const char *ioctl,
+			     u64 size)
 {
 	if (!size)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL, "%s: size 0", ioctl);
 	if (size > ((u64)dev->gart.nentries << PAGE_SHIFT))
-		return -ENOSPC;
+		return vgpu_refuse(dev, -ENOSPC,
+				   "%s: size %llu larger than the GART aperture",
+				   ioctl, size);
 	return 0;
 }
 
@@ -272,12 +287,15 @@ int vgpu_ioctl_host_alloc(struct vgpu_file *vf, void *data)
 	int ret;
 
 	if (args->flags & ~VGPU_HOST_ALLOC_WC)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "HOST_ALLOC: unknown flags 0x%x",
+				   args->flags & ~VGPU_HOST_ALLOC_WC);
 #ifndef CONFIG_X86
 	if (args->flags & VGPU_HOST_ALLOC_WC)
-		return -EOPNOTSUPP;
+		return vgpu_refuse(dev, -EOPNOTSUPP,
+				   "HOST_ALLOC: write-combined needs x86");
 #endif
-	ret = vgpu_host_size_ok(dev, args->size);
+	ret = vgpu_host_size_ok(dev, "HOST_ALLOC", args->size);
 	if (ret)
 		return ret;
 
@@ -351,7 +369,9 @@ static int vgpu_pin_user(struct vgpu_bo *bo, u64 addr, bool writable)
 					    gup, bo->pages + done);
 		if (n <= 0) {
 			unpin_user_pages(bo->pages, done);
-			return n ? n : -EFAULT;
+			return vgpu_refuse(bo->dev, n ? n : -EFAULT,
+					   "HOST_REGISTER: cannot pin page %lu of the range (%d)",
+					   done, n);
 		}
 		done += n;
 	}
@@ -373,7 +393,8 @@ static int vgpu_get_user_pages(struct vgpu_bo *bo, u64 addr, bool writable)
 		return vgpu_pin_user(bo, addr, writable);
 	if (first > src->npages || bo->npages > src->npages - first) {
 		vgpu_bo_put(src);
-		return -EFAULT;
+		return vgpu_refuse(bo->dev, -EFAULT,
+				   "HOST_REGISTER: range runs past the end of the mapped host object");
 	}
 	memcpy(bo->pages, src->pages + first,
 	       bo->npages * sizeof(*bo->pages));
@@ -390,13 +411,19 @@ int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data)
 	int ret;
 
 	if (args->flags & ~VGPU_HOST_REGISTER_READONLY)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "HOST_REGISTER: unknown flags 0x%x",
+				   args->flags & ~VGPU_HOST_REGISTER_READONLY);
 	if (!PAGE_ALIGNED(args->addr) || !PAGE_ALIGNED(args->size))
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "HOST_REGISTER: addr 0x%llx or size 0x%llx not page aligned",
+				   args->addr, args->size);
 	if (args->addr + args->size < args->addr ||
 	    args->addr + args->size > TASK_SIZE)
-		return -EFAULT;
-	ret = vgpu_host_size_ok(dev, args->size);
+		return vgpu_refuse(dev, -EFAULT,
+				   "HOST_REGISTER: [0x%llx, +0x%llx) outside user space",
+				   args->addr, args->size);
+	ret = vgpu_host_size_ok(dev, "HOST_REGISTER", args->size);
 	if (ret)
 		return ret;
 
@@ -446,12 +473,16 @@ int vgpu_ioctl_mem_free(struct vgpu_file *vf, void *data)
 	struct vgpu_bo *bo;
 
 	if (args->flags)
-		return -EINVAL;
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "MEM_FREE: flags 0x%x: none defined",
+				   args->flags);
 	mutex_lock(&vf->lock);
 	bo = xa_erase(&vf->bos, args->handle);
 	mutex_unlock(&vf->lock);
 	if (!bo)
-		return -ENOENT;
+		return vgpu_refuse(vf->dev, -ENOENT,
+				   "MEM_FREE: handle %u: no such memory object",
+				   args->handle);
 	vgpu_bo_put(bo);
 	return 0;
 }

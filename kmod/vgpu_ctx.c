@@ -9,9 +9,16 @@
  * every queue of the context reports the error and waits fail; other
  * contexts carry on.  A context needs a firmware: without one, creation
  * fails with -ENODEV.
+ *
+ * The administrator decides who may create contexts with the device's
+ * compute mode (sysfs compute_mode, CUDA's compute modes): anyone
+ * (DEFAULT), no one (PROHIBITED, -EACCES), or one process at a time
+ * (EXCLUSIVE_PROCESS, -EBUSY while another process has a context).  A
+ * process is a thread group, as CUDA's: its threads share the device.
  */
 #include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "vgpu_drv.h"
@@ -21,6 +28,7 @@ static void vgpu_ctx_release(struct kref *ref)
 	struct vgpu_ctx *ctx = container_of(ref, struct vgpu_ctx, ref);
 
 	vgpu_mmu_fini(ctx);
+	put_pid(ctx->owner);
 	if (ctx->user)
 		vgpu_user_put(ctx->user);
 	kfree(ctx->destroy_ev);
@@ -54,6 +62,7 @@ static struct vgpu_ctx *vgpu_ctx_new(struct vgpu_dev *dev)
 	kref_init(&ctx->ref);
 	ctx->dev = dev;
 	ctx->owner_pid = task_tgid_nr(current);
+	ctx->owner = get_pid(task_tgid(current));
 	mutex_init(&ctx->lock);
 	INIT_LIST_HEAD(&ctx->queues);
 	INIT_LIST_HEAD(&ctx->tables);
@@ -78,6 +87,32 @@ static struct vgpu_ctx *vgpu_ctx_new(struct vgpu_dev *dev)
 }
 
 /*
+ * May @ctx's creator have a context on @dev, in its compute mode?
+ * dev->lock held: the check and the publication are one step, so two
+ * processes racing for an exclusive device cannot both win.
+ */
+static int vgpu_ctx_admit(struct vgpu_dev *dev, struct vgpu_ctx *ctx)
+{
+	struct vgpu_ctx *other;
+	unsigned long id;
+
+	lockdep_assert_held(&dev->lock);
+	switch (dev->compute_mode) {
+	case VGPU_COMPUTE_MODE_PROHIBITED:
+		return vgpu_refuse(dev, -EACCES,
+				   "CTX_CREATE: compute mode is prohibited");
+	case VGPU_COMPUTE_MODE_EXCLUSIVE_PROCESS:
+		xa_for_each(&dev->ctxs, id, other)
+			if (other->owner != ctx->owner)
+				return vgpu_refuse(dev, -EBUSY,
+						   "CTX_CREATE: compute mode is exclusive-process and pid %d has context %u",
+						   other->owner_pid, other->id);
+		break;
+	}
+	return 0;
+}
+
+/*
  * Give @ctx its device-wide id and tell the firmware; dev->lock held.  The
  * id is reserved first and the context stored under it last, when every
  * record names it: nothing can find a half-built context.
@@ -88,7 +123,10 @@ static int vgpu_ctx_publish(struct vgpu_dev *dev, struct vgpu_ctx *ctx)
 
 	/* Under dev->lock: a firmware detaching now kills us as lost. */
 	if (!dev->fw_file)
-		return -ENODEV;
+		return vgpu_refuse(dev, -ENODEV, "CTX_CREATE: no firmware");
+	ret = vgpu_ctx_admit(dev, ctx);
+	if (ret)
+		return ret;
 	/*
 	 * Cyclic: the firmware names contexts by id in its fault records, and
 	 * may still name one that was just destroyed; a new context must not
@@ -96,8 +134,11 @@ static int vgpu_ctx_publish(struct vgpu_dev *dev, struct vgpu_ctx *ctx)
 	 */
 	ret = xa_alloc_cyclic(&dev->ctxs, &ctx->id, NULL, xa_limit_31b,
 			      &dev->next_ctx_id, GFP_KERNEL_ACCOUNT);
+	if (ret == -EBUSY)
+		return vgpu_refuse(dev, -ENOSPC,
+				   "CTX_CREATE: the device has no context ids left");
 	if (ret < 0)
-		return ret == -EBUSY ? -ENOSPC : ret;
+		return ret;
 	ctx->create_ev.ev.ctx_id = ctx->id;
 	ctx->stop_ev.ev.ctx_id = ctx->id;
 	ctx->flush_ev.ev.ctx_id = ctx->id;
@@ -126,13 +167,15 @@ int vgpu_ioctl_ctx_create(struct vgpu_file *vf, void *data)
 	int ret;
 
 	if (args->flags || args->pad)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "CTX_CREATE: flags 0x%x, pad 0x%x: must be zero",
+				   args->flags, args->pad);
 	/*
 	 * No firmware, no GPU: say so now rather than fail the first piece
 	 * of work later.  Checked again where it counts, in publish.
 	 */
 	if (!READ_ONCE(dev->fw_file))
-		return -ENODEV;
+		return vgpu_refuse(dev, -ENODEV, "CTX_CREATE: no firmware");
 	ctx = vgpu_ctx_new(dev);
 	if (IS_ERR(ctx))
 		return PTR_ERR(ctx);
@@ -141,7 +184,9 @@ int vgpu_ioctl_ctx_create(struct vgpu_file *vf, void *data)
 	ret = xa_alloc(&vf->ctxs, &handle, NULL, xa_limit_31b,
 		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
-		ret = ret == -EBUSY ? -ENOSPC : ret;
+		if (ret == -EBUSY)
+			ret = vgpu_refuse(dev, -ENOSPC,
+					  "CTX_CREATE: the file has no context handles left");
 		goto err;
 	}
 	mutex_lock(&dev->lock);
@@ -177,7 +222,9 @@ int vgpu_ctx_destroy(struct vgpu_file *vf, struct vgpu_ctx *ctx)
 	mutex_lock(&dev->lock);
 	if (!list_empty(&ctx->queues)) {
 		mutex_unlock(&dev->lock);
-		return -EBUSY;
+		return vgpu_refuse(dev, -EBUSY,
+				   "CTX_DESTROY: context %u still has queues",
+				   ctx->id);
 	}
 	xa_erase(&dev->ctxs, ctx->id);
 	ctx->published = false;
@@ -207,11 +254,15 @@ int vgpu_ioctl_ctx_destroy(struct vgpu_file *vf, void *data)
 	int ret;
 
 	if (args->flags)
-		return -EINVAL;
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "CTX_DESTROY: flags 0x%x: none defined",
+				   args->flags);
 	mutex_lock(&vf->lock);
 	ctx = xa_load(&vf->ctxs, args->handle);
 	if (!ctx) {
-		ret = -ENOENT;
+		ret = vgpu_refuse(vf->dev, -ENOENT,
+				  "CTX_DESTROY: handle %u: no such context",
+				  args->handle);
 	} else {
 		ret = vgpu_ctx_destroy(vf, ctx);
 		if (!ret)
@@ -227,10 +278,14 @@ int vgpu_ioctl_ctx_status(struct vgpu_file *vf, void *data)
 	struct vgpu_ctx *ctx;
 
 	if (args->flags)
-		return -EINVAL;
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "CTX_STATUS: flags 0x%x: none defined",
+				   args->flags);
 	ctx = vgpu_ctx_lookup(vf, args->handle);
 	if (!ctx)
-		return -ENOENT;
+		return vgpu_refuse(vf->dev, -ENOENT,
+				   "CTX_STATUS: handle %u: no such context",
+				   args->handle);
 	spin_lock(&vf->dev->state_lock);
 	args->state = ctx->state;
 	args->fault_count = ctx->fault_count;

@@ -20,6 +20,7 @@
 #ifndef _VGPU_DRV_H
 #define _VGPU_DRV_H
 
+#include <linux/device.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/maple_tree.h>
@@ -33,13 +34,12 @@
 #include <uapi/linux/vgpu.h>
 #include <vgpu_hw.h>
 
+#include "vgpu_mmap_offset.h"
+
 struct dentry;
 struct eventfd_ctx;
 struct mm_struct;
 struct page;
-
-/* Handles fit in the mmap offset encoding (vgpu_mmap.c). */
-#define VGPU_HANDLE_LIMIT	XA_LIMIT(1, (1U << 22) - 1)
 
 /*
  * Pages a process asks for in bulk (host memory objects, queue rings):
@@ -51,6 +51,29 @@ struct page;
  */
 #define VGPU_GFP_USER_PAGES	(GFP_KERNEL_ACCOUNT | __GFP_ZERO | \
 				 __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
+/**
+ * vgpu_refuse() - say why an ioctl was refused, and refuse it
+ * @dev: the device.
+ * @err: the negative errno to return.
+ * @fmt: which field, and why (printf format), starting with the ioctl's
+ *	name: "MAP: va 0x1234 not 64 KiB aligned".
+ *
+ * Each refusal of an ioctl (a bad argument, a missing object, a limit)
+ * goes through here, as ivpu logs each rejected argument: the message is a
+ * dev_dbg(), printed only when dynamic debug turns it on,
+ *
+ *	echo 'module vgpu +p' > /sys/kernel/debug/dynamic_debug/control
+ *
+ * so a learner sees in the kernel log why a call failed, and a program
+ * that probes with bad arguments costs nothing otherwise.
+ *
+ * Return: @err.
+ */
+#define vgpu_refuse(dev, err, fmt, ...) ({				\
+	dev_dbg((dev)->misc.this_device, fmt "\n", ##__VA_ARGS__);	\
+	(err);								\
+})
 
 /* Module parameters (vgpu_main.c). */
 extern unsigned int vgpu_kernel_exec_timeout_ms;
@@ -209,6 +232,8 @@ struct vgpu_engine_watch {
  * @nr_ctxs: live contexts.
  * @users_lock: protects @users and every user's refs.
  * @users: struct vgpu_user by uid.
+ * @compute_mode: VGPU_COMPUTE_MODE_*: who may create contexts (sysfs
+ *	compute_mode; under @lock, read without it by GET_INFO).
  * @watchdog: periodic hang check (heartbeat and engine progress).
  * @debugfs: this device's debugfs directory.
  */
@@ -246,6 +271,7 @@ struct vgpu_dev {
 
 	struct mutex users_lock; /* see above */
 	struct xarray users;
+	u32 compute_mode;
 
 	struct delayed_work watchdog;
 	struct dentry *debugfs;
@@ -347,6 +373,8 @@ struct vgpu_mapping {
  * @dev: the device.
  * @id: device-wide id (published in vgpu_dev.ctxs while alive).
  * @owner_pid: tgid of the creator (debugfs).
+ * @owner: the creator's thread group (holds a reference): the process
+ *	that holds the device in VGPU_COMPUTE_MODE_EXCLUSIVE_PROCESS.
  * @user: the user charged for the page tables.
  * @lock: protects the page tables and @mappings.
  * @mappings: struct vgpu_mapping by VA range.
@@ -373,6 +401,7 @@ struct vgpu_ctx {
 	struct vgpu_dev *dev;
 	u32 id;
 	pid_t owner_pid;
+	struct pid *owner;
 	struct vgpu_user *user;
 	struct mutex lock; /* see above */
 	struct maple_tree mappings;
@@ -517,41 +546,32 @@ int vgpu_ioctl_fw_heartbeat(struct vgpu_file *vf, void *data);
 void vgpu_watchdog_work(struct work_struct *work);
 void vgpu_watchdog_reset(struct vgpu_dev *dev);
 
-/* vgpu_fw.c */
+/* vgpu_fw.c: the firmware link (calls into ctx, queue and the mailbox) */
 int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_signal(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data);
-int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data);
-void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d, u64 seq);
 void vgpu_fw_detach(struct vgpu_file *vf);
 void vgpu_fw_lose(struct vgpu_dev *dev);
-bool vgpu_fw_is_current(struct vgpu_file *vf);
 void vgpu_fw_post_config(struct vgpu_dev *dev);
+
+/* vgpu_fw_mbox.c: the mailbox (knows records, not contexts or queues) */
 u64 vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e);
 void vgpu_fw_cancel(struct vgpu_dev *dev, struct vgpu_event *e);
+void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d, u64 seq);
+void vgpu_fw_release_deferred(struct vgpu_dev *dev, u64 seq);
+void vgpu_fw_flush_events(struct vgpu_dev *dev);
+bool vgpu_fw_is_current(struct vgpu_file *vf);
+int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data);
 ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
 		     bool nonblock);
 
 /* vgpu_mmap.c */
 int vgpu_mmap(struct file *file, struct vm_area_struct *vma);
-u64 vgpu_mmap_offset(unsigned int kind, u32 id);
 struct vgpu_bo *vgpu_mmap_host_pages(u64 addr, u64 size, bool writable,
 				     unsigned long *first);
 
 /* vgpu_sysfs.c, vgpu_debugfs.c */
 extern const struct attribute_group *vgpu_sysfs_groups[];
 void vgpu_debugfs_init(struct vgpu_dev *dev, struct dentry *root);
-
-/* mmap offset kinds (bits 62..58 of the byte offset) */
-enum vgpu_mmap_kind {
-	VGPU_MMAP_HOST_BO = 1,
-	VGPU_MMAP_RING = 2,
-	VGPU_MMAP_DOORBELL = 3,
-	VGPU_MMAP_FENCE = 4,
-	VGPU_MMAP_FW_VRAM = 8,
-	VGPU_MMAP_FW_GART = 9,
-	VGPU_MMAP_FW_RING = 10,
-	VGPU_MMAP_FW_DOORBELL = 11,
-};
 
 #endif /* _VGPU_DRV_H */

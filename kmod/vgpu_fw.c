@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_fw.c - the firmware channel
+ * vgpu_fw.c - the firmware link: attach, detach, interrupts
  *
  * The "hardware" of a vGPU is a privileged user-space process, the
  * firmware.  It attaches to a device by VGPU_IOCTL_FW_ATTACH on an open
  * file, which from then on is the device end of the driver:
  *
  *  - read() returns struct vgpu_fw_event records: contexts and queues
- *    appearing and going, doorbell kicks, TLB flushes, contexts to stop;
+ *    appearing and going, doorbell kicks, TLB flushes, contexts to stop
+ *    (the mailbox, vgpu_fw_mbox.c);
  *  - mmap() gives it all of VRAM, the GART aperture, and each queue's ring
  *    and doorbell (the offsets come in the records);
- *  - VGPU_IOCTL_FW_SIGNAL and VGPU_IOCTL_FW_FAULT are its interrupts.
+ *  - VGPU_IOCTL_FW_SIGNAL and VGPU_IOCTL_FW_FAULT are its interrupts
+ *    (here: they act on queues and contexts).
  *
  * Closing the file (or dying) detaches it: every context that exists is
  * marked lost, waiters fail with -ENODEV, and a firmware that attaches
@@ -23,148 +25,14 @@
  * Without a firmware the device cannot run anything, so no context can be
  * created (-ENODEV): a program learns at once that the GPU is unusable.
  *
- * Taking memory away from the device is a two-step affair, as on real GPUs
- * where the driver waits for a TLB invalidation to complete: UNMAP and
- * CTX_DESTROY post a record, and the memory stays allocated (struct
- * vgpu_deferred) until the firmware acknowledges with VGPU_IOCTL_FW_ACK
- * that it handled the record.  So a kernel still running with a stale
- * translation can neither reach memory given to someone else nor crash the
- * firmware with a SIGBUS.  Without a firmware, or when it detaches, there
- * is no one to wait for and the memory goes at once.
- *
- * Records live in a list of struct vgpu_event.  Most are embedded in their
- * object and re-posted at most once while pending, so a flood of kicks or
- * unmaps costs no memory; destroy records are allocated when the object is
- * created, so destroying never fails; and an object destroyed before the
- * firmware read its creation simply vanishes from the list.
+ * This file calls down into contexts, queues and the mailbox; none of
+ * them calls up into it (see the figure in vgpu_fw_mbox.c).
  */
 #include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
-#include <linux/slab.h>
-#include <linux/uaccess.h>
 
 #include "vgpu_drv.h"
-
-/**
- * vgpu_fw_post() - queue a record for the firmware
- * @dev: the device; dev->lock held.
- * @e: the record; a record already pending is not queued twice.
- *
- * Without a firmware the record is dropped (freed if it is one-shot).  A
- * record posted again while pending keeps its place and takes the new
- * sequence number.  Only records of published objects may be posted: an
- * embedded record must never stay queued after its object is gone.
- *
- * Return: the record's sequence number, 0 if it was dropped.
- */
-u64 vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e)
-{
-	lockdep_assert_held(&dev->lock);
-	if (!dev->fw_file) {
-		if (e->kfree_after_read)
-			kfree(e);
-		return 0;
-	}
-	e->ev.seq = ++dev->post_seq;
-	if (list_empty(&e->node)) {
-		list_add_tail(&e->node, &dev->events);
-		wake_up_interruptible(&dev->fw_wq);
-	}
-	return e->ev.seq;
-}
-
-/**
- * vgpu_fw_defer() - release something once the firmware acknowledged
- * @dev: the device; dev->lock held.
- * @d: what to release.
- * @seq: the record whose acknowledgment allows it; 0 if the firmware
- *	never heard of it.
- *
- * Without a firmware, or for @seq 0, @d is released at once.  The list is
- * in @seq order but for items deferred on an older record (see
- * vgpu_ioctl_unmap()); those are released late, never early.
- */
-void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d, u64 seq)
-{
-	lockdep_assert_held(&dev->lock);
-	if (!dev->fw_file || !seq) {
-		d->release(d);
-		return;
-	}
-	d->seq = seq;
-	list_add_tail(&d->node, &dev->deferred);
-}
-
-/* Release deferred items acknowledged up to @seq; dev->lock held. */
-static void vgpu_fw_release_deferred(struct vgpu_dev *dev, u64 seq)
-{
-	struct vgpu_deferred *d, *tmp;
-
-	list_for_each_entry_safe(d, tmp, &dev->deferred, node) {
-		if (d->seq > seq)
-			break;
-		list_del(&d->node);
-		d->release(d);
-	}
-}
-
-/**
- * vgpu_fw_is_current() - is this file the attached firmware?
- * @vf: a file with is_fw set.
- *
- * Return: false once it was detached as hung (it stays a firmware file,
- * so that client ioctls keep failing, but serves nothing).  Stable under
- * vgpu_dev.lock.
- */
-bool vgpu_fw_is_current(struct vgpu_file *vf)
-{
-	return READ_ONCE(vf->dev->fw_file) == vf->filp;
-}
-
-int vgpu_ioctl_fw_ack(struct vgpu_file *vf, void *data)
-{
-	struct vgpu_fw_ack *args = data;
-	struct vgpu_dev *dev = vf->dev;
-	int ret = 0;
-
-	if (!READ_ONCE(vf->is_fw))
-		return -EPERM;
-	if (args->flags || args->pad)
-		return -EINVAL;
-	mutex_lock(&dev->lock);
-	if (!vgpu_fw_is_current(vf))
-		ret = -ENODEV;
-	else if (args->seq > dev->post_seq)
-		ret = -EINVAL;
-	else
-		vgpu_fw_release_deferred(dev, args->seq);
-	mutex_unlock(&dev->lock);
-	return ret;
-}
-
-/**
- * vgpu_fw_cancel() - withdraw a pending embedded record
- * @dev: the device; dev->lock held.
- * @e: the record (its owner is going away).
- */
-void vgpu_fw_cancel(struct vgpu_dev *dev, struct vgpu_event *e)
-{
-	lockdep_assert_held(&dev->lock);
-	list_del_init(&e->node);
-}
-
-/* Drop every pending record; dev->lock held. */
-static void vgpu_fw_flush_events(struct vgpu_dev *dev)
-{
-	struct vgpu_event *e, *tmp;
-
-	list_for_each_entry_safe(e, tmp, &dev->events, node) {
-		list_del_init(&e->node);
-		if (e->kfree_after_read)
-			kfree(e);
-	}
-}
 
 /* Tell a new firmware about every context and queue; dev->lock held. */
 static void vgpu_fw_replay(struct vgpu_dev *dev)
@@ -232,18 +100,23 @@ int vgpu_ioctl_fw_attach(struct vgpu_file *vf, void *data)
 	int ret = 0;
 
 	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
+		return vgpu_refuse(dev, -EPERM,
+				   "FW_ATTACH: needs CAP_SYS_ADMIN");
 	if ((args->flags & ~VGPU_FW_ATTACH_FLAGS) || args->pad)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "FW_ATTACH: unknown flags 0x%x or pad 0x%x not zero",
+				   args->flags & ~VGPU_FW_ATTACH_FLAGS, args->pad);
 
 	mutex_lock(&vf->lock);
 	if (vf->is_fw || !xa_empty(&vf->bos) || !xa_empty(&vf->ctxs)) {
-		ret = -EBUSY;
+		ret = vgpu_refuse(dev, -EBUSY,
+				  "FW_ATTACH: the file is a firmware already or has client objects");
 		goto out;
 	}
 	mutex_lock(&dev->lock);
 	if (dev->fw_file) {
-		ret = -EBUSY;
+		ret = vgpu_refuse(dev, -EBUSY,
+				  "FW_ATTACH: another firmware is attached");
 	} else {
 		WRITE_ONCE(dev->fw_file, vf->filp);
 		dev->fw_lost = false;
@@ -332,15 +205,23 @@ int vgpu_ioctl_fw_signal(struct vgpu_file *vf, void *data)
 	int ret;
 
 	if (!READ_ONCE(vf->is_fw))
-		return -EPERM;
+		return vgpu_refuse(dev, -EPERM,
+				   "FW_SIGNAL: not the firmware's file");
 	if (args->flags)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "FW_SIGNAL: flags 0x%x: none defined",
+				   args->flags);
 	mutex_lock(&dev->lock);
 	q = xa_load(&dev->queues, args->queue_id);
 	if (!vgpu_fw_is_current(vf))
-		ret = -ENODEV;
+		ret = vgpu_refuse(dev, -ENODEV,
+				  "FW_SIGNAL: this firmware was detached");
+	else if (!q)
+		ret = vgpu_refuse(dev, -ENOENT,
+				  "FW_SIGNAL: queue_id %u: no such queue",
+				  args->queue_id);
 	else
-		ret = q ? vgpu_queue_signal(q, args->fence) : -ENOENT;
+		ret = vgpu_queue_signal(q, args->fence);
 	mutex_unlock(&dev->lock);
 	return ret;
 }
@@ -354,89 +235,33 @@ int vgpu_ioctl_fw_fault(struct vgpu_file *vf, void *data)
 	int ret = 0;
 
 	if (!READ_ONCE(vf->is_fw))
-		return -EPERM;
+		return vgpu_refuse(dev, -EPERM,
+				   "FW_FAULT: not the firmware's file");
 	if (args->flags || args->pad)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "FW_FAULT: flags 0x%x, pad 0x%x: must be zero",
+				   args->flags, args->pad);
 	/* WATCHDOG too: the firmware enforces the per-kernel limit. */
 	if (fault->kind == VGPU_FAULT_NONE ||
 	    fault->kind > VGPU_FAULT_KIND_MAX || fault->engine > VGPU_ENGINE_MAX)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "FW_FAULT: kind %u (1..%u) or engine %u (at most %u)",
+				   fault->kind, VGPU_FAULT_KIND_MAX,
+				   fault->engine, VGPU_ENGINE_MAX);
 	fault->kernel_name[sizeof(fault->kernel_name) - 1] = '\0';
 	fault->message[sizeof(fault->message) - 1] = '\0';
 
 	mutex_lock(&dev->lock);
 	q = xa_load(&dev->queues, fault->queue_id);
 	if (!vgpu_fw_is_current(vf))
-		ret = -ENODEV;
+		ret = vgpu_refuse(dev, -ENODEV,
+				  "FW_FAULT: this firmware was detached");
 	else if (q)
 		vgpu_ctx_kill(q->ctx, fault, VGPU_CTX_STATE_FAULTED);
 	else
-		ret = -ENOENT;
+		ret = vgpu_refuse(dev, -ENOENT,
+				  "FW_FAULT: queue_id %u: no such queue",
+				  fault->queue_id);
 	mutex_unlock(&dev->lock);
 	return ret;
-}
-
-#define VGPU_FW_READ_BATCH	16
-
-/* Move up to @max records into @out; dev->lock held. */
-static size_t vgpu_fw_pop(struct vgpu_dev *dev, struct vgpu_fw_event *out,
-			  size_t max)
-{
-	size_t n = 0;
-
-	while (n < max && !list_empty(&dev->events)) {
-		struct vgpu_event *e = list_first_entry(&dev->events,
-							struct vgpu_event,
-							node);
-
-		out[n++] = e->ev;
-		list_del_init(&e->node);
-		if (e->kfree_after_read)
-			kfree(e);
-	}
-	return n;
-}
-
-/**
- * vgpu_fw_read() - read() on the firmware's file
- * @vf: the file.
- * @buf: user buffer.
- * @len: its size; at least one record.
- * @nonblock: O_NONBLOCK: -EAGAIN instead of sleeping.
- *
- * Return: bytes of whole records read, or a negative errno (-ENODEV once
- * the firmware was detached as hung).
- */
-ssize_t vgpu_fw_read(struct vgpu_file *vf, char __user *buf, size_t len,
-		     bool nonblock)
-{
-	struct vgpu_fw_event batch[VGPU_FW_READ_BATCH];
-	struct vgpu_dev *dev = vf->dev;
-	size_t n;
-	int ret;
-
-	if (len < sizeof(batch[0]))
-		return -EINVAL;
-	for (;;) {
-		mutex_lock(&dev->lock);
-		if (!vgpu_fw_is_current(vf)) {
-			mutex_unlock(&dev->lock);
-			return -ENODEV;
-		}
-		n = vgpu_fw_pop(dev, batch, min_t(size_t, len / sizeof(batch[0]),
-						  VGPU_FW_READ_BATCH));
-		mutex_unlock(&dev->lock);
-		if (n)
-			break;
-		if (nonblock)
-			return -EAGAIN;
-		ret = wait_event_interruptible(dev->fw_wq,
-					       !list_empty(&dev->events) ||
-					       !vgpu_fw_is_current(vf));
-		if (ret)
-			return ret;
-	}
-	if (copy_to_user(buf, batch, n * sizeof(batch[0])))
-		return -EFAULT;
-	return n * sizeof(batch[0]);
 }

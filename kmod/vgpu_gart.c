@@ -56,13 +56,17 @@ int vgpu_gart_bind(struct vgpu_dev *dev, struct page **pages,
 	unsigned long first, i;
 
 	if (npages > gart->nentries)
-		return -ENOSPC;
+		return vgpu_refuse(dev, -ENOSPC,
+				   "GART: %lu entries, the GART has %lu", npages,
+				   gart->nentries);
 	mutex_lock(&gart->lock);
 	first = bitmap_find_next_zero_area(gart->bitmap, gart->nentries, 0,
 					   npages, 0);
 	if (first >= gart->nentries) {
 		mutex_unlock(&gart->lock);
-		return -ENOSPC;
+		return vgpu_refuse(dev, -ENOSPC,
+				   "GART: no free run of %lu entries (%lu of %lu used)",
+				   npages, READ_ONCE(gart->used), gart->nentries);
 	}
 	bitmap_set(gart->bitmap, first, npages);
 	for (i = 0; i < npages; i++)

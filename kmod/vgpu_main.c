@@ -155,12 +155,14 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *data)
 	info->num_copy_engines = VGPU_NUM_COPY_ENGINES;
 	info->hw_version = VGPU_HW_VERSION;
 	info->hang_timeout_ms = READ_ONCE(vgpu_hang_timeout_ms);
+	info->compute_mode = READ_ONCE(dev->compute_mode);
 	return 0;
 }
 
 /**
  * struct vgpu_ioctl_desc - one ioctl command
  * @cmd: the command, as defined in the uAPI header.
+ * @name: its name without VGPU_IOCTL_, for the refusal messages.
  * @fn: its handler; gets the argument copied into kernel memory.
  * @client: only for client files (-EPERM on the firmware's file).
  * @min_size: size of the struct in uAPI 1.0, the smallest accepted; the
@@ -168,6 +170,7 @@ static int vgpu_ioctl_get_info(struct vgpu_file *vf, void *data)
  */
 struct vgpu_ioctl_desc {
 	unsigned int cmd;
+	const char *name;
 	int (*fn)(struct vgpu_file *vf, void *data);
 	bool client;
 	u16 min_size;
@@ -177,8 +180,8 @@ struct vgpu_ioctl_desc {
 	VGPU_IOCTL_GREW(_cmd, _fn, _client, _IOC_SIZE(VGPU_IOCTL_##_cmd))
 
 #define VGPU_IOCTL_GREW(_cmd, _fn, _client, _min_size) \
-	{ .cmd = VGPU_IOCTL_##_cmd, .fn = _fn, .client = _client, \
-	  .min_size = _min_size }
+	{ .cmd = VGPU_IOCTL_##_cmd, .name = #_cmd, .fn = _fn, \
+	  .client = _client, .min_size = _min_size }
 
 /* uAPI 1.2 appended hang_timeout_ms to struct vgpu_info. */
 #define VGPU_INFO_SIZE_1_0 offsetof(struct vgpu_info, hang_timeout_ms)
@@ -259,6 +262,7 @@ static const struct vgpu_ioctl_desc *vgpu_ioctl_find(unsigned int cmd)
 static long vgpu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 {
 	struct vgpu_file *vf = filp->private_data;
+	struct vgpu_dev *dev = vf->dev;
 	void __user *uarg = (void __user *)arg;
 	const struct vgpu_ioctl_desc *desc = vgpu_ioctl_find(cmd);
 	union vgpu_ioctl_args args;
@@ -266,26 +270,40 @@ static long vgpu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	int ret;
 
 	if (!desc)
-		return -ENOTTY;
+		return vgpu_refuse(dev, -ENOTTY,
+				   "ioctl 0x%08x: no such command (type 0x%x nr 0x%x dir %u)",
+				   cmd, _IOC_TYPE(cmd), _IOC_NR(cmd), _IOC_DIR(cmd));
 	usize = _IOC_SIZE(cmd);
 	ksize = _IOC_SIZE(desc->cmd);
 	/* Version 1.0 structs are the smallest there will ever be. */
 	if (usize < desc->min_size)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "%s: argument size %zu below the 1.0 size %u",
+				   desc->name, usize, desc->min_size);
 	if (desc->client && READ_ONCE(vf->is_fw))
-		return -EPERM;
+		return vgpu_refuse(dev, -EPERM,
+				   "%s: a client ioctl on the firmware's file",
+				   desc->name);
 
 	memset(&args, 0, sizeof(args));
 	if (_IOC_DIR(cmd) & _IOC_WRITE) {
 		ret = copy_struct_from_user(&args, ksize, uarg, usize);
+		if (ret == -E2BIG)
+			return vgpu_refuse(dev, ret,
+					   "%s: argument of %zu bytes has nonzero bytes past the %zu this driver knows",
+					   desc->name, usize, ksize);
 		if (ret)
-			return ret;
+			return vgpu_refuse(dev, ret,
+					   "%s: argument not readable at 0x%lx",
+					   desc->name, arg);
 	}
 	ret = desc->fn(vf, &args);
 	/* An older program gets the fields it knows, and no more. */
 	if (!ret && (_IOC_DIR(cmd) & _IOC_READ) &&
 	    copy_to_user(uarg, &args, min(usize, ksize)))
-		return -EFAULT;
+		return vgpu_refuse(dev, -EFAULT,
+				   "%s: result not writable at 0x%lx",
+				   desc->name, arg);
 	return ret;
 }
 
@@ -382,7 +400,15 @@ static ssize_t vgpu_read(struct file *filp, char __user *buf, size_t len,
 	if (READ_ONCE(vf->is_fw))
 		return vgpu_fw_read(vf, buf, len, nonblock);
 	if (len < sizeof(n))
-		return -EINVAL;
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "read: length %zu below the 8-byte interrupt count",
+				   len);
+	/*
+	 * Partner: atomic64_inc() and wake_up_interruptible() in
+	 * vgpu_queue_interrupt().  Both are atomic on one counter, so an
+	 * interrupt counted after the exchange stays for the next read() or
+	 * poll(); the sleep pairs with the wake-up as wait_event() does.
+	 */
 	while (!(n = atomic64_xchg(&vf->irqs, 0))) {
 		if (nonblock)
 			return -EAGAIN;

@@ -2,13 +2,9 @@
 /*
  * vgpu_mmap.c - what mmap() on /dev/vgpuN maps
  *
- * The file offset names the thing to map, like DRM's "fake offsets" and
- * KFD's doorbell offsets: the ioctls that create a mappable object return
- * its offset, and user space passes it to mmap() unchanged.
- *
- *   bits 62..58  kind (enum vgpu_mmap_kind)
- *   bits 57..36  handle of the object in this file, or device-wide id
- *   bits 35..0   byte offset inside the object
+ * The file offset names the thing to map (its encoding, and the function
+ * that makes one, are in vgpu_mmap_offset.h): a kind, the handle of the
+ * object in this file or a device-wide id, and a byte offset inside it.
  *
  * Client mappings (host memory, ring, doorbell, fence page) insert the
  * driver's pages at mmap time; the VMA holds a reference on the object, so
@@ -39,11 +35,6 @@
 
 #include "vgpu_drv.h"
 
-#define VGPU_MMAP_KIND_SHIFT	58
-#define VGPU_MMAP_ID_SHIFT	36
-#define VGPU_MMAP_ID_MASK	((1ULL << 22) - 1)
-#define VGPU_MMAP_OFF_MASK	((1ULL << VGPU_MMAP_ID_SHIFT) - 1)
-
 static void vgpu_vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
 {
 #ifdef VGPU_HAVE_VM_FLAGS_SET
@@ -60,19 +51,6 @@ static void vgpu_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t flags)
 #else
 	vma->vm_flags &= ~flags;
 #endif
-}
-
-/**
- * vgpu_mmap_offset() - the mmap offset of an object
- * @kind: enum vgpu_mmap_kind.
- * @id: handle or device-wide id.
- *
- * Return: the byte offset to pass to mmap().
- */
-u64 vgpu_mmap_offset(unsigned int kind, u32 id)
-{
-	return (u64)kind << VGPU_MMAP_KIND_SHIFT |
-	       (u64)id << VGPU_MMAP_ID_SHIFT;
 }
 
 /* --- client and firmware mappings of driver pages ------------------------ */
@@ -185,14 +163,17 @@ static const struct vm_operations_struct vgpu_fw_queue_vm_ops = {
  * Map @npages of @pages, starting at page @first, if the VMA fits inside
  * them exactly.
  */
-static int vgpu_insert_pages(struct vm_area_struct *vma, struct page **pages,
-			     unsigned long npages, unsigned long first)
+static int vgpu_insert_pages(struct vgpu_dev *dev, struct vm_area_struct *vma,
+			     struct page **pages, unsigned long npages,
+			     unsigned long first)
 {
 	unsigned long i, n = vma_pages(vma);
 	int ret;
 
 	if (first >= npages || n > npages - first)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "mmap: pages [%lu, +%lu) past the object's %lu",
+				   first, n, npages);
 	for (i = 0; i < n; i++) {
 		ret = vm_insert_page(vma, vma->vm_start + (i << PAGE_SHIFT),
 				     pages[first + i]);
@@ -209,14 +190,18 @@ static int vgpu_mmap_bo(struct vgpu_file *vf, struct vm_area_struct *vma,
 	int ret;
 
 	if (!bo)
-		return -EINVAL;
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "mmap: handle %u: no such memory object",
+				   handle);
 	if (bo->kind != VGPU_BO_HOST) {
-		ret = -EINVAL;
+		ret = vgpu_refuse(vf->dev, -EINVAL,
+				  "mmap: handle %u is not host memory of the driver",
+				  handle);
 		goto err;
 	}
 	if (bo->flags & VGPU_HOST_ALLOC_WC)
 		vma->vm_page_prot = pgprot_writecombine(vma->vm_page_prot);
-	ret = vgpu_insert_pages(vma, bo->pages, bo->npages, first);
+	ret = vgpu_insert_pages(vf->dev, vma, bo->pages, bo->npages, first);
 	if (ret)
 		goto err;
 	vma->vm_private_data = bo;
@@ -238,29 +223,32 @@ static int vgpu_mmap_queue_part(struct vgpu_queue *q,
 
 	switch (kind) {
 	case VGPU_MMAP_RING:
-		ret = vgpu_insert_pages(vma, q->ring,
+		ret = vgpu_insert_pages(q->dev, vma, q->ring,
 					q->ring_size >> PAGE_SHIFT, first);
 		break;
 	case VGPU_MMAP_DOORBELL:
-		ret = vgpu_insert_pages(vma, &q->doorbell, 1, first);
+		ret = vgpu_insert_pages(q->dev, vma, &q->doorbell, 1, first);
 		break;
 	case VGPU_MMAP_FW_RING:
 	case VGPU_MMAP_FW_DOORBELL:
 		/* Not counted in the firmware's RSS: see the top comment. */
 		ret = 0;
 		if (first >= npages || vma_pages(vma) > npages - first)
-			ret = -EINVAL;
+			ret = vgpu_refuse(q->dev, -EINVAL,
+					  "mmap: pages [%lu, +%lu) past queue %u's %lu",
+					  first, vma_pages(vma), q->id, npages);
 		else
 			vgpu_vm_flags_set(vma, VM_PFNMAP);
 		break;
 	default:
 		/* The fence page is written by the driver alone. */
 		if (vma->vm_flags & VM_WRITE) {
-			ret = -EPERM;
+			ret = vgpu_refuse(q->dev, -EPERM,
+					  "mmap: the fence page is read-only");
 			break;
 		}
 		vgpu_vm_flags_clear(vma, VM_MAYWRITE);
-		ret = vgpu_insert_pages(vma, &q->fence, 1, first);
+		ret = vgpu_insert_pages(q->dev, vma, &q->fence, 1, first);
 		break;
 	}
 	if (ret) {
@@ -302,7 +290,9 @@ static int vgpu_mmap_aperture(struct vgpu_dev *dev, struct vm_area_struct *vma,
 							 dev->gart.nentries;
 
 	if (first >= size || vma_pages(vma) > size - first)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "mmap: pages [%lu, +%lu) past the aperture's %lu",
+				   first, vma_pages(vma), size);
 	vgpu_vm_flags_set(vma, VM_PFNMAP);
 	vma->vm_private_data = dev;
 	vma->vm_ops = kind == VGPU_MMAP_FW_VRAM ? &vgpu_fw_vram_vm_ops :
@@ -324,44 +314,58 @@ int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 	struct vgpu_queue *q;
 
 	if (!(vma->vm_flags & VM_SHARED))
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL, "mmap: not MAP_SHARED");
 	vgpu_vm_flags_set(vma, VM_IO | VM_DONTCOPY | VM_DONTEXPAND |
 			  VM_DONTDUMP);
 
 	switch (kind) {
 	case VGPU_MMAP_HOST_BO:
-		return is_fw ? -EINVAL : vgpu_mmap_bo(vf, vma, id, first);
+		if (is_fw)
+			return vgpu_refuse(dev, -EINVAL,
+					   "mmap: host memory on the firmware's file");
+		return vgpu_mmap_bo(vf, vma, id, first);
 	case VGPU_MMAP_RING:
 	case VGPU_MMAP_DOORBELL:
 	case VGPU_MMAP_FENCE:
 		if (is_fw)
-			return -EINVAL;
+			return vgpu_refuse(dev, -EINVAL,
+					   "mmap: a client's queue offset on the firmware's file");
 		q = vgpu_queue_lookup(vf, id);
 		if (!q)
-			return -EINVAL;
+			return vgpu_refuse(dev, -EINVAL,
+					   "mmap: queue handle %u: no such queue", id);
 		return vgpu_mmap_queue_part(q, vma, kind, first);
 	case VGPU_MMAP_FW_VRAM:
 	case VGPU_MMAP_FW_GART:
 		if (!is_fw)
-			return -EACCES;
+			return vgpu_refuse(dev, -EACCES,
+					   "mmap: a firmware aperture on a client's file");
 		if (!vgpu_fw_is_current(vf))
-			return -ENODEV;
+			return vgpu_refuse(dev, -ENODEV,
+					   "mmap: this firmware was detached");
 		if (id)
-			return -EINVAL;
+			return vgpu_refuse(dev, -EINVAL,
+					   "mmap: aperture offset with id %u, not 0",
+					   id);
 		return vgpu_mmap_aperture(dev, vma, kind, first);
 	case VGPU_MMAP_FW_RING:
 	case VGPU_MMAP_FW_DOORBELL:
 		if (!is_fw)
-			return -EACCES;
+			return vgpu_refuse(dev, -EACCES,
+					   "mmap: a firmware queue view on a client's file");
 		mutex_lock(&dev->lock);
 		q = vgpu_fw_is_current(vf) ? xa_load(&dev->queues, id) : NULL;
 		if (q)
 			vgpu_queue_get(q);
 		mutex_unlock(&dev->lock);
 		if (!q)
-			return -EINVAL;
+			return vgpu_refuse(dev, -EINVAL,
+					   "mmap: queue id %u: none, or this firmware was detached",
+					   id);
 		return vgpu_mmap_queue_part(q, vma, kind, first);
 	default:
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "mmap: offset 0x%llx of unknown kind %u",
+				   off, kind);
 	}
 }

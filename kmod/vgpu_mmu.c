@@ -198,17 +198,25 @@ static int vgpu_map_check(const struct vgpu_map *args,
 
 	if (!args->size || !IS_ALIGNED(args->size, align) ||
 	    !IS_ALIGNED(args->va, align) || !IS_ALIGNED(args->offset, align))
-		return -EINVAL;
+		return vgpu_refuse(bo->dev, -EINVAL,
+				   "MAP: size 0x%llx, va 0x%llx or offset 0x%llx zero or not %llu KiB aligned",
+				   args->size, args->va, args->offset,
+				   align >> 10);
 	if (args->offset >= bo->size || args->size > bo->size - args->offset)
-		return -EINVAL;
+		return vgpu_refuse(bo->dev, -EINVAL,
+				   "MAP: offset 0x%llx + size 0x%llx past the object's 0x%llx bytes",
+				   args->offset, args->size, bo->size);
 	/* The first 64 KiB stay unmapped so that NULL faults on the GPU. */
 	if (args->va < VGPU_BIG_PAGE_SIZE || args->va >= VGPU_VA_LIMIT ||
 	    args->size > VGPU_VA_LIMIT - args->va)
-		return -EINVAL;
+		return vgpu_refuse(bo->dev, -EINVAL,
+				   "MAP: [va 0x%llx, +0x%llx) outside [64 KiB, 2^%u)",
+				   args->va, args->size, VGPU_VA_BITS);
 	if (bo->kind == VGPU_BO_USERPTR &&
 	    (bo->flags & VGPU_HOST_REGISTER_READONLY) &&
 	    !(args->flags & VGPU_MAP_READONLY))
-		return -EACCES;
+		return vgpu_refuse(bo->dev, -EACCES,
+				   "MAP: read-only registered memory mapped without VGPU_MAP_READONLY");
 	return 0;
 }
 
@@ -222,13 +230,20 @@ int vgpu_ioctl_map(struct vgpu_file *vf, void *data)
 
 	if (args->flags & ~(VGPU_MAP_READONLY | VGPU_MAP_NO_ATOMIC) ||
 	    args->pad)
-		return -EINVAL;
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "MAP: unknown flags 0x%x or pad 0x%x not zero",
+				   args->flags &
+				   ~(VGPU_MAP_READONLY | VGPU_MAP_NO_ATOMIC),
+				   args->pad);
 	ctx = vgpu_ctx_lookup(vf, args->ctx);
 	if (!ctx)
-		return -ENOENT;
+		return vgpu_refuse(vf->dev, -ENOENT,
+				   "MAP: ctx %u: no such context", args->ctx);
 	bo = vgpu_bo_lookup(vf, args->handle);
 	if (!bo) {
-		ret = -ENOENT;
+		ret = vgpu_refuse(vf->dev, -ENOENT,
+				  "MAP: handle %u: no such memory object",
+				  args->handle);
 		goto out_ctx;
 	}
 	ret = vgpu_map_check(args, bo);
@@ -248,6 +263,10 @@ int vgpu_ioctl_map(struct vgpu_file *vf, void *data)
 	mutex_lock(&ctx->lock);
 	ret = mtree_insert_range(&ctx->mappings, m->va, m->va + m->size - 1,
 				 m, GFP_KERNEL_ACCOUNT);
+	if (ret == -EEXIST)
+		vgpu_refuse(vf->dev, ret,
+			    "MAP: [va 0x%llx, +0x%llx) overlaps a mapping",
+			    m->va, m->size);
 	if (!ret) {
 		ret = vgpu_mmu_fill(ctx, m);
 		if (ret)
@@ -286,17 +305,21 @@ int vgpu_ioctl_unmap(struct vgpu_file *vf, void *data)
 	u64 seq;
 
 	if (args->flags)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "UNMAP: flags 0x%x: none defined", args->flags);
 	ctx = vgpu_ctx_lookup(vf, args->ctx);
 	if (!ctx)
-		return -ENOENT;
+		return vgpu_refuse(dev, -ENOENT,
+				   "UNMAP: ctx %u: no such context", args->ctx);
 
 	mutex_lock(&ctx->lock);
 	m = mtree_load(&ctx->mappings, args->va);
 	if (!m || m->va != args->va) {
 		mutex_unlock(&ctx->lock);
 		vgpu_ctx_put(ctx);
-		return -ENOENT;
+		return vgpu_refuse(dev, -ENOENT,
+				   "UNMAP: va 0x%llx: no mapping starts there",
+				   args->va);
 	}
 	mtree_erase(&ctx->mappings, m->va);
 	vgpu_mmu_clear(ctx, m, m->size);

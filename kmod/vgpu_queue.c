@@ -20,6 +20,34 @@
  * really hangs - a firmware that stops answering, an engine that stops
  * making progress - is caught by the hang detector (vgpu_watchdog.c), and a
  * per-kernel execution limit exists only when the administrator sets one.
+ *
+ * Ordering.  Every barrier of the queue protocol pairs with one on another
+ * side of the stack; the comment at each names its partner (user space
+ * spells them with the names of its own barrier header):
+ *
+ *   application (libvgpu)       driver (here)            firmware (vgpu-fw)
+ *   ---------------------       -------------            ------------------
+ *   vgpu_queue_submit():                                 engine.c
+ *     wptr store-release  ..............................> wptr load-acquire
+ *     full fence                                          set_sleeping(1),
+ *     load fw_sleeping    <..............................   full fence,
+ *     set: QUEUE_KICK ---> vgpu_ioctl_queue_kick()          reload wptrs
+ *                          posts under dev->lock ------> read() in device.c
+ *                                                          wakes the engine
+ *
+ *                                                        packets.c FENCE:
+ *                                                          earlier work done,
+ *                          vgpu_queue_signal()  <------- fw_signal_fence()
+ *   vgpu_queue_completed()   (FW_SIGNAL ioctl)
+ *     load-acquire  <......  smp_store_release(completed)
+ *   vgpu_queue_error()       vgpu_queue_set_error():
+ *     load-acquire  <......  smp_store_release(error)
+ *
+ *   (....> a barrier pair through shared memory; ---> a system call, whose
+ *   locks order everything before it with everything after.)
+ *
+ * The driver never reads the doorbell: the wptr/fw_sleeping handshake is
+ * between the application and the firmware alone (vgpu_hw.h).
  */
 #include <linux/eventfd.h>
 #include <linux/file.h>
@@ -195,15 +223,22 @@ static int vgpu_queue_publish(struct vgpu_file *vf, struct vgpu_queue *q)
 
 	/* The context may have been destroyed since it was looked up. */
 	if (!q->ctx->published)
-		return -ENOENT;
+		return vgpu_refuse(dev, -ENOENT,
+				   "QUEUE_CREATE: context %u destroyed meanwhile",
+				   q->ctx->id);
 	ret = vgpu_ctx_usable(q->ctx);
 	if (ret)
-		return ret;
+		return vgpu_refuse(dev, ret,
+				   "QUEUE_CREATE: context %u is %s", q->ctx->id,
+				   ret == -ENODEV ? "lost" : "stopped by a fault");
 	/* Cyclic, for the reason vgpu_ctx_publish() gives. */
 	ret = xa_alloc_cyclic(&dev->queues, &id, NULL, xa_limit_31b,
 			      &dev->next_queue_id, GFP_KERNEL_ACCOUNT);
+	if (ret == -EBUSY)
+		return vgpu_refuse(dev, -ENOSPC,
+				   "QUEUE_CREATE: the device has no queue ids left");
 	if (ret < 0)
-		return ret == -EBUSY ? -ENOSPC : ret;
+		return ret;
 	vgpu_queue_set_id(q, id);
 	q->file = vf;
 	list_add_tail(&q->node, &q->ctx->queues);
@@ -227,17 +262,25 @@ int vgpu_ioctl_queue_create(struct vgpu_file *vf, void *data)
 	int ret;
 
 	if (args->flags || args->engine > VGPU_ENGINE_MAX)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "QUEUE_CREATE: flags 0x%x (none defined) or engine %u (at most %u)",
+				   args->flags, args->engine, VGPU_ENGINE_MAX);
 	if (args->ring_size < VGPU_RING_MIN || args->ring_size > VGPU_RING_MAX ||
 	    !is_power_of_2(args->ring_size))
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "QUEUE_CREATE: ring_size %u not a power of two in [%u, %u]",
+				   args->ring_size, VGPU_RING_MIN, VGPU_RING_MAX);
 	ctx = vgpu_ctx_lookup(vf, args->ctx);
 	if (!ctx)
-		return -ENOENT;
+		return vgpu_refuse(dev, -ENOENT,
+				   "QUEUE_CREATE: ctx %u: no such context",
+				   args->ctx);
 	ret = vgpu_ctx_usable(ctx);
 	if (ret) {
 		vgpu_ctx_put(ctx);
-		return ret;
+		return vgpu_refuse(dev, ret, "QUEUE_CREATE: context %u is %s",
+				   args->ctx,
+				   ret == -ENODEV ? "lost" : "stopped by a fault");
 	}
 	q = vgpu_queue_new(ctx, args->engine, args->ring_size);
 	if (IS_ERR(q))
@@ -245,13 +288,17 @@ int vgpu_ioctl_queue_create(struct vgpu_file *vf, void *data)
 
 	mutex_lock(&vf->lock);
 	if (vf->nr_queues >= vgpu_max_queues) {
-		ret = -ENOSPC;
+		ret = vgpu_refuse(dev, -ENOSPC,
+				  "QUEUE_CREATE: the file has max_queues (%u) queues",
+				  vgpu_max_queues);
 		goto err;
 	}
 	ret = xa_alloc(&vf->queues, &handle, NULL, VGPU_HANDLE_LIMIT,
 		       GFP_KERNEL_ACCOUNT);
 	if (ret) {
-		ret = ret == -EBUSY ? -ENOSPC : ret;
+		if (ret == -EBUSY)
+			ret = vgpu_refuse(dev, -ENOSPC,
+					  "QUEUE_CREATE: the file has no queue handles left");
 		goto err;
 	}
 	mutex_lock(&dev->lock);
@@ -316,13 +363,19 @@ int vgpu_ioctl_queue_destroy(struct vgpu_file *vf, void *data)
 	struct vgpu_queue *q;
 
 	if (args->flags)
-		return -EINVAL;
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "QUEUE_DESTROY: flags 0x%x: none defined",
+				   args->flags);
 	mutex_lock(&vf->lock);
 	q = xa_erase(&vf->queues, args->handle);
 	if (q)
 		vgpu_queue_destroy(vf, q);
 	mutex_unlock(&vf->lock);
-	return q ? 0 : -ENOENT;
+	if (!q)
+		return vgpu_refuse(vf->dev, -ENOENT,
+				   "QUEUE_DESTROY: handle %u: no such queue",
+				   args->handle);
+	return 0;
 }
 
 /**
@@ -352,10 +405,14 @@ int vgpu_ioctl_queue_kick(struct vgpu_file *vf, void *data)
 	int ret;
 
 	if (args->flags)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "QUEUE_KICK: flags 0x%x: none defined",
+				   args->flags);
 	q = vgpu_queue_lookup(vf, args->handle);
 	if (!q)
-		return -ENOENT;
+		return vgpu_refuse(dev, -ENOENT,
+				   "QUEUE_KICK: handle %u: no such queue",
+				   args->handle);
 	mutex_lock(&dev->lock);
 	/* Destroyed since the lookup: its record must not be queued again. */
 	ret = q->file ? vgpu_ctx_usable(q->ctx) : -ENOENT;
@@ -364,6 +421,10 @@ int vgpu_ioctl_queue_kick(struct vgpu_file *vf, void *data)
 	if (!ret)
 		vgpu_fw_post(dev, &q->kick_ev);
 	mutex_unlock(&dev->lock);
+	if (ret)
+		vgpu_refuse(dev, ret,
+			    "QUEUE_KICK: queue %u destroyed, its context stopped, or no firmware",
+			    q->id);
 	vgpu_queue_put(q);
 	return ret;
 }
@@ -381,6 +442,11 @@ static int vgpu_queue_errno(u32 error)
 	}
 }
 
+/*
+ * Pairs with the WRITE_ONCE()s of vgpu_queue_signal() and
+ * vgpu_queue_set_error(): wait_event and wake_up_all() order the condition
+ * with the sleep, so plain once-loads suffice here.
+ */
 static bool vgpu_wait_done(struct vgpu_queue *q, u64 fence)
 {
 	return READ_ONCE(q->completed) >= fence || READ_ONCE(q->error);
@@ -394,10 +460,12 @@ int vgpu_ioctl_wait(struct vgpu_file *vf, void *data)
 	int ret = 0;
 
 	if (args->flags)
-		return -EINVAL;
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "WAIT: flags 0x%x: none defined", args->flags);
 	q = vgpu_queue_lookup(vf, args->queue);
 	if (!q)
-		return -ENOENT;
+		return vgpu_refuse(vf->dev, -ENOENT,
+				   "WAIT: queue %u: no such queue", args->queue);
 	/*
 	 * The deadline is absolute: if a signal interrupts the wait and the
 	 * system call is restarted, the same deadline still holds.
@@ -427,15 +495,20 @@ int vgpu_ioctl_queue_eventfd(struct vgpu_file *vf, void *data)
 	struct vgpu_queue *q;
 
 	if (args->fd < -1)
-		return -EBADF;
+		return vgpu_refuse(dev, -EBADF,
+				   "QUEUE_EVENTFD: fd %d (-1 clears)", args->fd);
 	q = vgpu_queue_lookup(vf, args->queue);
 	if (!q)
-		return -ENOENT;
+		return vgpu_refuse(dev, -ENOENT,
+				   "QUEUE_EVENTFD: queue %u: no such queue",
+				   args->queue);
 	if (args->fd >= 0) {
 		efd = eventfd_ctx_fdget(args->fd);
 		if (IS_ERR(efd)) {
 			vgpu_queue_put(q);
-			return PTR_ERR(efd);
+			return vgpu_refuse(dev, PTR_ERR(efd),
+					   "QUEUE_EVENTFD: fd %d is not an eventfd",
+					   args->fd);
 		}
 	}
 	mutex_lock(&dev->lock);
@@ -474,7 +547,12 @@ void vgpu_queue_set_error(struct vgpu_queue *q, u32 error)
 	spin_lock(&q->dev->state_lock);
 	if (!q->error) {
 		WRITE_ONCE(q->error, error);
-		WRITE_ONCE(vgpu_fence_page(q)->error, error);
+		/*
+		 * Pairs with the load-acquire of vgpu_queue_error() in
+		 * umd/libvgpu/queue.c: a program that sees the error sees
+		 * the fault record stored before it (vgpu_ctx_kill()).
+		 */
+		smp_store_release(&vgpu_fence_page(q)->error, error);
 	}
 	spin_unlock(&q->dev->state_lock);
 	vgpu_queue_interrupt(q);
@@ -492,10 +570,21 @@ int vgpu_queue_signal(struct vgpu_queue *q, u64 fence)
 	spin_lock(&q->dev->state_lock);
 	if (fence < q->completed) {
 		spin_unlock(&q->dev->state_lock);
-		return -EINVAL;
+		return vgpu_refuse(q->dev, -EINVAL,
+				   "FW_SIGNAL: queue %u fence %llu goes back from %llu",
+				   q->id, fence, q->completed);
 	}
+	/* In-kernel waiters: wake_up_all() orders it (vgpu_wait_done()). */
 	WRITE_ONCE(q->completed, fence);
-	WRITE_ONCE(vgpu_fence_page(q)->completed, fence);
+	/*
+	 * Pairs with the load-acquire of vgpu_queue_completed() in
+	 * umd/libvgpu/queue.c.  The firmware stored the fence's results
+	 * (through its VRAM and GART mappings) before fw_signal_fence()
+	 * (firmware_sim/fw/interrupts.c) made this system call; the release
+	 * is cumulative, so a program that sees @fence also sees them, on
+	 * CPUs that order stores less strictly than x86.
+	 */
+	smp_store_release(&vgpu_fence_page(q)->completed, fence);
 	spin_unlock(&q->dev->state_lock);
 	vgpu_queue_interrupt(q);
 	return 0;

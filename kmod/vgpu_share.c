@@ -40,10 +40,15 @@ int vgpu_ioctl_mem_export(struct vgpu_file *vf, void *data)
 	int fd;
 
 	if (args->flags & ~VGPU_MEM_EXPORT_CLOEXEC || args->pad)
-		return -EINVAL;
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "MEM_EXPORT: unknown flags 0x%x or pad 0x%x not zero",
+				   args->flags & ~VGPU_MEM_EXPORT_CLOEXEC,
+				   args->pad);
 	bo = vgpu_bo_lookup(vf, args->handle);
 	if (!bo)
-		return -ENOENT;
+		return vgpu_refuse(vf->dev, -ENOENT,
+				   "MEM_EXPORT: handle %u: no such memory object",
+				   args->handle);
 	fd = anon_inode_getfd("[vgpu-mem]", &vgpu_export_fops, bo,
 			      O_RDWR | (args->flags & VGPU_MEM_EXPORT_CLOEXEC ?
 					O_CLOEXEC : 0));
@@ -64,17 +69,24 @@ int vgpu_ioctl_mem_import(struct vgpu_file *vf, void *data)
 	int ret;
 
 	if (args->flags)
-		return -EINVAL;
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "MEM_IMPORT: flags 0x%x: none defined",
+				   args->flags);
 	file = fget(args->fd);
 	if (!file)
-		return -EBADF;
+		return vgpu_refuse(vf->dev, -EBADF,
+				   "MEM_IMPORT: fd %d is not open", args->fd);
 	if (file->f_op != &vgpu_export_fops) {
-		ret = -EINVAL;
+		ret = vgpu_refuse(vf->dev, -EINVAL,
+				  "MEM_IMPORT: fd %d is not an exported memory object",
+				  args->fd);
 		goto out;
 	}
 	bo = file->private_data;
 	if (bo->dev != vf->dev) {
-		ret = -EXDEV;
+		ret = vgpu_refuse(vf->dev, -EXDEV,
+				  "MEM_IMPORT: fd %d is memory of another device",
+				  args->fd);
 		goto out;
 	}
 	/* The file's reference keeps @bo alive until fput(). */

@@ -2,12 +2,17 @@
 /*
  * vgpu_sysfs.c - device state in /sys/class/misc/vgpuN/
  *
- * One value per file, read-only: what a monitoring tool (tools/vgpu-smi)
- * and the selftests' leak checks read.  The user_*_limit files show the
- * per-user limits (vgpu_user.c) in the device's units, as computed from
- * the module parameters at the moment they are read.
+ * One value per file: what a monitoring tool (tools/vgpu-smi) and the
+ * selftests' leak checks read.  The user_*_limit files show the per-user
+ * limits (vgpu_user.c) in the device's units, as computed from the module
+ * parameters at the moment they are read.
+ *
+ * One file is written, by the administrator: compute_mode, what
+ * `nvidia-smi -c` sets on NVIDIA's driver (vgpu_ctx.c enforces it).
  */
+#include <linux/capability.h>
 #include <linux/device.h>
+#include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include "vgpu_drv.h"
@@ -134,6 +139,67 @@ static ssize_t user_queue_limit_bytes_show(struct device *d,
 }
 static DEVICE_ATTR_RO(user_queue_limit_bytes);
 
+/* The names of the compute modes, as nvidia-smi spells them (lower case). */
+static const char *const vgpu_compute_mode_names[] = {
+	[VGPU_COMPUTE_MODE_DEFAULT] = "default",
+	[VGPU_COMPUTE_MODE_PROHIBITED] = "prohibited",
+	[VGPU_COMPUTE_MODE_EXCLUSIVE_PROCESS] = "exclusive_process",
+};
+
+static ssize_t compute_mode_show(struct device *d,
+				 struct device_attribute *attr, char *buf)
+{
+	u32 mode = READ_ONCE(vgpu_sysfs_dev(d)->compute_mode);
+
+	return sysfs_emit(buf, "%s\n", vgpu_compute_mode_names[mode]);
+}
+
+/* A compute mode by name or by CUDA's number (`nvidia-smi -c` takes both). */
+static int vgpu_compute_mode_parse(const char *buf, unsigned int *mode)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vgpu_compute_mode_names); i++) {
+		if (vgpu_compute_mode_names[i] &&
+		    sysfs_streq(buf, vgpu_compute_mode_names[i])) {
+			*mode = i;
+			return 0;
+		}
+	}
+	if (kstrtouint(buf, 10, &i) || i >= ARRAY_SIZE(vgpu_compute_mode_names) ||
+	    !vgpu_compute_mode_names[i])
+		return -EINVAL;
+	*mode = i;
+	return 0;
+}
+
+/*
+ * Root only: the file is 0644, and writing needs CAP_SYS_ADMIN besides,
+ * so that a file handed to a less privileged process is no way around it.
+ * Contexts that exist keep running; the mode decides about new ones.
+ */
+static ssize_t compute_mode_store(struct device *d,
+				  struct device_attribute *attr,
+				  const char *buf, size_t len)
+{
+	struct vgpu_dev *dev = vgpu_sysfs_dev(d);
+	unsigned int mode;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return vgpu_refuse(dev, -EPERM,
+				   "compute_mode: writing needs CAP_SYS_ADMIN");
+	if (vgpu_compute_mode_parse(buf, &mode))
+		return vgpu_refuse(dev, -EINVAL,
+				   "compute_mode: '%.*s' is none of default (0), prohibited (2), exclusive_process (3)",
+				   (int)strcspn(buf, "\n"), buf);
+	mutex_lock(&dev->lock);
+	WRITE_ONCE(dev->compute_mode, mode);
+	mutex_unlock(&dev->lock);
+	dev_info(d, "compute mode %s\n", vgpu_compute_mode_names[mode]);
+	return len;
+}
+static DEVICE_ATTR_RW(compute_mode);
+
 static struct attribute *vgpu_sysfs_attrs[] = {
 	&dev_attr_vram_total_bytes.attr,
 	&dev_attr_vram_used_bytes.attr,
@@ -147,6 +213,7 @@ static struct attribute *vgpu_sysfs_attrs[] = {
 	&dev_attr_user_vram_limit_bytes.attr,
 	&dev_attr_user_gart_limit_entries.attr,
 	&dev_attr_user_queue_limit_bytes.attr,
+	&dev_attr_compute_mode.attr,
 	NULL,
 };
 

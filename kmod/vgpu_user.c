@@ -143,6 +143,13 @@ void vgpu_user_put(struct vgpu_user *u)
 	mutex_unlock(&dev->users_lock);
 }
 
+/* The resources by name, for the refusal message. */
+static const char *const vgpu_res_names[VGPU_RES_COUNT] = {
+	[VGPU_RES_VRAM] = "VRAM",
+	[VGPU_RES_GART] = "GART entries",
+	[VGPU_RES_QUEUE] = "queue memory",
+};
+
 /**
  * vgpu_user_charge() - count pages of a resource against a user's limit
  * @u: the user.
@@ -160,7 +167,10 @@ int vgpu_user_charge(struct vgpu_user *u, enum vgpu_res res,
 	if (used > vgpu_user_limit(u->dev, res) &&
 	    !capable(CAP_SYS_RESOURCE)) {
 		atomic_long_sub(npages, &u->used[res]);
-		return -EDQUOT;
+		return vgpu_refuse(u->dev, -EDQUOT,
+				   "uid %u: %lu more pages of %s would pass its share of %lu",
+				   u->uid, npages, vgpu_res_names[res],
+				   vgpu_user_limit(u->dev, res));
 	}
 	return 0;
 }

@@ -76,14 +76,18 @@ int vgpu_vram_alloc(struct vgpu_dev *dev, unsigned long npages,
 	unsigned long first;
 
 	if (!npages || npages > vram->npages)
-		return -ENOMEM;
+		return vgpu_refuse(dev, -ENOMEM,
+				   "VRAM: %lu pages, VRAM has %lu", npages,
+				   vram->npages);
 
 	mutex_lock(&vram->lock);
 	first = bitmap_find_next_zero_area(vram->bitmap, vram->npages, 0,
 					   npages, align_pages - 1);
 	if (first >= vram->npages) {
 		mutex_unlock(&vram->lock);
-		return -ENOMEM;
+		return vgpu_refuse(dev, -ENOMEM,
+				   "VRAM: no free run of %lu pages (%lu of %lu used)",
+				   npages, READ_ONCE(vram->used), vram->npages);
 	}
 	bitmap_set(vram->bitmap, first, npages);
 	vram->used += npages;
@@ -169,7 +173,14 @@ int vgpu_vram_write64(struct vgpu_dev *dev, u64 offset, u64 val)
 		goto out;
 	}
 	p = kmap_local_page(page);
-	/* The firmware may be walking this table right now. */
+	/*
+	 * The firmware may be walking this table right now (load_entry() in
+	 * firmware_sim/fw/mmu.c): one untorn store, so it sees the old entry
+	 * or the new one.  No barrier orders it with the firmware: a new
+	 * mapping is used only by work submitted after MAP returned (the
+	 * doorbell's release/acquire pair orders it), and an entry taken
+	 * away is followed by a TLB_FLUSH record, read under dev->lock.
+	 */
 	WRITE_ONCE(p[offset_in_page(offset) / sizeof(u64)], val);
 	kunmap_local(p);
 out:

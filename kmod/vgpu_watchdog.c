@@ -68,18 +68,28 @@ int vgpu_ioctl_fw_heartbeat(struct vgpu_file *vf, void *data)
 	int ret = 0;
 
 	if (!READ_ONCE(vf->is_fw))
-		return -EPERM;
+		return vgpu_refuse(dev, -EPERM,
+				   "FW_HEARTBEAT: not the firmware's file");
 	if (args->flags || args->num_engines != VGPU_NUM_ENGINES)
-		return -EINVAL;
+		return vgpu_refuse(dev, -EINVAL,
+				   "FW_HEARTBEAT: flags 0x%x (none defined) or num_engines %u (the device has %u)",
+				   args->flags, args->num_engines,
+				   VGPU_NUM_ENGINES);
 	if (copy_from_user(st, u64_to_user_ptr(args->engines), sizeof(st)))
-		return -EFAULT;
+		return vgpu_refuse(dev, -EFAULT,
+				   "FW_HEARTBEAT: engines 0x%llx not readable",
+				   args->engines);
 	for (i = 0; i < VGPU_NUM_ENGINES; i++)
 		if ((st[i].flags & ~VGPU_FW_ENGINE_RUNNABLE) || st[i].pad)
-			return -EINVAL;
+			return vgpu_refuse(dev, -EINVAL,
+					   "FW_HEARTBEAT: engine %u: unknown flags 0x%x or pad 0x%x not zero",
+					   i, st[i].flags & ~VGPU_FW_ENGINE_RUNNABLE,
+					   st[i].pad);
 
 	mutex_lock(&dev->lock);
 	if (!vgpu_fw_is_current(vf)) {
-		ret = -ENODEV;
+		ret = vgpu_refuse(dev, -ENODEV,
+				  "FW_HEARTBEAT: this firmware was detached");
 		goto out;
 	}
 	dev->fw_heartbeat = jiffies;

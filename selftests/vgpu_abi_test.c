@@ -24,6 +24,7 @@ AT(struct vgpu_info, gart_entries, 32);
 AT(struct vgpu_info, kernel_exec_timeout_ms, 48);	/* 1.1: watchdog_ms */
 AT(struct vgpu_info, hw_version, 56);
 AT(struct vgpu_info, hang_timeout_ms, 64);	/* 1.2 */
+AT(struct vgpu_info, compute_mode, 68);		/* 1.3: pad1 */
 LAYOUT(struct vgpu_ctx_create, 16);
 LAYOUT(struct vgpu_handle_arg, 8);
 LAYOUT(struct vgpu_fault, 384);

@@ -843,11 +843,11 @@ TEST(info_reports_the_limits)
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, vgpu_ioctl(fd, VGPU_IOCTL_GET_INFO, &info));
-	EXPECT_EQ(2, info.version_minor);
+	EXPECT_EQ(3, info.version_minor);
 	/* Defaults: no kernel execution limit, 10 s hang detection. */
 	EXPECT_EQ(0, info.kernel_exec_timeout_ms);
 	EXPECT_EQ(10000, info.hang_timeout_ms);
-	EXPECT_EQ(0, info.pad1);
+	EXPECT_EQ(VGPU_COMPUTE_MODE_DEFAULT, info.compute_mode);
 	ASSERT_EQ(0, vgpu_param_write("kernel_exec_timeout_ms", "2500"));
 	ASSERT_EQ(0, vgpu_param_write("hang_timeout_ms", "3000"));
 	ASSERT_EQ(0, vgpu_ioctl(fd, VGPU_IOCTL_GET_INFO, &info));

@@ -104,7 +104,7 @@ TEST_F(dev, info)
 	/* The test firmware serves the device; it enforces no limit. */
 	EXPECT_EQ(VGPU_INFO_FW_ATTACHED, i->flags);
 	EXPECT_EQ(0, i->pad);
-	EXPECT_EQ(0, i->pad1);
+	EXPECT_EQ(VGPU_COMPUTE_MODE_DEFAULT, i->compute_mode);
 }
 
 TEST_F(dev, unknown_ioctl_is_enotty)

@@ -101,8 +101,17 @@ static int cu_attribute_value(const struct cu_device *d,
 			now = *info;
 		return *value = now.kernel_exec_timeout_ms != 0, 0;
 	}
-	case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE:
-		return *value = CU_COMPUTEMODE_DEFAULT, 0;
+	case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: {
+		/*
+		 * The administrator sets it at any time (sysfs compute_mode);
+		 * the driver's VGPU_COMPUTE_MODE_* are CUDA's numbers.
+		 */
+		struct vgpu_info now;
+
+		if (vgpu_device_query(d->vdev, &now))
+			now = *info;
+		return *value = (int)now.compute_mode, 0;
+	}
 	case CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
 	case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
 	case CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED:

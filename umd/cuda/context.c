@@ -9,6 +9,7 @@
  * legacy default stream, the printf FIFO and the bounce buffers of
  * pageable copies.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,27 @@ static void cu_ctx_defaults(struct cu_ctx *ctx)
 		VGPU_L2_PERSIST_DEFAULT;
 }
 
+/*
+ * The driver refuses a context for the device's compute mode (vgpu.h,
+ * struct vgpu_ctx_create) with errnos of its own; CUDA documents the
+ * answers (cuda.h; nvidia-smi -c cannot be run on the H100 we measure
+ * on): in PROHIBITED, cuCtxCreate and cuDevicePrimaryCtxRetain "fail with
+ * CUDA_ERROR_UNKNOWN"; in EXCLUSIVE_PROCESS taken by another process the
+ * device is unavailable, CUDA_ERROR_DEVICE_UNAVAILABLE.  The runtime
+ * makes both cudaErrorDevicesUnavailable (rt_primary_context()).
+ */
+static CUresult cu_from_ctx_create_errno(int err)
+{
+	switch (err) {
+	case -EACCES:	/* VGPU_COMPUTE_MODE_PROHIBITED */
+		return CUDA_ERROR_UNKNOWN;
+	case -EBUSY:	/* VGPU_COMPUTE_MODE_EXCLUSIVE_PROCESS, taken */
+		return CUDA_ERROR_DEVICE_UNAVAILABLE;
+	default:
+		return cu_from_errno(err);
+	}
+}
+
 CUresult cu_ctx_new(struct cu_device *dev, unsigned int flags, bool primary,
 		    struct cu_ctx **out)
 {
@@ -88,7 +110,7 @@ CUresult cu_ctx_new(struct cu_device *dev, unsigned int flags, bool primary,
 	ret = vgpu_ctx_create(dev->vdev, &ctx->vctx, NULL);
 	if (ret) {
 		free(ctx);
-		return cu_from_errno(ret);
+		return cu_from_ctx_create_errno(ret);
 	}
 	res = cu_mem_internal_host(ctx, CU_SYNC_PAGE_SIZE, &ctx->sync_handle,
 				   &sync);

@@ -57,6 +57,11 @@ static cudaError_t rt_driver_ready(void)
  * (the driver returns the fault's error).  NVIDIA's runtime then reports
  * the device as unavailable: measured on an H200, cudaMalloc after a fault
  * and a cudaDeviceReset is cudaErrorDevicesUnavailable.
+ *
+ * A device whose compute mode refuses the process (prohibited:
+ * CUDA_ERROR_UNKNOWN from the driver, as cuda.h documents; exclusive to
+ * another process: CUDA_ERROR_DEVICE_UNAVAILABLE) is, in the runtime's
+ * words, cudaErrorDevicesUnavailable (driver_types.h).
  */
 cudaError_t rt_primary_context(int dev, CUcontext *ctx)
 {
@@ -78,6 +83,8 @@ cudaError_t rt_primary_context(int dev, CUcontext *ctx)
 	case CUDA_ERROR_ASSERT:
 	case CUDA_ERROR_LAUNCH_TIMEOUT:
 	case CUDA_ERROR_LAUNCH_FAILED:
+	case CUDA_ERROR_UNKNOWN:
+	case CUDA_ERROR_DEVICE_UNAVAILABLE:
 		return cudaErrorDevicesUnavailable;
 	default:
 		return rt_error_from_cu(r);

@@ -39,7 +39,7 @@
 #include <linux/types.h>
 
 #define VGPU_UAPI_VERSION_MAJOR	1
-#define VGPU_UAPI_VERSION_MINOR	2
+#define VGPU_UAPI_VERSION_MINOR	3
 
 #define VGPU_IOCTL_BASE		0xB7
 
@@ -77,7 +77,9 @@
  *	has runnable work but makes no progress for this long is stopped
  *	with VGPU_FAULT_WATCHDOG.  A kernel that runs long, or a queue that
  *	waits, is never stopped by it.
- * @pad1: zero.
+ * @compute_mode: since 1.3: VGPU_COMPUTE_MODE_*, who may create contexts
+ *	now (set by the administrator in sysfs, compute_mode); until 1.2
+ *	this was padding, always zero, which reads as DEFAULT.
  */
 struct vgpu_info {
 	__u32 version_major;
@@ -97,13 +99,22 @@ struct vgpu_info {
 	__u32 pad;
 	/* Since 1.2: */
 	__u32 hang_timeout_ms;
-	__u32 pad1;
+	/* Since 1.3: */
+	__u32 compute_mode;
 };
 
 /* struct vgpu_info.flags */
 #define VGPU_INFO_FW_ATTACHED	(1U << 0)	/* a firmware serves the device */
 /* Since 1.2: the firmware enforces kernel_exec_timeout_ms per grid. */
 #define VGPU_INFO_EXEC_LIMIT	(1U << 1)
+
+/*
+ * struct vgpu_info.compute_mode, since 1.3: CUDA's compute modes, with
+ * CUDA's numbers (CUcomputemode), enforced by VGPU_IOCTL_CTX_CREATE.
+ */
+#define VGPU_COMPUTE_MODE_DEFAULT		0	/* any process */
+#define VGPU_COMPUTE_MODE_PROHIBITED		2	/* no one: -EACCES */
+#define VGPU_COMPUTE_MODE_EXCLUSIVE_PROCESS	3	/* one process: -EBUSY */
 
 /**
  * struct vgpu_ctx_create - create a context (VGPU_IOCTL_CTX_CREATE)
@@ -123,6 +134,15 @@ struct vgpu_info {
  * check and the creation are atomic with respect to the firmware
  * attaching and detaching.  Once a firmware attaches, contexts can be
  * created again; the driver need not be reloaded.
+ *
+ * Since 1.3 the device's compute mode (vgpu_info.compute_mode) decides
+ * who may create one: in VGPU_COMPUTE_MODE_PROHIBITED no one (-EACCES);
+ * in VGPU_COMPUTE_MODE_EXCLUSIVE_PROCESS only the process (thread group)
+ * that has contexts on the device already, or any process when there are
+ * none (-EBUSY while another process has one).  Contexts that exist when
+ * the mode changes are not affected.  The check and the creation are
+ * atomic, so two processes racing for an exclusive device cannot both
+ * win.
  */
 struct vgpu_ctx_create {
 	__u32 flags;

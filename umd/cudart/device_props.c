@@ -17,10 +17,7 @@
 cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr,
 				   int device)
 {
-	cudaError_t err = rt_check_device(device);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_CHECK_DEVICE_OR_RETURN(device);
 	/*
 	 * Every driver attribute, also those cudaDeviceAttr has no name for
 	 * (an H100 answers them: tools/cuda-probe/golden/probe_devrt.h100.txt).

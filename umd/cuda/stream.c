@@ -95,7 +95,8 @@ CUresult cu_stream_current(CUstream h, struct cu_ctx **ctx,
 /*
  * The entry checks of a call that answers about a stream: the stream @h of
  * the current context (cu_stream_current(); @ctx may be NULL), then @out,
- * where the answer goes, not NULL.  CUDA checks them in this order.
+ * where the answer goes, not NULL: a bad stream is reported before a
+ * missing pointer, as these calls always did here.
  */
 CUresult cu_stream_query_args(CUstream h, const void *out,
 			      struct cu_ctx **ctx, struct cu_stream **s)

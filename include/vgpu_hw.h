@@ -100,7 +100,8 @@
  * and finally reads @fw_sleeping: only when it is set does it call
  * VGPU_IOCTL_QUEUE_KICK.  The firmware, before it sleeps, sets
  * @fw_sleeping, issues a full barrier and re-reads every @wptr (the
- * io_uring SQPOLL handshake), so a submission is never missed.
+ * io_uring SQPOLL handshake), so a submission is never missed (each
+ * side's barriers and their partners: vgpu_barrier.h).
  * The firmware advances @rptr past a packet once the packet completed; the
  * driver's watchdog kills a context whose queue has rptr != wptr with no
  * progress for watchdog_ms.

@@ -37,6 +37,7 @@
 
 #include "fw.h"
 #include "log.h"
+#include "vgpu_barrier.h"
 #include "vgpu_core.h"
 
 /* How often the event thread re-checks stop orders (ms). */
@@ -165,7 +166,7 @@ static void queue_create(struct fw_device *dev, const struct vgpu_fw_event *ev)
 	q->ring = ring;
 	q->ring_size = (uint32_t)size;
 	q->db = db;
-	q->rptr = atomic_load((_Atomic uint64_t *)&q->db->rptr);
+	q->rptr = vgpu_smp_load_acquire(&q->db->rptr);
 	q->next = dev->queues;
 	dev->queues = q;
 	fw_engine_add_queue(&dev->engines[ev->engine == VGPU_ENGINE_COMPUTE ?

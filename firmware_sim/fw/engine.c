@@ -37,6 +37,7 @@
 
 #include "fw.h"
 #include "log.h"
+#include "vgpu_barrier.h"
 #include "vgpu_core.h"
 
 static const char *const engine_names[FW_NUM_ENGINES] = {
@@ -62,8 +63,8 @@ static void queue_free(struct fw_queue *q)
 static void set_sleeping(struct fw_engine *eng, uint32_t value)
 {
 	for (struct fw_queue *q = eng->queues; q; q = q->eng_next)
-		atomic_store((_Atomic uint32_t *)&q->db->fw_sleeping,
-			     value && !q->grid_inflight);
+		VGPU_WRITE_ONCE(q->db->fw_sleeping,
+				value && !q->grid_inflight);
 }
 
 /* Could a queue make progress without a kick? */
@@ -79,7 +80,7 @@ static bool has_runnable_work(struct fw_engine *eng)
 		}
 		if (q->stalled || q->faulted || atomic_load(&q->ctx->stopped))
 			continue;
-		wptr = atomic_load((_Atomic uint64_t *)&q->db->wptr);
+		wptr = VGPU_READ_ONCE(q->db->wptr);
 		if (wptr != q->rptr)
 			return true;
 	}
@@ -195,8 +196,9 @@ static void *engine_main(void *arg)
 		if (progress || (!stalled && idle_poll(eng)))
 			continue;
 
+		/* the handshake with vgpu_queue_submit() (vgpu_barrier.h (3)) */
 		set_sleeping(eng, 1);
-		atomic_thread_fence(memory_order_seq_cst);
+		vgpu_smp_mb();
 		if (!has_runnable_work(eng))
 			engine_sleep(eng, stalled ? 1 : 1000);
 		set_sleeping(eng, 0);

@@ -17,6 +17,7 @@
 
 #include "fw.h"
 #include "mmu.h"
+#include "vgpu_barrier.h"
 #include "vgpu_launch.h"
 
 static void fault_bad_packet(struct fw_queue *q)
@@ -198,8 +199,8 @@ static bool header_ok(const struct fw_queue *q,
 static void advance(struct fw_queue *q, uint32_t size)
 {
 	q->rptr += size;
-	atomic_store_explicit((_Atomic uint64_t *)&q->db->rptr, q->rptr,
-			      memory_order_release);
+	/* the packet is read: libvgpu may reuse it (vgpu_barrier.h (2)) */
+	vgpu_smp_store_release(&q->db->rptr, q->rptr);
 }
 
 /* The LAUNCH at the head of @q has a grid on the SMs: is it over? */
@@ -233,8 +234,8 @@ enum fw_pkt_result fw_queue_run_one(struct fw_engine *eng, struct fw_queue *q)
 		return finish_launch(q);
 	if (q->faulted || atomic_load(&q->ctx->stopped))
 		return FW_PKT_STOPPED;
-	wptr = atomic_load_explicit((_Atomic uint64_t *)&q->db->wptr,
-				    memory_order_acquire);
+	/* pairs with vgpu_queue_submit() (vgpu_barrier.h (1)) */
+	wptr = vgpu_smp_load_acquire(&q->db->wptr);
 	if (wptr == q->rptr)
 		return FW_PKT_IDLE;
 	avail = wptr - q->rptr;

@@ -73,6 +73,26 @@ $(LIB)/libcuda.so: $(CUDA_DRV)
 
 ALL_TARGETS += $(LIBVGPU_LIB) $(CUDA_DRV) $(LIB)/libcuda.so
 
+# libvgpu's packet helpers against the packet types of vgpu_hw.h, on a
+# queue in plain memory (a native test: no device needed).
+LIBVGPU_PKT_TEST := $(TST)/libvgpu/test_libvgpu_packets
+LIBVGPU_PKT_TEST_SRCS := umd/libvgpu/tests/test_libvgpu_packets.c \
+	$(LIBVGPU_SRCS)
+LIBVGPU_PKT_TEST_CFLAGS := -std=gnu11 -isystem $(B)/ext/kselftest \
+	-Iumd/libvgpu -DVGPU_HW_H='"$(abspath include/vgpu_hw.h)"'
+$(LIBVGPU_PKT_TEST): $(LIBVGPU_PKT_TEST_SRCS) umd/libvgpu/libvgpu.h \
+		umd/libvgpu/libvgpu_internal.h include/vgpu_hw.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(LIBVGPU_PKT_TEST_CFLAGS) -o $@ \
+		$(LIBVGPU_PKT_TEST_SRCS)
+$(LIBVGPU_PKT_TEST)-san: $(LIBVGPU_PKT_TEST_SRCS) umd/libvgpu/libvgpu.h \
+		umd/libvgpu/libvgpu_internal.h include/vgpu_hw.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(LIBVGPU_PKT_TEST_CFLAGS) -o $@ \
+		$(LIBVGPU_PKT_TEST_SRCS)
+ALL_TARGETS += $(LIBVGPU_PKT_TEST) $(LIBVGPU_PKT_TEST)-san
+NATIVE_TESTS += $(LIBVGPU_PKT_TEST) $(LIBVGPU_PKT_TEST)-san
+
 # --- guest tests ---------------------------------------------------------------
 #
 # API tests of libcuda.so.1, run in the guest by tools/check (each starts

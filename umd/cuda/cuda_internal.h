@@ -382,6 +382,9 @@ CUresult cu_stream_resolve(struct cu_ctx *ctx, CUstream h,
 /* The current context (checked) and the stream @h of it. */
 CUresult cu_stream_current(CUstream h, struct cu_ctx **ctx,
 			   struct cu_stream **s);
+/* cu_stream_current(), then an answer pointer @out not NULL. */
+CUresult cu_stream_query_args(CUstream h, const void *out,
+			      struct cu_ctx **ctx, struct cu_stream **s);
 CUresult cu_stream_sync(struct cu_stream *s);
 
 /*

@@ -713,13 +713,19 @@ CU_EXPORT CUresult CUDAAPI cuGraphNodeGetType(CUgraphNode hNode,
 	return CUDA_SUCCESS;
 }
 
-/* A node of @type, or NULL. */
-static struct cu_graph_node *cu_node_of_type(CUgraphNode h,
-					     CUgraphNodeType type)
+CUresult cu_graph_node_of_type(CUgraphNode h, CUgraphNodeType type,
+			       const void *arg, struct cu_graph_node **out)
 {
 	struct cu_graph_node *n = (struct cu_graph_node *)h;
+	CUresult res = cu_initialized();
 
-	return cu_graph_node_valid(n) && n->type == type ? n : NULL;
+	*out = NULL;
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_graph_node_valid(n) || n->type != type || !arg)
+		return CUDA_ERROR_INVALID_VALUE;
+	*out = n;
+	return CUDA_SUCCESS;
 }
 
 /* The CUDA parameter struct a node holds. */
@@ -746,15 +752,12 @@ static const void *cu_node_params(const struct cu_graph_node *n)
 static CUresult cu_node_get_params(CUgraphNode h, CUgraphNodeType type,
 				   void *out, size_t size)
 {
-	struct cu_graph_node *n = cu_node_of_type(h, type);
-	CUresult res = cu_initialized();
+	struct cu_graph_node *n;
+	CUresult res = cu_graph_node_of_type(h, type, out, &n);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!n || !out)
-		return CUDA_ERROR_INVALID_VALUE;
-	memcpy(out, cu_node_params(n), size);
-	return CUDA_SUCCESS;
+	if (res == CUDA_SUCCESS)
+		memcpy(out, cu_node_params(n), size);
+	return res;
 }
 
 CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeGetParams(CUgraphNode hNode,
@@ -788,14 +791,12 @@ CU_EXPORT CUresult CUDAAPI cuGraphHostNodeGetParams(CUgraphNode hNode,
 CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode,
 		const CUDA_KERNEL_NODE_PARAMS *nodeParams)
 {
-	struct cu_graph_node *n = cu_node_of_type(hNode,
-						  CU_GRAPH_NODE_TYPE_KERNEL);
-	CUresult res = cu_initialized();
+	struct cu_graph_node *n;
+	CUresult res = cu_graph_node_of_type(hNode, CU_GRAPH_NODE_TYPE_KERNEL,
+					     nodeParams, &n);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!n || !nodeParams)
-		return CUDA_ERROR_INVALID_VALUE;
 	return cu_kernel_node_set(&n->u.kernel, nodeParams);
 }
 
@@ -825,16 +826,13 @@ CU_EXPORT CUresult CUDAAPI cuGraphAddChildGraphNode(CUgraphNode *phGraphNode,
 CU_EXPORT CUresult CUDAAPI cuGraphChildGraphNodeGetGraph(CUgraphNode hNode,
 							 CUgraph *phGraph)
 {
-	struct cu_graph_node *n = cu_node_of_type(hNode,
-						  CU_GRAPH_NODE_TYPE_GRAPH);
-	CUresult res = cu_initialized();
+	struct cu_graph_node *n;
+	CUresult res = cu_graph_node_of_type(hNode, CU_GRAPH_NODE_TYPE_GRAPH,
+					     phGraph, &n);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!n || !phGraph)
-		return CUDA_ERROR_INVALID_VALUE;
-	*phGraph = (CUgraph)n->u.child;
-	return CUDA_SUCCESS;
+	if (res == CUDA_SUCCESS)
+		*phGraph = (CUgraph)n->u.child;
+	return res;
 }
 
 CU_EXPORT CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *phGraphNode,
@@ -858,26 +856,23 @@ CU_EXPORT CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *phGraphNode,
 static CUresult cu_event_node_get(CUgraphNode h, CUgraphNodeType type,
 				  CUevent *out)
 {
-	struct cu_graph_node *n = cu_node_of_type(h, type);
-	CUresult res = cu_initialized();
+	struct cu_graph_node *n;
+	CUresult res = cu_graph_node_of_type(h, type, out, &n);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!n || !out)
-		return CUDA_ERROR_INVALID_VALUE;
-	*out = n->u.event;
-	return CUDA_SUCCESS;
+	if (res == CUDA_SUCCESS)
+		*out = n->u.event;
+	return res;
 }
 
 static CUresult cu_event_node_set(CUgraphNode h, CUgraphNodeType type,
 				  CUevent ev)
 {
-	struct cu_graph_node *n = cu_node_of_type(h, type);
-	CUresult res = cu_initialized();
+	struct cu_graph_node *n;
+	CUresult res = cu_graph_node_of_type(h, type, ev, &n);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!n || !cu_handle_valid(ev, CU_HANDLE_EVENT))
+	if (!cu_handle_valid(ev, CU_HANDLE_EVENT))
 		return CUDA_ERROR_INVALID_VALUE;
 	n->u.event = ev;
 	return CUDA_SUCCESS;

@@ -388,6 +388,28 @@ CU_EXPORT CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec,
 }
 
 /*
+ * The entry checks of putting an executable graph into a stream (a
+ * launch, an upload): the stream of the current context, the graph of
+ * that context.  Doing so into a capture is refused (and invalidates
+ * it), as on an H100 (probe_capture.h100.txt).
+ */
+static CUresult cu_exec_stream_args(CUgraphExec hGraphExec, CUstream hStream,
+				    struct cu_graph_exec **e,
+				    struct cu_stream **s)
+{
+	struct cu_ctx *ctx;
+	CUresult res;
+
+	*e = cu_exec_of(hGraphExec);
+	res = cu_stream_query_args(hStream, *e, &ctx, s);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if ((*e)->ctx != ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	return cu_capture_forbid(*s);
+}
+
+/*
  * Uploading prepares a graph's device-side resources ahead of its first
  * launch.  A vGPU graph has none to prepare - every launch writes its
  * packets with the arguments inline - so an upload checks its arguments
@@ -396,39 +418,19 @@ CU_EXPORT CUresult CUDAAPI cuGraphExecGetFlags(CUgraphExec hGraphExec,
 CU_EXPORT CUresult CUDAAPI cuGraphUpload(CUgraphExec hGraphExec,
 					 CUstream hStream)
 {
-	struct cu_graph_exec *e = cu_exec_of(hGraphExec);
+	struct cu_graph_exec *e;
 	struct cu_stream *s;
-	struct cu_ctx *ctx;
-	CUresult res = cu_stream_current(hStream, &ctx, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!e)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (e->ctx != ctx)
-		return CUDA_ERROR_INVALID_CONTEXT;
-	return cu_capture_forbid(s);
+	return cu_exec_stream_args(hGraphExec, hStream, &e, &s);
 }
 
 CU_EXPORT CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec,
 					 CUstream hStream)
 {
-	struct cu_graph_exec *e = cu_exec_of(hGraphExec);
+	struct cu_graph_exec *e;
 	struct cu_stream *s;
-	struct cu_ctx *ctx;
-	CUresult res = cu_stream_current(hStream, &ctx, &s);
+	CUresult res = cu_exec_stream_args(hGraphExec, hStream, &e, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!e)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (e->ctx != ctx)
-		return CUDA_ERROR_INVALID_CONTEXT;
-	/*
-	 * Launching into a capture is refused (and invalidates it), as on
-	 * an H100 (probe_capture.h100.txt).
-	 */
-	res = cu_capture_forbid(s);
 	if (res != CUDA_SUCCESS)
 		return res;
 	return cu_graph_exec_launch(e, s, hStream);

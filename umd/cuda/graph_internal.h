@@ -238,6 +238,13 @@ CUresult cu_graph_new(struct cu_graph **out);
 bool cu_graph_valid(const struct cu_graph *g);
 bool cu_graph_node_valid(const struct cu_graph_node *n);
 /*
+ * The entry checks of a call on one node of a given type: the driver
+ * initialized, @h a node of @type, @arg (what the call reads or writes)
+ * not NULL.  The node in *@out.
+ */
+CUresult cu_graph_node_of_type(CUgraphNode h, CUgraphNodeType type,
+			       const void *arg, struct cu_graph_node **out);
+/*
  * Add a node of @type with a copy of @params (the type's parameter
  * struct; NULL for an empty node) depending on @deps, which must be
  * nodes of @g.

@@ -294,16 +294,14 @@ CU_EXPORT CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *phGraphNode,
 CU_EXPORT CUresult CUDAAPI cuGraphMemAllocNodeGetParams(CUgraphNode hNode,
 		CUDA_MEM_ALLOC_NODE_PARAMS *params_out)
 {
-	struct cu_graph_node *n = (struct cu_graph_node *)hNode;
-	CUresult res = cu_initialized();
+	struct cu_graph_node *n;
+	CUresult res = cu_graph_node_of_type(hNode,
+					     CU_GRAPH_NODE_TYPE_MEM_ALLOC,
+					     params_out, &n);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!params_out || !cu_graph_node_valid(n) ||
-	    n->type != CU_GRAPH_NODE_TYPE_MEM_ALLOC)
-		return CUDA_ERROR_INVALID_VALUE;
-	*params_out = n->u.alloc.p;
-	return CUDA_SUCCESS;
+	if (res == CUDA_SUCCESS)
+		*params_out = n->u.alloc.p;
+	return res;
 }
 
 /* A free node frees a graph allocation, once. */
@@ -332,26 +330,31 @@ CU_EXPORT CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *phGraphNode,
 CU_EXPORT CUresult CUDAAPI cuGraphMemFreeNodeGetParams(CUgraphNode hNode,
 						       CUdeviceptr *dptr_out)
 {
-	struct cu_graph_node *n = (struct cu_graph_node *)hNode;
-	CUresult res = cu_initialized();
+	struct cu_graph_node *n;
+	CUresult res = cu_graph_node_of_type(hNode, CU_GRAPH_NODE_TYPE_MEM_FREE,
+					     dptr_out, &n);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!dptr_out || !cu_graph_node_valid(n) ||
-	    n->type != CU_GRAPH_NODE_TYPE_MEM_FREE)
-		return CUDA_ERROR_INVALID_VALUE;
-	*dptr_out = n->u.free_ptr;
-	return CUDA_SUCCESS;
+	if (res == CUDA_SUCCESS)
+		*dptr_out = n->u.free_ptr;
+	return res;
 }
 
-static CUresult cu_graph_mem_device(CUdevice device, struct cu_device **out)
+/*
+ * The entry checks of the device's graph-memory calls: the driver
+ * initialized, @device a device, then (with @has_value) @value, where
+ * the call reads or writes, not NULL.
+ */
+static CUresult cu_graph_mem_args(CUdevice device, const void *value,
+				  bool has_value, struct cu_device **out)
 {
 	CUresult res = cu_initialized();
 
 	if (res != CUDA_SUCCESS)
 		return res;
 	*out = cu_device_get(device);
-	return *out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+	if (!*out)
+		return CUDA_ERROR_INVALID_DEVICE;
+	return has_value && !value ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
 }
 
 CU_EXPORT CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device,
@@ -359,13 +362,11 @@ CU_EXPORT CUresult CUDAAPI cuDeviceGetGraphMemAttribute(CUdevice device,
 {
 	struct cu_graph_mem_stats *st;
 	struct cu_device *d;
-	CUresult res = cu_graph_mem_device(device, &d);
+	CUresult res = cu_graph_mem_args(device, value, true, &d);
 	cuuint64_t v;
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!value)
-		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&cu_graph_mem_lock);
 	st = cu_stats(d);
 	switch (attr) {
@@ -394,13 +395,11 @@ CU_EXPORT CUresult CUDAAPI cuDeviceSetGraphMemAttribute(CUdevice device,
 {
 	struct cu_graph_mem_stats *st;
 	struct cu_device *d;
-	CUresult res = cu_graph_mem_device(device, &d);
+	CUresult res = cu_graph_mem_args(device, value, true, &d);
 	cuuint64_t v;
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!value)
-		return CUDA_ERROR_INVALID_VALUE;
 	memcpy(&v, value, sizeof(v));
 	if (v)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -425,7 +424,7 @@ CU_EXPORT CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device)
 {
 	struct cu_graph_alloc **pp, *a, *dead = NULL;
 	struct cu_device *d;
-	CUresult res = cu_graph_mem_device(device, &d);
+	CUresult res = cu_graph_mem_args(device, NULL, false, &d);
 
 	if (res != CUDA_SUCCESS)
 		return res;

@@ -129,39 +129,38 @@ static CUresult cu_launch_submit(struct cu_function *f,
 				 const struct cu_launch_cfg *c,
 				 const uint32_t cluster[3],
 				 struct cu_stream *s, void **params,
-				 void **extra, uint32_t bytes,
+				 void **extra, uint32_t payload_size,
 				 struct vgpu_launch_counters *cnt)
 {
 	struct cu_module *m = f->module;
 	struct cu_ctx *ctx = m->ctx;
 	uint32_t psize = f->kernel->param_size;
-	struct vgpu_pkt_launch *pkt;
+	struct vgpu_pkt_launch pkt = {
+		.isa_version = VGPU_LAUNCH_ISA_V1,
+		.shared_bytes = c->shared,
+		.code_va = m->code_va,
+	};
 	struct vgpu_launch_v1 *v1;
 	struct cu_op op;
-	void *mem;
+	void *payload;
 	CUresult res;
 	int ret;
 
+	memcpy(pkt.grid, c->grid, sizeof(pkt.grid));
+	memcpy(pkt.block, c->block, sizeof(pkt.block));
 	res = cu_op_begin(s, CU_ENGINE_COMPUTE, NULL, &op);
 	if (res != CUDA_SUCCESS)
 		return res;
-	ret = vgpu_queue_reserve(op.queue->vq, bytes, op.deadline, &mem);
+	ret = vgpu_emit_launch(op.queue->vq, &pkt, payload_size, op.deadline,
+			       &payload);
 	if (ret) {
 		cu_op_abort(&op, ret);
 		return cu_from_errno(ret);
 	}
-	pkt = mem;
-	v1 = (struct vgpu_launch_v1 *)(pkt + 1);
+	/* The payload comes zeroed: only what is not 0 is written. */
+	v1 = payload;
 	/* The parameters go straight into the ring: no copy in between. */
 	cu_launch_params(f, params, extra, (uint8_t *)(v1 + 1));
-	pkt->hdr.opcode = VGPU_PKT_LAUNCH;
-	pkt->hdr.size = bytes;
-	pkt->isa_version = VGPU_LAUNCH_ISA_V1;
-	pkt->shared_bytes = c->shared;
-	pkt->code_va = m->code_va;
-	pkt->params_va = 0;
-	memcpy(pkt->grid, c->grid, sizeof(pkt->grid));
-	memcpy(pkt->block, c->block, sizeof(pkt->block));
 	v1->kernel_index = f->index;
 	v1->flags = VGPU_LAUNCH_F_INLINE_PARAMS;
 	v1->image_size = m->image_size;
@@ -177,7 +176,6 @@ static CUresult cu_launch_submit(struct cu_function *f,
 		v1->printf_fifo_size = ctx->printf_fifo ? ctx->printf_size : 0;
 	}
 	v1->param_size = psize;
-	v1->local_bytes = 0;
 	/* cuStreamCreateWithPriority's range [-5, 0] is the packet's. */
 	v1->priority = s->priority;
 	for (int i = 0; i < 3; i++)
@@ -205,7 +203,7 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	struct cu_module *m;
 	struct cu_stream *s;
 	struct cu_ctx *ctx;
-	uint32_t psize, bytes, cluster[3];
+	uint32_t psize, payload_size, cluster[3];
 	bool recorded;
 	CUresult res = cu_ctx_get(&ctx);
 
@@ -229,8 +227,8 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	psize = f->kernel->param_size;
 	if (psize > VGPU_LAUNCH_MAX_PARAMS)
 		return CUDA_ERROR_INVALID_VALUE;
-	bytes = (uint32_t)(sizeof(struct vgpu_pkt_launch) +
-			   sizeof(struct vgpu_launch_v1) + cu_align_up(psize, 8));
+	payload_size = (uint32_t)(sizeof(struct vgpu_launch_v1) +
+				  cu_align_up(psize, 8));
 	res = cu_launch_params(f, params, extra, NULL);
 	if (res != CUDA_SUCCESS)
 		return res;
@@ -256,7 +254,8 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	res = cu_prof_begin(ctx, s, c, &cnt);
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = cu_launch_submit(f, c, cluster, s, params, extra, bytes, cnt);
+	res = cu_launch_submit(f, c, cluster, s, params, extra, payload_size,
+			       cnt);
 	return cu_prof_end(ctx, s, f, c->grid, c->block, c->shared, cnt, res);
 }
 

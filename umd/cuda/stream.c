@@ -92,6 +92,25 @@ CUresult cu_stream_current(CUstream h, struct cu_ctx **ctx,
 	return cu_stream_resolve(*ctx, h, s);
 }
 
+/*
+ * The entry checks of a call that answers about a stream: the stream @h of
+ * the current context (cu_stream_current(); @ctx may be NULL), then @out,
+ * where the answer goes, not NULL: a bad stream is reported before a
+ * missing pointer, as these calls always did here.
+ */
+CUresult cu_stream_query_args(CUstream h, const void *out,
+			      struct cu_ctx **ctx, struct cu_stream **s)
+{
+	struct cu_ctx *c;
+	CUresult res = cu_stream_current(h, &c, s);
+
+	if (ctx)
+		*ctx = c;
+	if (res == CUDA_SUCCESS && !out)
+		res = CUDA_ERROR_INVALID_VALUE;
+	return res;
+}
+
 CUresult cu_stream_sync(struct cu_stream *s)
 {
 	struct cu_point p;
@@ -273,44 +292,32 @@ CU_EXPORT CUresult CUDAAPI cuStreamWaitEvent(CUstream h, CUevent hEvent,
 
 CU_EXPORT CUresult CUDAAPI cuStreamGetPriority(CUstream h, int *priority)
 {
-	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_stream_current(h, &ctx, &s);
+	CUresult res = cu_stream_query_args(h, priority, NULL, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!priority)
-		return CUDA_ERROR_INVALID_VALUE;
-	*priority = s->priority;
-	return CUDA_SUCCESS;
+	if (res == CUDA_SUCCESS)
+		*priority = s->priority;
+	return res;
 }
 
 CU_EXPORT CUresult CUDAAPI cuStreamGetFlags(CUstream h, unsigned int *flags)
 {
-	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_stream_current(h, &ctx, &s);
+	CUresult res = cu_stream_query_args(h, flags, NULL, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!flags)
-		return CUDA_ERROR_INVALID_VALUE;
-	*flags = s->flags;
-	return CUDA_SUCCESS;
+	if (res == CUDA_SUCCESS)
+		*flags = s->flags;
+	return res;
 }
 
 CU_EXPORT CUresult CUDAAPI cuStreamGetCtx(CUstream h, CUcontext *pctx)
 {
-	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_stream_current(h, &ctx, &s);
+	CUresult res = cu_stream_query_args(h, pctx, NULL, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!pctx)
-		return CUDA_ERROR_INVALID_VALUE;
-	*pctx = (CUcontext)s->ctx;
-	return CUDA_SUCCESS;
+	if (res == CUDA_SUCCESS)
+		*pctx = (CUcontext)s->ctx;
+	return res;
 }
 
 /* A stream of a regular context: never of a green one (there are none). */
@@ -329,31 +336,23 @@ CU_EXPORT CUresult CUDAAPI cuStreamGetCtx_v2(CUstream h, CUcontext *pctx,
 
 CU_EXPORT CUresult CUDAAPI cuStreamGetDevice(CUstream h, CUdevice *device)
 {
-	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_stream_current(h, &ctx, &s);
+	CUresult res = cu_stream_query_args(h, device, NULL, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!device)
-		return CUDA_ERROR_INVALID_VALUE;
-	*device = (CUdevice)s->ctx->dev->ordinal;
-	return CUDA_SUCCESS;
+	if (res == CUDA_SUCCESS)
+		*device = (CUdevice)s->ctx->dev->ordinal;
+	return res;
 }
 
 CU_EXPORT CUresult CUDAAPI cuStreamGetId(CUstream h,
 					 unsigned long long *streamId)
 {
-	struct cu_ctx *ctx;
 	struct cu_stream *s;
-	CUresult res = cu_stream_current(h, &ctx, &s);
+	CUresult res = cu_stream_query_args(h, streamId, NULL, &s);
 
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!streamId)
-		return CUDA_ERROR_INVALID_VALUE;
-	*streamId = s->is_null ? 0 : (unsigned long long)(uintptr_t)s;
-	return CUDA_SUCCESS;
+	if (res == CUDA_SUCCESS)
+		*streamId = s->is_null ? 0 : (unsigned long long)(uintptr_t)s;
+	return res;
 }
 
 /*

@@ -615,12 +615,10 @@ CU_EXPORT CUresult CUDAAPI cuStreamEndCapture(CUstream hStream,
 	struct cu_capture *seq;
 	struct cu_stream *s;
 	struct cu_ctx *ctx;
-	CUresult res = cu_stream_current(hStream, &ctx, &s);
+	CUresult res = cu_stream_query_args(hStream, phGraph, &ctx, &s);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!phGraph)
-		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&cu_capture_lock);
 	p = s->capture;
 	if (!p) {
@@ -682,12 +680,10 @@ CU_EXPORT CUresult CUDAAPI cuStreamIsCapturing(CUstream hStream,
 {
 	struct cu_stream *s;
 	struct cu_ctx *ctx;
-	CUresult res = cu_stream_current(hStream, &ctx, &s);
+	CUresult res = cu_stream_query_args(hStream, status, &ctx, &s);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!status)
-		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&cu_capture_lock);
 	res = cu_capture_status(s, status);
 	pthread_mutex_unlock(&cu_capture_lock);
@@ -707,12 +703,11 @@ CU_EXPORT CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream hStream,
 	struct cu_capture_point *p;
 	struct cu_stream *s;
 	struct cu_ctx *ctx;
-	CUresult res = cu_stream_current(hStream, &ctx, &s);
+	CUresult res = cu_stream_query_args(hStream, captureStatus_out, &ctx,
+					    &s);
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!captureStatus_out)
-		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&cu_capture_lock);
 	res = cu_capture_status(s, captureStatus_out);
 	p = s->capture;

@@ -70,6 +70,17 @@ cudaError_t rt_enter(int *dev);
 	} while (0)
 
 /*
+ * For the wrappers of calls on a device: check the device number
+ * (rt_check_device()) or return (and record) the error.
+ */
+#define RT_CHECK_DEVICE_OR_RETURN(device)				\
+	do {								\
+		cudaError_t err_ = rt_check_device(device);		\
+		if (err_ != cudaSuccess)				\
+			return rt_return(err_);				\
+	} while (0)
+
+/*
  * The id (cuCtxGetId) of the context the program created and made
  * current, which rt_enter() found the runtime acting on; 0 when the
  * runtime acts on a primary context.

@@ -405,10 +405,7 @@ cudaError_t cudaDriverGetVersion(int *driverVersion)
 
 cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
 {
-	cudaError_t err = rt_check_device(device);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_CHECK_DEVICE_OR_RETURN(device);
 	if (!pciBusId || len <= 0)
 		return rt_return(cudaErrorInvalidValue);
 	return rt_return_cu(cuDeviceGetPCIBusId(pciBusId, len,

@@ -234,10 +234,7 @@ cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node,
 cudaError_t cudaDeviceGetGraphMemAttribute(int device,
 		enum cudaGraphMemAttributeType attr, void *value)
 {
-	cudaError_t err = rt_check_device(device);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_CHECK_DEVICE_OR_RETURN(device);
 	return rt_return_cu(cuDeviceGetGraphMemAttribute(device,
 			(CUgraphMem_attribute)attr, value));
 }
@@ -245,20 +242,14 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device,
 cudaError_t cudaDeviceSetGraphMemAttribute(int device,
 		enum cudaGraphMemAttributeType attr, void *value)
 {
-	cudaError_t err = rt_check_device(device);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_CHECK_DEVICE_OR_RETURN(device);
 	return rt_return_cu(cuDeviceSetGraphMemAttribute(device,
 			(CUgraphMem_attribute)attr, value));
 }
 
 cudaError_t cudaDeviceGraphMemTrim(int device)
 {
-	cudaError_t err = rt_check_device(device);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_CHECK_DEVICE_OR_RETURN(device);
 	return rt_return_cu(cuDeviceGraphMemTrim(device));
 }
 

@@ -91,30 +91,21 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size,
 
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
 {
-	cudaError_t err = rt_check_device(device);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_CHECK_DEVICE_OR_RETURN(device);
 	return rt_return_cu(cuDeviceGetDefaultMemPool((CUmemoryPool *)memPool,
 						      (CUdevice)device));
 }
 
 cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
 {
-	cudaError_t err = rt_check_device(device);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_CHECK_DEVICE_OR_RETURN(device);
 	return rt_return_cu(cuDeviceGetMemPool((CUmemoryPool *)memPool,
 					       (CUdevice)device));
 }
 
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
 {
-	cudaError_t err = rt_check_device(device);
-
-	if (err != cudaSuccess)
-		return rt_return(err);
+	RT_CHECK_DEVICE_OR_RETURN(device);
 	return rt_return_cu(cuDeviceSetMemPool((CUdevice)device,
 					       rt_pool(memPool)));
 }

@@ -182,9 +182,11 @@ int64_t vgpu_now_ns(void);
 /* ---- packets ------------------------------------------------------------ */
 
 /*
- * Helpers that reserve and fill one packet each (vgpu_hw.h section 4).
+ * Helpers that reserve and fill one packet each (vgpu_hw.h section 4),
+ * one per opcode: the only writers of packets in the user-mode driver.
  * They return what vgpu_queue_reserve() returns.
  */
+int vgpu_emit_nop(struct vgpu_queue *q, uint32_t bytes, int64_t deadline);
 int vgpu_emit_fence(struct vgpu_queue *q, uint64_t value, int64_t deadline);
 int vgpu_emit_write_mem(struct vgpu_queue *q, uint64_t va, uint64_t value,
 			int64_t deadline);
@@ -198,6 +200,8 @@ int vgpu_emit_timestamp(struct vgpu_queue *q, uint64_t va, int64_t deadline);
 int vgpu_emit_copy_tiled(struct vgpu_queue *q,
 			 const struct vgpu_pkt_copy_tiled *tmpl,
 			 int64_t deadline);
+int vgpu_emit_launch(struct vgpu_queue *q, const struct vgpu_pkt_launch *tmpl,
+		     uint32_t payload_size, int64_t deadline, void **payload);
 
 #ifdef __cplusplus
 }

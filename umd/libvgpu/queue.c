@@ -14,7 +14,8 @@
  *     -> kick ioctl if set            -> sleep only if none moved
  *
  * With both barriers, at least one side sees the other's store, so work
- * is never left in a ring while the firmware sleeps.
+ * is never left in a ring while the firmware sleeps.  The barriers and
+ * their partners on the firmware's and the kernel's side: vgpu_barrier.h.
  */
 #include <errno.h>
 #include <sched.h>
@@ -25,6 +26,7 @@
 
 #include "libvgpu.h"
 #include "libvgpu_internal.h"
+#include "vgpu_barrier.h"
 
 #define VGPU_PAGE	4096
 
@@ -81,7 +83,7 @@ int vgpu_queue_create(struct vgpu_device *dev, uint32_t ctx,
 		vgpu_queue_destroy(q);
 		return ret ? ret : -ENOMEM;
 	}
-	q->wptr = __atomic_load_n(&q->doorbell->wptr, __ATOMIC_ACQUIRE);
+	q->wptr = vgpu_smp_load_acquire(&q->doorbell->wptr);
 	*out = q;
 	return 0;
 }
@@ -116,12 +118,14 @@ unsigned int vgpu_queue_engine(const struct vgpu_queue *q)
 
 uint64_t vgpu_queue_completed(const struct vgpu_queue *q)
 {
-	return __atomic_load_n(&q->fence->completed, __ATOMIC_ACQUIRE);
+	/* pairs with the kernel's vgpu_queue_signal() (vgpu_barrier.h (4)) */
+	return vgpu_smp_load_acquire(&q->fence->completed);
 }
 
 uint32_t vgpu_queue_error(const struct vgpu_queue *q)
 {
-	return __atomic_load_n(&q->fence->error, __ATOMIC_ACQUIRE);
+	/* pairs with the kernel's vgpu_queue_set_error() */
+	return vgpu_smp_load_acquire(&q->fence->error);
 }
 
 static int vgpu_queue_error_code(const struct vgpu_queue *q)
@@ -139,7 +143,8 @@ static int vgpu_queue_error_code(const struct vgpu_queue *q)
 /* Free bytes in the ring, counting packets reserved but not submitted. */
 static uint64_t vgpu_queue_space(const struct vgpu_queue *q)
 {
-	uint64_t rptr = __atomic_load_n(&q->doorbell->rptr, __ATOMIC_ACQUIRE);
+	/* pairs with the firmware's advance() (vgpu_barrier.h (2)) */
+	uint64_t rptr = vgpu_smp_load_acquire(&q->doorbell->rptr);
 
 	return q->ring_size - (q->wptr - rptr);
 }
@@ -215,11 +220,13 @@ int vgpu_queue_submit(struct vgpu_queue *q)
 {
 	struct vgpu_handle_arg args = { .handle = q->handle };
 
-	if (__atomic_load_n(&q->doorbell->wptr, __ATOMIC_RELAXED) == q->wptr)
+	if (VGPU_READ_ONCE(q->doorbell->wptr) == q->wptr)
 		return 0;
-	__atomic_store_n(&q->doorbell->wptr, q->wptr, __ATOMIC_RELEASE);
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&q->doorbell->fw_sleeping, __ATOMIC_RELAXED))
+	/* the packets, then wptr: fw_queue_run_one() (vgpu_barrier.h (1)) */
+	vgpu_smp_store_release(&q->doorbell->wptr, q->wptr);
+	/* the handshake with the engine's sleep (vgpu_barrier.h (3)) */
+	vgpu_smp_mb();
+	if (!VGPU_READ_ONCE(q->doorbell->fw_sleeping))
 		return 0;
 	return vgpu_ioctl(q->dev->fd, VGPU_IOCTL_QUEUE_KICK, &args);
 }

@@ -276,6 +276,7 @@ struct ptx_symref cg_resolve(struct cg *g, struct cg_fn *fn,
 	return link_resolve(g->cx, fn->m, o->sym, &o->pos);
 }
 
+/* f32_bits(), f64_bits(): float to bits; f32_from_bits() ...: back. */
 static uint32_t f32_bits(float f)
 {
 	uint32_t b;
@@ -284,7 +285,7 @@ static uint32_t f32_bits(float f)
 	return b;
 }
 
-static float bits_f32(uint32_t b)
+static float f32_from_bits(uint32_t b)
 {
 	float f;
 
@@ -292,7 +293,7 @@ static float bits_f32(uint32_t b)
 	return f;
 }
 
-static double bits_f64(uint64_t b)
+static double f64_from_bits(uint64_t b)
 {
 	double d;
 
@@ -326,9 +327,10 @@ static uint64_t imm_value(struct cg *g, const struct ptx_operand *o,
 	/* PO_FIMM */
 	if (t == PT_F32 || t == PT_B32 || t == PT_U32 || t == PT_S32)
 		return o->is_f32 ? o->imm :
-		       f32_bits((float)bits_f64(o->imm));
+		       f32_bits((float)f64_from_bits(o->imm));
 	if (t == PT_F64 || t == PT_B64 || t == PT_U64 || t == PT_S64)
-		return o->is_f32 ? f64_bits((double)bits_f32((uint32_t)o->imm)) :
+		return o->is_f32 ?
+		       f64_bits((double)f32_from_bits((uint32_t)o->imm)) :
 		       o->imm;
 	cg_unsupported(g, &o->pos, "floating-point immediate for a .%s operand",
 		       ptx_type_name(t));

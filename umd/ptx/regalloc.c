@@ -131,7 +131,8 @@ struct interval {
 	bool used;
 };
 
-static void extend(struct interval *iv, uint32_t r, uint32_t pos)
+/* Grow register @r's live interval to cover instruction @pos. */
+static void interval_cover(struct interval *iv, uint32_t r, uint32_t pos)
 {
 	if (!iv[r].used) {
 		iv[r].start = iv[r].end = pos;
@@ -239,18 +240,18 @@ void cg_allocate_registers(struct cg *g, struct cg_fn *fn)
 
 		for (r = 0; r < nregs; r++) {
 			if (BIT(in, r))
-				extend(iv, r, b.start[k]);
+				interval_cover(iv, r, b.start[k]);
 			if (BIT(o, r))
-				extend(iv, r, b.start[k + 1] - 1);
+				interval_cover(iv, r, b.start[k + 1] - 1);
 		}
 		for (i = b.start[k]; i < b.start[k + 1]; i++) {
 			struct gpr_use u;
 
 			gpr_uses(&fn->code.v[i], &u);
 			for (j = 0; j < u.nsrc; j++)
-				extend(iv, u.src[j], i);
+				interval_cover(iv, u.src[j], i);
 			for (j = 0; j < u.ndst; j++)
-				extend(iv, u.dst[j], i);
+				interval_cover(iv, u.dst[j], i);
 		}
 	}
 	/* Linear scan: by start (counting sort), lowest free register. */

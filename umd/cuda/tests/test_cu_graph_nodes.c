@@ -150,6 +150,54 @@ TEST(child_graph_and_event_nodes)
 }
 
 /* A clone is independent; cuGraphNodeFindInClone maps nodes into it. */
+/*
+ * A node call on a node of another type, or with a NULL argument, is
+ * refused (the checks they share: cu_graph_node_of_type()); on the right
+ * node it answers.
+ */
+TEST(node_calls_check_type_and_argument)
+{
+	CUDA_KERNEL_NODE_PARAMS kp;
+	CUDA_MEM_ALLOC_NODE_PARAMS ap;
+	CUDA_HOST_NODE_PARAMS hp;
+	CUgraphNode empty, rec;
+	CUcontext ctx;
+	CUdeviceptr dp;
+	CUgraph g, got;
+	CUevent ev, ev_got;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphAddEmptyNode(&empty, g, NULL, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphAddEventRecordNode(&rec, g, NULL, 0, ev));
+
+	/* an empty node is none of these */
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuGraphKernelNodeGetParams(empty, &kp));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuGraphKernelNodeSetParams(empty, &kp));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuGraphHostNodeGetParams(empty, &hp));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuGraphChildGraphNodeGetGraph(empty, &got));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuGraphEventRecordNodeGetEvent(empty, &ev_got));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuGraphEventWaitNodeGetEvent(rec, &ev_got));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuGraphMemAllocNodeGetParams(rec, &ap));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuGraphMemFreeNodeGetParams(rec, &dp));
+	/* the right node, no argument */
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuGraphEventRecordNodeGetEvent(rec, NULL));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuGraphEventRecordNodeSetEvent(rec, NULL));
+	/* the right node and an argument */
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphEventRecordNodeGetEvent(rec, &ev_got));
+	ASSERT_EQ(ev, ev_got);
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphEventRecordNodeSetEvent(rec, ev));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
+	ASSERT_EQ(CUDA_SUCCESS, cuEventDestroy(ev));
+}
+
 TEST(clone_and_find_in_clone)
 {
 	CUcontext ctx;

@@ -43,6 +43,51 @@ TEST(stream_lifecycle)
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s2));
 }
 
+/*
+ * Every call that answers about a stream refuses a NULL answer pointer
+ * (the checks they share: cu_stream_query_args()), and answers about the
+ * stream it was given.
+ */
+TEST(stream_query_arguments)
+{
+	CUstreamCaptureStatus st;
+	unsigned long long id;
+	CUcontext ctx, owner;
+	unsigned int flags;
+	CUdevice dev;
+	CUgraph g;
+	CUstream s;
+	int prio;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreateWithPriority(&s, 0, -2));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuStreamGetPriority(s, NULL));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuStreamGetFlags(s, NULL));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuStreamGetCtx(s, NULL));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuStreamGetDevice(s, NULL));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuStreamGetId(s, NULL));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuStreamIsCapturing(s, NULL));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE, cuStreamEndCapture(s, NULL));
+	ASSERT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuStreamGetCaptureInfo(s, NULL, NULL, NULL, NULL, NULL,
+					 NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamGetPriority(s, &prio));
+	ASSERT_EQ(-2, prio);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamGetFlags(s, &flags));
+	ASSERT_EQ(0u, flags);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamGetCtx(s, &owner));
+	ASSERT_EQ(ctx, owner);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamGetDevice(s, &dev));
+	ASSERT_EQ(0, dev);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamGetId(s, &id));
+	ASSERT_NE(0ull, id);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamIsCapturing(s, &st));
+	ASSERT_EQ(CU_STREAM_CAPTURE_STATUS_NONE, st);
+	/* not capturing: the call is refused, and not for its arguments */
+	ASSERT_EQ(CUDA_ERROR_ILLEGAL_STATE, cuStreamEndCapture(s, &g));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamDestroy(s));
+}
+
 TEST(events_and_timing)
 {
 	CUcontext ctx;

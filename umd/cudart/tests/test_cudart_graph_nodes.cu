@@ -98,7 +98,11 @@ static void test_child_event_clone_update(void)
 	add_twice_plus(g2, &wait, &d, &three);
 	TAP(OK(cudaGraphInstantiate(&e, g, 0)) &&
 	    OK(cudaGraphInstantiate(&e2, g2, 0)), "instantiate both");
-	cudaMemset(d, 0, N * sizeof(int));
+	/*
+	 * In s1's order: cudaMemset on the legacy stream would not order
+	 * itself before work on a non-blocking stream.
+	 */
+	cudaMemsetAsync(d, 0, N * sizeof(int), s1);
 	cudaGraphLaunch(e, s1);
 	cudaGraphLaunch(e2, s2);
 	cudaStreamSynchronize(s2);
@@ -119,7 +123,7 @@ static void test_child_event_clone_update(void)
 	TAP(OK(cudaGraphKernelNodeSetParams(found, &kp)), "set clone's params");
 	TAP(OK(cudaGraphExecUpdate(e, c, &info)) &&
 	    info.result == cudaGraphExecUpdateSuccess, "exec update");
-	cudaMemset(d, 0, N * sizeof(int));
+	cudaMemsetAsync(d, 0, N * sizeof(int), s1);
 	cudaGraphLaunch(e, s1);
 	cudaStreamSynchronize(s1);
 	// (0 * 2 + 3) * 2 + 1 = 7

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# umd/nvrtc: the run-time compilation fronts libnvrtc.so.13 and
+# libnvJitLink.so.13 (Documentation/nvrtc.rst), and their guest tests.
+#
+# Each front is compiled against the toolkit's own header, so every
+# export has NVIDIA's signature, and exports exactly NVIDIA's names under
+# NVIDIA's version node (the .map files).  NVIDIA's library itself is
+# found at run time (toolkit_lib.c), never linked.
+
+NVRTC_FRONT := $(LIB)/libnvrtc.so.13
+NVJITLINK_FRONT := $(LIB)/libnvJitLink.so.13
+NVRTC_COMMON_SRCS := umd/nvrtc/toolkit_lib.c umd/nvrtc/arch_option.c
+NVRTC_FRONT_SRCS := umd/nvrtc/nvrtc_front.c $(NVRTC_COMMON_SRCS)
+NVJITLINK_FRONT_SRCS := umd/nvrtc/nvjitlink_front.c $(NVRTC_COMMON_SRCS)
+# vGPU's PTX compiler, as libcuda has it (umd/cuda/build.mk): the
+# nvJitLink front compiles the linked PTX into a vISA image.
+NVJITLINK_PTX_OBJS := $(filter $(OBJ)/pic/umd/ptx/%,$(CUDA_DRV_DEPS_OBJS))
+NVRTC_ALL_SRCS := $(sort $(NVRTC_FRONT_SRCS) $(NVJITLINK_FRONT_SRCS))
+NVRTC_ALL_OBJS := $(patsubst %.c,$(OBJ)/%.pic.o,$(NVRTC_ALL_SRCS))
+
+$(NVRTC_ALL_OBJS): $(OBJ)/%.pic.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -fPIC -fvisibility=hidden -Iumd \
+		-I$(CUDA_HOME)/include \
+		-MMD -MP -c $< -o $@
+
+-include $(NVRTC_ALL_OBJS:.o=.d)
+
+# __nvrtcCPEx, NVIDIA's undeclared export, is a jump (nvrtc_internal.S).
+NVRTC_ASM_OBJ := $(OBJ)/umd/nvrtc/nvrtc_internal.pic.o
+$(NVRTC_ASM_OBJ): umd/nvrtc/nvrtc_internal.S
+	@mkdir -p $(dir $@)
+	$(CC) -fPIC -c $< -o $@
+
+$(NVRTC_FRONT): $(patsubst %.c,$(OBJ)/%.pic.o,$(NVRTC_FRONT_SRCS)) \
+		$(NVRTC_ASM_OBJ) umd/nvrtc/libnvrtc.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ -Wl,-soname,libnvrtc.so.13 \
+		-Wl,--version-script=umd/nvrtc/libnvrtc.map -Wl,-z,defs \
+		$(filter %.o,$^) -ldl -lpthread
+$(NVJITLINK_FRONT): $(patsubst %.c,$(OBJ)/%.pic.o,$(NVJITLINK_FRONT_SRCS)) \
+		$(NVJITLINK_PTX_OBJS) umd/nvrtc/libnvJitLink.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ -Wl,-soname,libnvJitLink.so.13 \
+		-Wl,--version-script=umd/nvrtc/libnvJitLink.map -Wl,-z,defs \
+		$(filter %.o,$^) -ldl -lpthread
+$(LIB)/libnvrtc.so: $(NVRTC_FRONT)
+	ln -sf libnvrtc.so.13 $@
+$(LIB)/libnvJitLink.so: $(NVJITLINK_FRONT)
+	ln -sf libnvJitLink.so.13 $@
+
+ALL_TARGETS += $(NVRTC_FRONT) $(LIB)/libnvrtc.so $(NVJITLINK_FRONT) \
+	$(LIB)/libnvJitLink.so
+
+# --- guest tests ---------------------------------------------------------
+#
+# Built as any NVRTC/nvJitLink program is (-lnvrtc, -lnvJitLink, with
+# build/lib first so the fronts are found).  NVIDIA's libraries reach the
+# guest through TEST.vmargs (--with, when the toolkit has them; the tests
+# skip otherwise).  nvrtc_test_rule: test name, libraries, NVIDIA's
+# libraries for the guest, other vgpu-vm options.
+NVRTC_TST := $(TST)/nvrtc
+NVRTC_TOOLKIT_LIBS := $(wildcard $(CUDA_HOME)/lib64/libnvrtc.so.13 \
+	$(CUDA_HOME)/lib64/libnvrtc-builtins.so.13.0)
+NVJITLINK_TOOLKIT_LIBS := $(wildcard $(CUDA_HOME)/lib64/libnvJitLink.so.13)
+NVRTC_TEST_DEPS := umd/cuda/tests/fw_launcher.c umd/cuda/tests/cuda_test.h \
+	umd/cuda/tests/fw_launcher.h $(CUDA_DRV) $(NVRTC_FRONT) \
+	$(NVJITLINK_FRONT) $(LIB)/libnvrtc.so $(LIB)/libnvJitLink.so
+
+define nvrtc_test_rule
+$(NVRTC_TST)/$(1): umd/nvrtc/tests/$(1).c $(NVRTC_TEST_DEPS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) $$(CUDA_TEST_CFLAGS) -o $$@ \
+		umd/nvrtc/tests/$(1).c umd/cuda/tests/fw_launcher.c \
+		-L$$(LIB) -Wl,-rpath,$$(abspath $$(LIB)) $(2) -lcuda -lpthread
+$(NVRTC_TST)/$(1).vmargs: $(3) umd/nvrtc/build.mk
+	@mkdir -p $$(dir $$@)
+	echo $(addprefix --with ,$(3)) $(4) > $$@
+ALL_TARGETS += $(NVRTC_TST)/$(1) $(NVRTC_TST)/$(1).vmargs
+GUEST_TESTS += $(NVRTC_TST)/$(1)
+endef
+$(eval $(call nvrtc_test_rule,test_nvrtc,-lnvrtc,$(NVRTC_TOOLKIT_LIBS)))
+
+# test_nvjitlink also links a SASS cubin, which vGPU refuses with a reason.
+NVRTC_SASS_CUBIN := $(TST)/nvrtc-data/twice.sm_90.cubin
+$(NVRTC_SASS_CUBIN): umd/nvrtc/tests/kernels/twice.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -cubin -rdc=true -arch=sm_90 -o $@ $<
+$(NVRTC_TST)/test_nvjitlink: $(NVRTC_SASS_CUBIN)
+$(NVRTC_TST)/test_nvjitlink: private CUDA_TEST_CFLAGS += \
+	-DSASS_CUBIN='"$(abspath $(NVRTC_SASS_CUBIN))"'
+# Its guest holds both of NVIDIA's libraries (over 200 MiB, unpacked in
+# the guest's memory): it gets 4 GiB.
+$(eval $(call nvrtc_test_rule,test_nvjitlink,-lnvJitLink -lnvrtc,\
+	$(NVRTC_TOOLKIT_LIBS) $(NVJITLINK_TOOLKIT_LIBS),--memory 4096))

@@ -94,3 +94,16 @@ $(NVRTC_TST)/test_nvjitlink: private CUDA_TEST_CFLAGS += \
 # the guest's memory): it gets 4 GiB.
 $(eval $(call nvrtc_test_rule,test_nvjitlink,-lnvJitLink -lnvrtc,\
 	$(NVRTC_TOOLKIT_LIBS) $(NVJITLINK_TOOLKIT_LIBS),--memory 4096))
+
+# --- host tests ------------------------------------------------------------
+$(NVRTC_TST)/native_front_exports: umd/nvrtc/tests/native_front_exports.c \
+		$(NVRTC_FRONT) $(NVJITLINK_FRONT)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -DFRONT_DIR='"$(abspath $(LIB))"' \
+		-DTOOLKIT_DIR='"$(CUDA_HOME)/lib64"' -o $@ $<
+$(NVRTC_TST)/native_arch_option: umd/nvrtc/tests/native_arch_option.c \
+		umd/nvrtc/arch_option.c umd/nvrtc/arch_option.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Iumd/nvrtc -o $@ $< umd/nvrtc/arch_option.c
+ALL_TARGETS += $(NVRTC_TST)/native_front_exports $(NVRTC_TST)/native_arch_option
+NATIVE_TESTS += $(NVRTC_TST)/native_front_exports $(NVRTC_TST)/native_arch_option

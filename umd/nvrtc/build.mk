@@ -53,6 +53,43 @@ $(LIB)/libnvJitLink.so: $(NVJITLINK_FRONT)
 ALL_TARGETS += $(NVRTC_FRONT) $(LIB)/libnvrtc.so $(NVJITLINK_FRONT) \
 	$(LIB)/libnvJitLink.so
 
+# Sanitizer (ASan + UBSan) copies, beside the sanitizer libcuda, for the
+# -san tests.  Those are linked with an RPATH, not a RUNPATH: the guest's
+# LD_LIBRARY_PATH (build/lib) would otherwise win over build/lib/san.
+NVRTC_FRONT_SAN := $(LIB)/san/libnvrtc.so.13
+NVJITLINK_FRONT_SAN := $(LIB)/san/libnvJitLink.so.13
+NVRTC_SAN_OBJ = $(patsubst %.c,$(OBJ)/san-pic/%.o,$(1))
+NVRTC_ALL_SAN_OBJS := $(call NVRTC_SAN_OBJ,$(NVRTC_ALL_SRCS))
+NVJITLINK_PTX_SAN_OBJS := \
+	$(filter $(OBJ)/san-pic/umd/ptx/%,$(CUDA_DRV_SAN_OBJS))
+
+$(NVRTC_ALL_SAN_OBJS): $(OBJ)/san-pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -fPIC -fvisibility=hidden -Iumd \
+		-I$(CUDA_HOME)/include -MMD -MP -c $< -o $@
+
+-include $(NVRTC_ALL_SAN_OBJS:.o=.d)
+
+$(NVRTC_FRONT_SAN): $(call NVRTC_SAN_OBJ,$(NVRTC_FRONT_SRCS)) \
+		$(NVRTC_ASM_OBJ) umd/nvrtc/libnvrtc.map
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_CFLAGS) -shared -o $@ -Wl,-soname,libnvrtc.so.13 \
+		-Wl,--version-script=umd/nvrtc/libnvrtc.map \
+		$(filter %.o,$^) -ldl -lpthread
+$(NVJITLINK_FRONT_SAN): $(call NVRTC_SAN_OBJ,$(NVJITLINK_FRONT_SRCS)) \
+		$(NVJITLINK_PTX_SAN_OBJS) umd/nvrtc/libnvJitLink.map
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_CFLAGS) -shared -o $@ -Wl,-soname,libnvJitLink.so.13 \
+		-Wl,--version-script=umd/nvrtc/libnvJitLink.map \
+		$(filter %.o,$^) -ldl -lpthread
+$(LIB)/san/libnvrtc.so: $(NVRTC_FRONT_SAN)
+	ln -sf libnvrtc.so.13 $@
+$(LIB)/san/libnvJitLink.so: $(NVJITLINK_FRONT_SAN)
+	ln -sf libnvJitLink.so.13 $@
+
+ALL_TARGETS += $(NVRTC_FRONT_SAN) $(NVJITLINK_FRONT_SAN) \
+	$(LIB)/san/libnvrtc.so $(LIB)/san/libnvJitLink.so
+
 # --- guest tests ---------------------------------------------------------
 #
 # Built as any NVRTC/nvJitLink program is (-lnvrtc, -lnvJitLink, with
@@ -67,6 +104,10 @@ NVJITLINK_TOOLKIT_LIBS := $(wildcard $(CUDA_HOME)/lib64/libnvJitLink.so.13)
 NVRTC_TEST_DEPS := umd/cuda/tests/fw_launcher.c umd/cuda/tests/cuda_test.h \
 	umd/cuda/tests/fw_launcher.h $(CUDA_DRV) $(NVRTC_FRONT) \
 	$(NVJITLINK_FRONT) $(LIB)/libnvrtc.so $(LIB)/libnvJitLink.so
+NVRTC_TEST_SAN_DEPS := umd/cuda/tests/fw_launcher.c \
+	umd/cuda/tests/cuda_test.h umd/cuda/tests/fw_launcher.h \
+	$(CUDA_DRV_SAN) $(NVRTC_FRONT_SAN) $(NVJITLINK_FRONT_SAN) \
+	$(LIB)/san/libnvrtc.so $(LIB)/san/libnvJitLink.so
 
 define nvrtc_test_rule
 $(NVRTC_TST)/$(1): umd/nvrtc/tests/$(1).c $(NVRTC_TEST_DEPS)
@@ -77,8 +118,17 @@ $(NVRTC_TST)/$(1): umd/nvrtc/tests/$(1).c $(NVRTC_TEST_DEPS)
 $(NVRTC_TST)/$(1).vmargs: $(3) umd/nvrtc/build.mk
 	@mkdir -p $$(dir $$@)
 	echo $(addprefix --with ,$(3)) $(4) > $$@
-ALL_TARGETS += $(NVRTC_TST)/$(1) $(NVRTC_TST)/$(1).vmargs
-GUEST_TESTS += $(NVRTC_TST)/$(1)
+$(NVRTC_TST)/$(1)-san: umd/nvrtc/tests/$(1).c $(NVRTC_TEST_SAN_DEPS)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) $$(SAN_CFLAGS) $$(CUDA_TEST_CFLAGS) -o $$@ \
+		umd/nvrtc/tests/$(1).c umd/cuda/tests/fw_launcher.c \
+		-L$$(LIB)/san -Wl,--disable-new-dtags \
+		-Wl,-rpath,$$(abspath $$(LIB)/san) $(2) -lcuda -lpthread
+$(NVRTC_TST)/$(1)-san.vmargs: $(NVRTC_TST)/$(1).vmargs
+	cp $$< $$@
+ALL_TARGETS += $(NVRTC_TST)/$(1) $(NVRTC_TST)/$(1).vmargs \
+	$(NVRTC_TST)/$(1)-san $(NVRTC_TST)/$(1)-san.vmargs
+GUEST_TESTS += $(NVRTC_TST)/$(1) $(NVRTC_TST)/$(1)-san
 endef
 $(eval $(call nvrtc_test_rule,test_nvrtc,-lnvrtc,$(NVRTC_TOOLKIT_LIBS)))
 
@@ -87,8 +137,9 @@ NVRTC_SASS_CUBIN := $(TST)/nvrtc-data/twice.sm_90.cubin
 $(NVRTC_SASS_CUBIN): umd/nvrtc/tests/kernels/twice.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -cubin -rdc=true -arch=sm_90 -o $@ $<
-$(NVRTC_TST)/test_nvjitlink: $(NVRTC_SASS_CUBIN)
-$(NVRTC_TST)/test_nvjitlink: private CUDA_TEST_CFLAGS += \
+$(NVRTC_TST)/test_nvjitlink $(NVRTC_TST)/test_nvjitlink-san: $(NVRTC_SASS_CUBIN)
+$(NVRTC_TST)/test_nvjitlink $(NVRTC_TST)/test_nvjitlink-san: \
+	private CUDA_TEST_CFLAGS += \
 	-DSASS_CUBIN='"$(abspath $(NVRTC_SASS_CUBIN))"'
 # Its guest holds both of NVIDIA's libraries (over 200 MiB, unpacked in
 # the guest's memory): it gets 4 GiB.

@@ -132,6 +132,9 @@ GUEST_TESTS += $(NVRTC_TST)/$(1) $(NVRTC_TST)/$(1)-san
 endef
 $(eval $(call nvrtc_test_rule,test_nvrtc,-lnvrtc,$(NVRTC_TOOLKIT_LIBS)))
 
+# test_nvrtc_absent: the same fronts in a guest without NVIDIA's libraries.
+$(eval $(call nvrtc_test_rule,test_nvrtc_absent,-lnvJitLink -lnvrtc,,))
+
 # test_nvjitlink also links a SASS cubin, which vGPU refuses with a reason.
 NVRTC_SASS_CUBIN := $(TST)/nvrtc-data/twice.sm_90.cubin
 $(NVRTC_SASS_CUBIN): umd/nvrtc/tests/kernels/twice.cu

@@ -115,9 +115,13 @@ FRONT_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram prog,
 
 	if (!fn)
 		return NO_LIBRARY;
-	/* NVIDIA's library judges bad arguments, with its own codes. */
-	if (!prog || numOptions <= 0 || !options)
-		return fn(prog, numOptions, options);
+	/* No options (NVRTC's default virtual architecture), or bad ones. */
+	if (!prog || numOptions <= 0 || !options) {
+		res = fn(prog, numOptions, options);
+		if (prog)
+			ptx_prog_set(prog, 0);
+		return res;
+	}
 	changed = vgpu_arch_rewrite(options, numOptions, &opts);
 	if (changed < 0)
 		return NVRTC_ERROR_OUT_OF_MEMORY;
@@ -130,21 +134,23 @@ FRONT_EXPORT nvrtcResult nvrtcCompileProgram(nvrtcProgram prog,
 FRONT_EXPORT nvrtcResult nvrtcGetCUBINSize(nvrtcProgram prog,
 					   size_t *cubinSizeRet)
 {
+	typedef nvrtcResult (*fn_t)(nvrtcProgram, size_t *);
+	fn_t fn;
+
 	if (prog && ptx_prog_is(prog))
 		return nvrtcGetPTXSize(prog, cubinSizeRet);
-	typedef nvrtcResult (*fn_t)(nvrtcProgram, size_t *);
-	fn_t fn = REAL(fn_t, nvrtcGetCUBINSize);
-
+	fn = REAL(fn_t, nvrtcGetCUBINSize);
 	return fn ? fn(prog, cubinSizeRet) : NO_LIBRARY;
 }
 
 FRONT_EXPORT nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin)
 {
+	typedef nvrtcResult (*fn_t)(nvrtcProgram, char *);
+	fn_t fn;
+
 	if (prog && ptx_prog_is(prog))
 		return nvrtcGetPTX(prog, cubin);
-	typedef nvrtcResult (*fn_t)(nvrtcProgram, char *);
-	fn_t fn = REAL(fn_t, nvrtcGetCUBIN);
-
+	fn = REAL(fn_t, nvrtcGetCUBIN);
 	return fn ? fn(prog, cubin) : NO_LIBRARY;
 }
 

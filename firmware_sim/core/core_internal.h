@@ -6,6 +6,7 @@
  *  grid.c       a grid's life: submit, complete, stop; TLB shootdown
  *  dispatch.c   which block an SM takes next, contexts and time slices
  *  sched.c      SM worker threads, resident blocks, barriers
+ *  fault.c      a grid's first fault, with its PTX line
  *  warp.c       the interpreter loop, reconvergence stack, calls
  *  exec_*.c     instruction semantics, one file per class
  *  memory.c     address resolution per state space, the per-SM TLB
@@ -312,7 +313,7 @@ struct grid *sched_reap(struct vgpu_core *core);
 /* grid.c */
 void grid_complete(struct vgpu_core *core, struct grid *g);
 
-/* sched.c */
+/* fault.c: keep @g's first fault (the others are dropped) */
 void core_record_fault(struct grid *g, const struct warp *w, int lane,
 		       uint32_t pc, uint32_t kind, uint64_t addr,
 		       const char *msg);

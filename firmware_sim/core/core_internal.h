@@ -32,6 +32,9 @@
 #define MAX_RSTACK	65536
 #define MAX_REG_ROWS	16384	/* register rows per warp, all windows: 4 MiB */
 #define TLB_ENTRIES	64
+/* An SM reads the clock after this much work (sched.c: preempted()). */
+#define CLOCK_EVERY_QUANTA	32
+#define CLOCK_EVERY_INSNS	(2 * WARP_QUANTUM)
 
 /*
  * A pre-decoded instruction.  Literal operands are resolved to pointers to
@@ -223,8 +226,14 @@ struct sm_usage {
 	uint64_t shared;
 };
 
+/*
+ * One per SM thread, in an array: each starts on a cache line of its own
+ * (vgpu_core_create() allocates them aligned), so that one SM's writes
+ * (its TLB, its counters) never invalidate the line another SM reads its
+ * own fields from.
+ */
 struct sm {
-	struct vgpu_core *core;
+	_Alignas(64) struct vgpu_core *core;
 	unsigned int id;
 	pthread_t thread;
 	struct tlb_entry tlb[TLB_ENTRIES];
@@ -245,6 +254,9 @@ struct sm {
 	 * moved into @res by this SM, under core->lock */
 	struct block *inbox;
 	atomic_ullong progress;	/* warp-instructions retired */
+	/* work since the SM last read the clock (sched.c: preempted()) */
+	uint32_t clock_quanta;
+	uint64_t clock_insns;
 };
 
 /* Why a grid stops before its end. */

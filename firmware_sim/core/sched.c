@@ -216,18 +216,33 @@ static void tlb_check(struct sm *sm, const struct grid *g)
 	atomic_store_explicit(&sm->tlb_seen, gen, memory_order_release);
 }
 
-/* Has GR switched context since @ctx_gen?  Looks at the clock, too. */
+/*
+ * Has GR switched context since @ctx_gen?  Looks at the clock, too, but
+ * not before every quantum: a warp of a short kernel (vectorAdd's run ten
+ * instructions and end) is a quantum of its own, and one clock_gettime()
+ * per warp was 13% of the native tier's time.  The clock is read once
+ * @sm has run CLOCK_EVERY_INSNS warp-instructions or CLOCK_EVERY_QUANTA
+ * quanta since the last reading, whichever comes first, so the scheduler's
+ * decisions (time slices, exec_limit_us) are late by at most that much
+ * work: a few microseconds on the native tier, against a 1 ms tick.
+ */
 static bool preempted(struct sm *sm, uint64_t ctx_gen)
 {
 	struct vgpu_core *core = sm->core;
-	uint64_t now = core_now_ns();
 
-	if (now >= atomic_load_explicit(&core->next_tick,
-					memory_order_relaxed)) {
-		pthread_mutex_lock(&core->lock);
-		if (now >= atomic_load(&core->next_tick))
-			sched_tick(core, now);
-		pthread_mutex_unlock(&core->lock);
+	if (++sm->clock_quanta >= CLOCK_EVERY_QUANTA ||
+	    sm->clock_insns >= CLOCK_EVERY_INSNS) {
+		uint64_t now = core_now_ns();
+
+		sm->clock_quanta = 0;
+		sm->clock_insns = 0;
+		if (now >= atomic_load_explicit(&core->next_tick,
+						memory_order_relaxed)) {
+			pthread_mutex_lock(&core->lock);
+			if (now >= atomic_load(&core->next_tick))
+				sched_tick(core, now);
+			pthread_mutex_unlock(&core->lock);
+		}
 	}
 	return atomic_load_explicit(&core->ctx_gen, memory_order_relaxed) !=
 	       ctx_gen;
@@ -262,8 +277,13 @@ static int block_run(struct sm *sm, struct block *b, uint64_t ctx_gen)
 			return BLOCK_RAN;
 		before = w->insns;
 		r = warp_run(w, WARP_QUANTUM);
-		atomic_fetch_add_explicit(&sm->progress, w->insns - before,
-					  memory_order_relaxed);
+		sm->clock_insns += w->insns - before;
+		/* only this thread writes it: no locked add needed */
+		atomic_store_explicit(&sm->progress,
+				      atomic_load_explicit(&sm->progress,
+							   memory_order_relaxed) +
+				      (w->insns - before),
+				      memory_order_relaxed);
 		/* achieved occupancy: resident warps, weighted by work */
 		if (b->counting)
 			b->cnt.warps_resident += (uint64_t)sm->used.warps *
@@ -451,11 +471,13 @@ struct vgpu_core *vgpu_core_create(const struct vgpu_core_config *cfg)
 	core->timeslice_ns = 1000ull * (cfg && cfg->timeslice_us ?
 					cfg->timeslice_us :
 					VGPU_CORE_TIMESLICE_US);
-	core->sms = calloc(n, sizeof(*core->sms));
+	/* aligned: no two SMs share a cache line (struct sm) */
+	core->sms = aligned_alloc(_Alignof(struct sm), n * sizeof(*core->sms));
 	if (!core->sms) {
 		free(core);
 		return NULL;
 	}
+	memset(core->sms, 0, n * sizeof(*core->sms));
 	pthread_mutex_init(&core->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);

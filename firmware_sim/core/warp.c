@@ -39,6 +39,7 @@ void warp_thread_idx(const struct warp *w, int lane, uint32_t tid[3])
 static void compute_tids(struct warp *w)
 {
 	const uint32_t *bd = w->blk->g->l->block;
+	const uint32_t bx = bd[0], by = bd[1];
 	uint32_t flat = w->warp_id * WARP_SIZE, x, y, z;
 	const struct warp *prev = w->warp_id && w == &w->blk->warps[w->warp_id] ?
 				  w - 1 : NULL;
@@ -64,13 +65,23 @@ static void compute_tids(struct warp *w)
 		z = row / bd[1];
 		y = row - z * bd[1];
 	}
+	if (x + WARP_SIZE <= bd[0]) {
+		/* the warp lies in one row of x: no carry, a vector fill */
+		for (int lane = 0; lane < WARP_SIZE; lane++) {
+			w->tid[0][lane] = x + (uint32_t)lane;
+			w->tid[1][lane] = y;
+			w->tid[2][lane] = z;
+		}
+		return;
+	}
+	/* (the block's sizes in locals: the stores could alias them) */
 	for (int lane = 0; lane < WARP_SIZE; lane++) {
 		w->tid[0][lane] = x;
 		w->tid[1][lane] = y;
 		w->tid[2][lane] = z;
-		if (++x == bd[0]) {
+		if (++x == bx) {
 			x = 0;
-			if (++y == bd[1]) {
+			if (++y == by) {
 				y = 0;
 				z++;
 			}

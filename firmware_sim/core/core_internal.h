@@ -31,7 +31,8 @@
 #define MAX_CALL_DEPTH	4096
 #define MAX_RSTACK	65536
 #define MAX_REG_ROWS	16384	/* register rows per warp, all windows: 4 MiB */
-#define TLB_ENTRIES	64
+#define TLB_ENTRIES	64	/* first level: the native tier inlines it */
+#define TLB2_ENTRIES	1024	/* second level (memory.c: tlb_lookup()) */
 /* An SM reads the clock after this much work (sched.c: preempted()). */
 #define CLOCK_EVERY_QUANTA	32
 #define CLOCK_EVERY_INSNS	(2 * WARP_QUANTUM)
@@ -237,6 +238,7 @@ struct sm {
 	unsigned int id;
 	pthread_t thread;
 	struct tlb_entry tlb[TLB_ENTRIES];
+	struct tlb_entry tlb2[TLB2_ENTRIES];
 	/* whose translations the TLB holds, and the invalidation seen */
 	vgpu_core_translate_fn tlb_fn;
 	void *tlb_ctx;

@@ -8,6 +8,7 @@
  *  sched.c      SM worker threads, resident blocks, barriers
  *  fault.c      a grid's first fault, with its PTX line
  *  warp.c       the interpreter loop, reconvergence stack, calls
+ *  reg_init.c   which registers a warp zeroes when it enters a function
  *  exec_*.c     instruction semantics, one file per class
  *  memory.c     address resolution per state space, the per-SM TLB
  *  printf_device.c  vprintf records into the FIFO
@@ -54,12 +55,21 @@ struct dinsn {
 	uint64_t imm;
 };
 
+/* Register rows [start, start + count) (reg_init.c). */
+struct zero_run {
+	uint32_t start, count;
+};
+
 struct mfunc {
 	uint32_t name;
 	uint32_t code_start, code_count;
 	uint32_t num_regs, num_preds;
 	uint32_t frame_size;
 	const uint64_t *lits;		/* lit_count rows of 32 */
+	/* the rows a warp zeroes on entry (reg_init.c), or all of them */
+	bool zero_all;
+	uint32_t nzero_runs;
+	struct zero_run *zero_runs;
 };
 
 struct vgpu_module {
@@ -326,6 +336,12 @@ void sched_retire(struct sm *sm);
 struct grid *sched_reap(struct vgpu_core *core);
 /* grid.c */
 void grid_complete(struct vgpu_core *core, struct grid *g);
+
+/* reg_init.c: the rows a function's warps zero at entry (module load),
+ * and zeroing them */
+void reg_init_plan(const struct vgpu_module *m, struct mfunc *f);
+void reg_init_free(struct mfunc *f);
+void reg_init_zero(const struct mfunc *f, uint64_t *regs);
 
 /* fault.c: keep @g's first fault (the others are dropped) */
 void core_record_fault(struct grid *g, const struct warp *w, int lane,

@@ -172,9 +172,9 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 	w->reg_top = f->num_regs;
 	w->pred_top = f->num_preds;
 	set_window(w);
-	/* Registers start at zero so that no run depends on stale data. */
-	if (f->num_regs)
-		memset(w->regs, 0, (size_t)f->num_regs * WARP_SIZE * 8);
+	/* Registers start at zero so that no run depends on stale data:
+	 * those a read may find unwritten (reg_init.c). */
+	reg_init_zero(f, w->regs);
 	if (f->num_preds)
 		memset(w->preds, 0, (size_t)f->num_preds * sizeof(uint32_t));
 	return rs_push(w, f->code_start, VISA_RECONV_EXIT, w->live, 0);
@@ -345,8 +345,7 @@ static int do_call(struct warp *w, const struct dinsn *in, uint32_t pc,
 	w->reg_top += callee->num_regs;
 	w->pred_top += callee->num_preds;
 	set_window(w);
-	if (callee->num_regs)
-		memset(w->regs, 0, (size_t)callee->num_regs * WARP_SIZE * 8);
+	reg_init_zero(callee, w->regs);
 	if (callee->num_preds)
 		memset(w->preds, 0, (size_t)callee->num_preds * 4);
 	return 0;

@@ -289,14 +289,20 @@ struct grid {
 	uint32_t gang;			/* blocks admitted together: the
 					 * grid (cooperative), a cluster,
 					 * or 1 */
-	/* under core->lock */
-	struct grid *next;		/* core's list: dispatch order */
+	/*
+	 * under core->lock; on cache lines of their own (the grid is
+	 * allocated aligned), apart from what every SM reads before every
+	 * quantum (@faulted, @stop, the launch above): dispatching and
+	 * retiring blocks writes them
+	 */
+	_Alignas(64) struct grid *next;	/* core's list: dispatch order */
 	uint64_t seq;			/* submission order */
 	uint32_t next_block;		/* next block index to dispatch */
 	uint32_t live_blocks;		/* dispatched, not retired */
 	uint64_t sched_ns;		/* scheduled time before @sched_mark */
 	uint64_t sched_mark;		/* start of its current slice, or 0 */
-	atomic_int faulted;		/* 0, then 1 once a fault is recorded */
+	_Alignas(64) atomic_int faulted; /* 0, then 1 once a fault is
+					 * recorded */
 	atomic_int stop;		/* enum grid_stop */
 	vgpu_core_done_fn done;
 	void *done_arg;
@@ -309,7 +315,13 @@ struct vgpu_core {
 	struct sm *sms;
 	uint32_t max_shared, max_threads;
 	uint64_t timeslice_ns;
-	pthread_mutex_t lock;		/* protects the fields below */
+	/*
+	 * Three groups on cache lines of their own (the core is allocated
+	 * aligned): what the lock protects; what every SM reads before every
+	 * quantum and is rarely written (@ctx_gen, @next_tick, @tlb_gen);
+	 * the counters the SMs add to.
+	 */
+	_Alignas(64) pthread_mutex_t lock; /* protects the fields below */
 	pthread_cond_t work_cv;		/* SMs: new work, a switch, a stop */
 	pthread_cond_t done_cv;		/* a grid ended */
 	struct grid *grids;		/* active, by (priority, seq) */
@@ -319,10 +331,11 @@ struct vgpu_core {
 	uint32_t cur_ctx;		/* the context that runs on GR */
 	uint64_t slice_start;		/* ns: when @cur_ctx got GR */
 	bool quit;
-	atomic_ullong ctx_gen;		/* bumped by every context switch */
+	_Alignas(64) atomic_ullong ctx_gen; /* bumped by every context
+					    * switch */
 	atomic_ullong next_tick;	/* ns: when an SM runs sched_tick() */
 	atomic_ullong tlb_gen;		/* bumped by vgpu_core_tlb_invalidate */
-	atomic_uint active;		/* grids, for vgpu_core_busy() */
+	_Alignas(64) atomic_uint active; /* grids, for vgpu_core_busy() */
 	atomic_ullong warp_insns, thread_insns, tlb_misses;
 };
 

@@ -458,9 +458,11 @@ struct vgpu_core *vgpu_core_create(const struct vgpu_core_config *cfg)
 		errno = EINVAL;
 		return NULL;
 	}
-	core = calloc(1, sizeof(*core));
+	/* aligned: its fields are grouped by cache line (core_internal.h) */
+	core = aligned_alloc(_Alignof(struct vgpu_core), sizeof(*core));
 	if (!core)
 		return NULL;
+	memset(core, 0, sizeof(*core));
 	core->num_sms = n;
 	core->max_shared = cfg && cfg->max_shared_per_block ?
 			   cfg->max_shared_per_block : 228 * 1024;

@@ -609,8 +609,6 @@ int vgpu_jit_init(void)
 	return llvm_ok ? 0 : -1;
 }
 
-static int jit_resume(struct warp *w, uint32_t fi);
-
 struct jit_module *jit_module_create(const struct vgpu_module *m)
 {
 	static atomic_flag said_unavailable = ATOMIC_FLAG_INIT;
@@ -642,7 +640,6 @@ struct jit_module *jit_module_create(const struct vgpu_module *m)
 		.exec_mem = (void *)exec_mem,
 		.branch = (void *)warp_branch,
 		.mem_resolve = (void *)mem_resolve,
-		.resume = (void *)jit_resume,
 	};
 	jm->enabled = 1;
 	jm->refs = 1;		/* the module's */
@@ -750,27 +747,6 @@ static bool is_leader(const struct jit_func *jf, const struct mfunc *f,
 {
 	return pc - f->code_start < f->code_count &&
 	       jf->leader[pc - f->code_start];
-}
-
-/* Translated code's way back in after the stack moved (jit_internal.h). */
-static int jit_resume(struct warp *w, uint32_t fi)
-{
-	const struct vgpu_module *m;
-	const struct jit_func *jf;
-	const struct rentry *top;
-
-	/* the warp ended, or a call or return changed the function */
-	if (!warp_settle(w) || w->func != fi)
-		return JIT_EXIT_SETTLE;
-	m = w->blk->g->mod;
-	jf = &m->jit->funcs[fi];
-	top = &w->rs[w->rs_n - 1];
-	/* jit_warp_run() would step the interpreter or leave it to it */
-	if (!is_leader(jf, &m->funcs[fi], top->pc) ||
-	    (top->rpc != VISA_RECONV_EXIT &&
-	     !is_leader(jf, &m->funcs[fi], top->rpc)))
-		return JIT_EXIT_SETTLE;
-	return 0;
 }
 
 /*

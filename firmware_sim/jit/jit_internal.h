@@ -30,14 +30,13 @@ struct jit_env {
 	void *exec_mem;			/* exec_mem() */
 	void *branch;			/* warp_branch() */
 	void *mem_resolve;		/* mem_resolve() */
-	void *resume;			/* jit_resume() */
 };
 
 /* The order of struct jit_env's pointers (translate.c loads them). */
 enum { JIT_ENV_CODE, JIT_ENV_EXEC_INSN, JIT_ENV_EXEC_MEM, JIT_ENV_BRANCH,
-       JIT_ENV_MEM_RESOLVE, JIT_ENV_RESUME, JIT_ENV_N };
-_Static_assert(offsetof(struct jit_env, resume) ==
-	       JIT_ENV_RESUME * sizeof(void *) &&
+       JIT_ENV_MEM_RESOLVE, JIT_ENV_N };
+_Static_assert(offsetof(struct jit_env, mem_resolve) ==
+	       JIT_ENV_MEM_RESOLVE * sizeof(void *) &&
 	       sizeof(struct jit_env) == JIT_ENV_N * sizeof(void *),
 	       "struct jit_env and its enum agree");
 
@@ -50,24 +49,12 @@ _Static_assert(offsetof(struct jit_env, resume) ==
  *        run by the interpreter's code returned it (top->pc is past it)
  *   JIT_EXIT_SETTLE  top->pc reached a point where the interpreter
  *        settles the stack (the entry's reconvergence pc, or a branch
- *        that leaves the function's code) and jit_resume() did not let
- *        the code go on by itself (another function, or a pc it does
- *        not know); the stack may be settled already
+ *        that leaves the function's code)
  *   JIT_EXIT_INTERP  the next block is longer than the quantum left, or
  *        the pc is no leader: the interpreter runs the rest
  */
 typedef int (*jit_entry_fn)(struct warp *w, uint32_t *quantum,
 			   const struct jit_env *env);
-
-/*
- * int jit_resume(struct warp *w, uint32_t fi): what translated code of
- * function @fi calls after a divergent branch, an instruction that moved
- * the stack (EXEC_CONTROL: exit, ret, call) and at a reconvergence
- * point, instead of returning to jit_warp_run(): it settles the stack and
- * returns 0 when the code can go on at the new top entry by itself (same
- * function, pc and reconvergence pc leaders), JIT_EXIT_SETTLE otherwise.
- * Divergent warps so stay in native code across their paths.
- */
 
 enum { JIT_EXIT_SETTLE = 16, JIT_EXIT_INTERP = 17 };
 

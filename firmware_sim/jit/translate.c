@@ -43,77 +43,6 @@ static void leave(struct tx *t, int code)
 }
 
 /*
- * The stack moved (top->pc is stored): jit_resume() settles it, and the
- * code goes on at the new top entry through the dispatch block, or
- * returns JIT_EXIT_SETTLE to jit_warp_run() when it cannot.  Settling and
- * re-entering here rather than in jit_warp_run() keeps a divergent warp
- * in native code across its paths (the hand-over was 29% of the
- * divergent kernel's time).
- */
-static void resume(struct tx *t)
-{
-	LLVMValueRef args[2] = { t->w, c32(t, t->fi) }, r;
-	LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(t->cx, t->fn,
-							      "settled");
-
-	r = LLVMBuildCall2(t->b, t->helper_resume_t, t->helper_resume, args, 2,
-			   "");
-	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ, r, c32(t, 0), ""),
-			t->dispatch, out);
-	LLVMPositionBuilderAtEnd(t->b, out);
-	LLVMBuildRet(t->b, r);
-}
-
-/*
- * The stack moved, and its top entry may need no settling: then the code
- * goes on at it through the dispatch block without a call.  That is the
- * case after a divergent branch (the taken path is on top) and, when
- * @pop, at a reconvergence point whose entry is popped here as settle()
- * would pop it (the other path, or the joined warp, is on top).  settle()
- * leaves an entry on top when it is no call marker, has lanes and has not
- * reached its reconvergence pc; anything else goes through resume().
- * Entries of this function always have leaders as pc and reconvergence
- * pc (find_leaders()), so the dispatch needs no more checks.
- */
-static void continue_at_top(struct tx *t, bool pop)
-{
-	LLVMValueRef rs, n, top, ok, pc, rpc, mask, is_call;
-	LLVMBasicBlockRef nonempty, slow;
-	size_t n_off = offsetof(struct warp, rs_n);
-
-	nonempty = LLVMAppendBasicBlockInContext(t->cx, t->fn, "nonempty");
-	slow = LLVMAppendBasicBlockInContext(t->cx, t->fn, "settle_slow");
-	n = load(t, t->i32, at(t, t->w, n_off), 4);
-	if (pop) {
-		n = LLVMBuildSub(t->b, n, c32(t, 1), "");
-		store(t, n, at(t, t->w, n_off), 4);
-	}
-	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ, n, c32(t, 0), ""),
-			slow, nonempty);
-	LLVMPositionBuilderAtEnd(t->b, nonempty);
-	rs = load(t, t->ptr, at(t, t->w, offsetof(struct warp, rs)), 8);
-	n = LLVMBuildMul(t->b, LLVMBuildZExt(t->b, LLVMBuildSub(t->b, n,
-			 c32(t, 1), ""), t->i64, ""),
-			 c64(t, sizeof(struct rentry)), "");
-	top = LLVMBuildGEP2(t->b, t->i8, rs, &n, 1, "");
-	pc = load(t, t->i32, at(t, top, offsetof(struct rentry, pc)), 4);
-	rpc = load(t, t->i32, at(t, top, offsetof(struct rentry, rpc)), 4);
-	mask = load(t, t->i32, at(t, top, offsetof(struct rentry, mask)), 4);
-	is_call = load(t, LLVMInt16TypeInContext(t->cx),
-		       at(t, top, offsetof(struct rentry, is_call)), 2);
-	ok = LLVMBuildAnd(t->b,
-		LLVMBuildICmp(t->b, LLVMIntNE, pc, rpc, ""),
-		LLVMBuildAnd(t->b,
-			LLVMBuildICmp(t->b, LLVMIntNE, mask, c32(t, 0), ""),
-			LLVMBuildICmp(t->b, LLVMIntEQ, is_call,
-				      LLVMConstInt(LLVMTypeOf(is_call), 0,
-						   false), ""), ""), "");
-	LLVMBuildCondBr(t->b, ok, t->dispatch, slow);
-	LLVMPositionBuilderAtEnd(t->b, slow);
-	resume(t);
-}
-
-/*
  * Go on at @pc as warp_interp() would after an instruction: settle when
  * pc is the entry's reconvergence point (or not ours), else its block.
  */
@@ -133,33 +62,20 @@ static void goto_pc(struct tx *t, uint32_t pc)
 					    c32(t, pc), ""), settle, next);
 	LLVMPositionBuilderAtEnd(t->b, settle);
 	set_top_pc(t, pc);
-	continue_at_top(t, true);
+	LLVMBuildRet(t->b, c32(t, JIT_EXIT_SETTLE));
 }
 
-/*
- * Return @r unless it is EXEC_OK (go on in a new block) or EXEC_CONTROL
- * (the instruction moved the stack: resume()).
- */
+/* Return @r unless it is EXEC_OK; go on in a new block otherwise. */
 static void ret_unless_ok(struct tx *t, LLVMValueRef r)
 {
 	LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(t->cx, t->fn,
 							      "exit");
 	LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(t->cx, t->fn,
 							     "ok");
-	LLVMBasicBlockRef ctl = LLVMAppendBasicBlockInContext(t->cx, t->fn,
-							      "control");
-	LLVMBasicBlockRef other = LLVMAppendBasicBlockInContext(t->cx, t->fn,
-								"other");
 
 	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntNE, r,
 					    c32(t, EXEC_OK), ""), bad, ok);
 	LLVMPositionBuilderAtEnd(t->b, bad);
-	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ, r,
-					    c32(t, EXEC_CONTROL), ""),
-			ctl, other);
-	LLVMPositionBuilderAtEnd(t->b, ctl);
-	resume(t);
-	LLVMPositionBuilderAtEnd(t->b, other);
 	LLVMBuildRet(t->b, r);
 	LLVMPositionBuilderAtEnd(t->b, ok);
 }
@@ -169,7 +85,7 @@ static void gen_branch(struct tx *t, const struct dinsn *in, uint32_t pc)
 {
 	uint32_t target = VISA_BRA_TARGET(in->imm);
 	LLVMValueRef taken, args[3], r;
-	LLVMBasicBlockRef all, none, some, notall, pushed, failed;
+	LLVMBasicBlockRef all, none, some, notall;
 
 	count(t, in, t->mask);
 	if (in->guard == VISA_OPND_NONE) {
@@ -191,8 +107,7 @@ static void gen_branch(struct tx *t, const struct dinsn *in, uint32_t pc)
 	goto_pc(t, target);
 	LLVMPositionBuilderAtEnd(t->b, none);
 	goto_pc(t, pc + 1);
-	/* divergence: the interpreter's do_branch() pushes the paths, and
-	 * the code goes on with the path on top */
+	/* divergence: the interpreter's do_branch() pushes the paths */
 	LLVMPositionBuilderAtEnd(t->b, some);
 	set_top_pc(t, pc + 1);
 	args[0] = t->w;
@@ -200,14 +115,8 @@ static void gen_branch(struct tx *t, const struct dinsn *in, uint32_t pc)
 	args[2] = c32(t, pc);
 	r = LLVMBuildCall2(t->b, t->helper_branch_t, t->helper_branch, args, 3,
 			   "");
-	pushed = LLVMAppendBasicBlockInContext(t->cx, t->fn, "pushed");
-	failed = LLVMAppendBasicBlockInContext(t->cx, t->fn, "nospace");
-	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ, r, c32(t, 0), ""),
-			pushed, failed);
-	LLVMPositionBuilderAtEnd(t->b, failed);
-	LLVMBuildRet(t->b, c32(t, EXEC_FAULT));
-	LLVMPositionBuilderAtEnd(t->b, pushed);
-	continue_at_top(t, false);
+	LLVMBuildRet(t->b, LLVMBuildSelect(t->b, LLVMBuildICmp(t->b, LLVMIntEQ,
+		r, c32(t, 0), ""), c32(t, EXEC_CONTROL), c32(t, EXEC_FAULT), ""));
 }
 
 /* An instruction the interpreter's execute() runs (ends its block). */
@@ -287,7 +196,7 @@ static void find_leaders(struct tx *t)
 
 static void setup_types(struct tx *t)
 {
-	LLVMTypeRef exec_args[4], mem_args[3], br_args[3], res_args[2];
+	LLVMTypeRef exec_args[4], mem_args[3], br_args[3];
 
 	t->i1 = LLVMInt1TypeInContext(t->cx);
 	t->i8 = LLVMInt8TypeInContext(t->cx);
@@ -313,9 +222,6 @@ static void setup_types(struct tx *t)
 	br_args[1] = t->ptr;
 	br_args[2] = t->i32;
 	t->helper_branch_t = LLVMFunctionType(t->i32, br_args, 3, false);
-	res_args[0] = t->ptr;
-	res_args[1] = t->i32;
-	t->helper_resume_t = LLVMFunctionType(t->i32, res_args, 2, false);
 }
 
 static void gen_entry(struct tx *t)
@@ -332,14 +238,6 @@ static void gen_entry(struct tx *t)
 	t->helper_exec = t->env[JIT_ENV_EXEC_INSN];
 	t->helper_mem = t->env[JIT_ENV_EXEC_MEM];
 	t->helper_branch = t->env[JIT_ENV_BRANCH];
-	t->helper_resume = t->env[JIT_ENV_RESUME];
-	LLVMBuildBr(t->b, t->dispatch);
-	/*
-	 * The dispatch block reads the warp's state afresh: it is entered
-	 * again after jit_resume(), when the stack, its top entry and the
-	 * register window (a recursive call returned) may have moved.
-	 */
-	LLVMPositionBuilderAtEnd(t->b, t->dispatch);
 	t->regs = load(t, t->ptr, at(t, t->w, offsetof(struct warp, regs)), 8);
 	t->preds = load(t, t->ptr, at(t, t->w, offsetof(struct warp, preds)), 8);
 	rs = load(t, t->ptr, at(t, t->w, offsetof(struct warp, rs)), 8);
@@ -414,7 +312,7 @@ int jit_translate(LLVMContextRef ctx, const struct vgpu_module *m,
 		  uint32_t fi, struct jit_translation *out, char *why,
 		  size_t whylen)
 {
-	struct tx t = { .cx = ctx, .m = m, .f = &m->funcs[fi], .fi = fi };
+	struct tx t = { .cx = ctx, .m = m, .f = &m->funcs[fi] };
 	LLVMTypeRef args[3], ft;
 	uint32_t n = t.f->code_count;
 
@@ -447,7 +345,6 @@ int jit_translate(LLVMContextRef ctx, const struct vgpu_module *m,
 
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, t.fn,
 								"entry");
-	t.dispatch = LLVMAppendBasicBlockInContext(ctx, t.fn, "dispatch");
 	t.interp_exit = LLVMAppendBasicBlockInContext(ctx, t.fn, "interp");
 	for (uint32_t i = 0; i < n; i++)
 		if (t.leader[i]) {

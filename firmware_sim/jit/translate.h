@@ -39,11 +39,8 @@ struct tx {
 	uint8_t *leader;
 	LLVMBasicBlockRef *bb;		/* per leader */
 	LLVMBasicBlockRef interp_exit;	/* entry switch default */
-	LLVMBasicBlockRef dispatch;	/* reads the top entry, jumps to pc */
-	uint32_t fi;			/* the function's index */
 	LLVMTypeRef helper_exec_t, helper_mem_t, helper_branch_t;
-	LLVMTypeRef helper_resume_t;
-	LLVMValueRef helper_exec, helper_mem, helper_branch, helper_resume;
+	LLVMValueRef helper_exec, helper_mem, helper_branch;
 	uint32_t n_inline, n_branch, n_helper;
 };
 

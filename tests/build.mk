@@ -39,6 +39,9 @@ endef
 
 $(eval $(call ctest,test_core_handasm,))
 
+# Which registers a warp zeroes on entry (firmware_sim/core/reg_init.c).
+$(eval $(call ctest,test_core_reginit,))
+
 # Instruction-level tests against values recorded on an H100.
 $(OBJ)/tests/test_golden.o $(OBJ)/san/tests/test_golden.o: \
 	CTEST_EXTRA := -DGOLDEN_FILE='"$(abspath tests/golden/h100.txt)"'

@@ -6,7 +6,9 @@
  *  grid.c       a grid's life: submit, complete, stop; TLB shootdown
  *  dispatch.c   which block an SM takes next, contexts and time slices
  *  sched.c      SM worker threads, resident blocks, barriers
+ *  fault.c      a grid's first fault, with its PTX line
  *  warp.c       the interpreter loop, reconvergence stack, calls
+ *  reg_init.c   which registers a warp zeroes when it enters a function
  *  exec_*.c     instruction semantics, one file per class
  *  memory.c     address resolution per state space, the per-SM TLB
  *  printf_device.c  vprintf records into the FIFO
@@ -30,7 +32,11 @@
 #define MAX_CALL_DEPTH	4096
 #define MAX_RSTACK	65536
 #define MAX_REG_ROWS	16384	/* register rows per warp, all windows: 4 MiB */
-#define TLB_ENTRIES	64
+#define TLB_ENTRIES	64	/* first level: the native tier inlines it */
+#define TLB2_ENTRIES	1024	/* second level (memory.c: tlb_lookup()) */
+/* An SM reads the clock after this much work (sched.c: preempted()). */
+#define CLOCK_EVERY_QUANTA	32
+#define CLOCK_EVERY_INSNS	(2 * WARP_QUANTUM)
 
 /*
  * A pre-decoded instruction.  Literal operands are resolved to pointers to
@@ -49,12 +55,21 @@ struct dinsn {
 	uint64_t imm;
 };
 
+/* Register rows [start, start + count) (reg_init.c). */
+struct zero_run {
+	uint32_t start, count;
+};
+
 struct mfunc {
 	uint32_t name;
 	uint32_t code_start, code_count;
 	uint32_t num_regs, num_preds;
 	uint32_t frame_size;
 	const uint64_t *lits;		/* lit_count rows of 32 */
+	/* the rows a warp zeroes on entry (reg_init.c), or all of them */
+	bool zero_all;
+	uint32_t nzero_runs;
+	struct zero_run *zero_runs;
 };
 
 struct vgpu_module {
@@ -225,11 +240,18 @@ struct sm_usage {
 	uint64_t shared;
 };
 
+/*
+ * One per SM thread, in an array: each starts on a cache line of its own
+ * (vgpu_core_create() allocates them aligned), so that one SM's writes
+ * (its TLB, its counters) never invalidate the line another SM reads its
+ * own fields from.
+ */
 struct sm {
-	struct vgpu_core *core;
+	_Alignas(64) struct vgpu_core *core;
 	unsigned int id;
 	pthread_t thread;
 	struct tlb_entry tlb[TLB_ENTRIES];
+	struct tlb_entry tlb2[TLB2_ENTRIES];
 	/* whose translations the TLB holds, and the invalidation seen */
 	vgpu_core_translate_fn tlb_fn;
 	void *tlb_ctx;
@@ -247,6 +269,9 @@ struct sm {
 	 * moved into @res by this SM, under core->lock */
 	struct block *inbox;
 	atomic_ullong progress;	/* warp-instructions retired */
+	/* work since the SM last read the clock (sched.c: preempted()) */
+	uint32_t clock_quanta;
+	uint64_t clock_insns;
 };
 
 /* Why a grid stops before its end. */
@@ -267,14 +292,20 @@ struct grid {
 	uint32_t gang;			/* blocks admitted together: the
 					 * grid (cooperative), a cluster,
 					 * or 1 */
-	/* under core->lock */
-	struct grid *next;		/* core's list: dispatch order */
+	/*
+	 * under core->lock; on cache lines of their own (the grid is
+	 * allocated aligned), apart from what every SM reads before every
+	 * quantum (@faulted, @stop, the launch above): dispatching and
+	 * retiring blocks writes them
+	 */
+	_Alignas(64) struct grid *next;	/* core's list: dispatch order */
 	uint64_t seq;			/* submission order */
 	uint32_t next_block;		/* next block index to dispatch */
 	uint32_t live_blocks;		/* dispatched, not retired */
 	uint64_t sched_ns;		/* scheduled time before @sched_mark */
 	uint64_t sched_mark;		/* start of its current slice, or 0 */
-	atomic_int faulted;		/* 0, then 1 once a fault is recorded */
+	_Alignas(64) atomic_int faulted; /* 0, then 1 once a fault is
+					 * recorded */
 	atomic_int stop;		/* enum grid_stop */
 	vgpu_core_done_fn done;
 	void *done_arg;
@@ -288,7 +319,13 @@ struct vgpu_core {
 	struct sm *sms;
 	uint32_t max_shared, max_threads;
 	uint64_t timeslice_ns;
-	pthread_mutex_t lock;		/* protects the fields below */
+	/*
+	 * Three groups on cache lines of their own (the core is allocated
+	 * aligned): what the lock protects; what every SM reads before every
+	 * quantum and is rarely written (@ctx_gen, @next_tick, @tlb_gen);
+	 * the counters the SMs add to.
+	 */
+	_Alignas(64) pthread_mutex_t lock; /* protects the fields below */
 	pthread_cond_t work_cv;		/* SMs: new work, a switch, a stop */
 	pthread_cond_t done_cv;		/* a grid ended */
 	struct grid *grids;		/* active, by (priority, seq) */
@@ -298,10 +335,11 @@ struct vgpu_core {
 	uint32_t cur_ctx;		/* the context that runs on GR */
 	uint64_t slice_start;		/* ns: when @cur_ctx got GR */
 	bool quit;
-	atomic_ullong ctx_gen;		/* bumped by every context switch */
+	_Alignas(64) atomic_ullong ctx_gen; /* bumped by every context
+					    * switch */
 	atomic_ullong next_tick;	/* ns: when an SM runs sched_tick() */
 	atomic_ullong tlb_gen;		/* bumped by vgpu_core_tlb_invalidate */
-	atomic_uint active;		/* grids, for vgpu_core_busy() */
+	_Alignas(64) atomic_uint active; /* grids, for vgpu_core_busy() */
 	atomic_ullong warp_insns, thread_insns, tlb_misses;
 };
 
@@ -316,7 +354,13 @@ struct grid *sched_reap(struct vgpu_core *core);
 /* grid.c */
 void grid_complete(struct vgpu_core *core, struct grid *g);
 
-/* sched.c */
+/* reg_init.c: the rows a function's warps zero at entry (module load),
+ * and zeroing them */
+void reg_init_plan(const struct vgpu_module *m, struct mfunc *f);
+void reg_init_free(struct mfunc *f);
+void reg_init_zero(const struct mfunc *f, uint64_t *regs);
+
+/* fault.c: keep @g's first fault (the others are dropped) */
 void core_record_fault(struct grid *g, const struct warp *w, int lane,
 		       uint32_t pc, uint32_t kind, uint64_t addr,
 		       const char *msg);

@@ -372,11 +372,16 @@ static void block_retire(struct sm *sm, uint32_t i)
 	struct block *b = sm->res[i];
 	struct grid *g = b->g;
 
+	uint64_t insns = 0, lane_insns = 0;
+
 	for (uint32_t w = 0; w < b->nwarps && b->ready; w++) {
-		atomic_fetch_add(&sm->core->warp_insns, b->warps[w].insns);
-		atomic_fetch_add(&sm->core->thread_insns,
-				 b->warps[w].lane_insns);
+		insns += b->warps[w].insns;
+		lane_insns += b->warps[w].lane_insns;
 	}
+	/* once per block: every SM adds to these two, and an atomic add
+	 * per warp kept their cache line moving between the SM threads */
+	atomic_fetch_add(&sm->core->warp_insns, insns);
+	atomic_fetch_add(&sm->core->thread_insns, lane_insns);
 	if (b->ready && b->counting)
 		counters_retire(b);
 	if (g->lc.ctx_id == sm->core->cur_ctx &&

@@ -213,14 +213,14 @@ static int arith_f32(struct warp *w, const struct dinsn *in, uint32_t mask)
 			float a = f32_of(s.A[l]);
 			if (ftz) a = ftz32(a);
 			s.D[l] = a != a ? CANON_NAN_F32 :
-				 bits_f32(a) & 0x7fffffffu; });
+				 f32_to_bits(a) & 0x7fffffffu; });
 		return EXEC_OK;
 	case VISA_OP_NEG:
 		FOR_LANES(mask, {
 			float a = f32_of(s.A[l]);
 			if (ftz) a = ftz32(a);
 			s.D[l] = a != a ? CANON_NAN_F32 :
-				 bits_f32(a) ^ 0x80000000u; });
+				 f32_to_bits(a) ^ 0x80000000u; });
 		return EXEC_OK;
 	case VISA_OP_MIN:
 	case VISA_OP_MAX: {
@@ -527,7 +527,7 @@ static uint64_t float_to_int(double x, unsigned int t, unsigned int rnd,
 	 * (recorded on an H100) */
 	if (x != x)
 		return src == VISA_T_F64 || bits == 64 ?
-			extend(t, 1ull << (bits - 1)) : 0;
+			extend_to_reg(t, 1ull << (bits - 1)) : 0;
 	switch (rnd) {
 	case VISA_RND_RMI: x = floor(x); break;
 	case VISA_RND_RPI: x = ceil(x); break;
@@ -537,17 +537,17 @@ static uint64_t float_to_int(double x, unsigned int t, unsigned int rnd,
 	lo = sgn ? -ldexp(1.0, (int)bits - 1) : 0;
 	hi = sgn ? ldexp(1.0, (int)bits - 1) : ldexp(1.0, (int)bits);
 	if (x < lo)
-		return extend(t, sgn ? 1ull << (bits - 1) : 0);
+		return extend_to_reg(t, sgn ? 1ull << (bits - 1) : 0);
 	if (x >= hi)
-		return extend(t, sgn ? (1ull << (bits - 1)) - 1 : ~0ull);
-	return extend(t, sgn ? (uint64_t)(int64_t)x : (uint64_t)x);
+		return extend_to_reg(t, sgn ? (1ull << (bits - 1)) - 1 : ~0ull);
+	return extend_to_reg(t, sgn ? (uint64_t)(int64_t)x : (uint64_t)x);
 }
 
 /* Integer to integer with optional saturation to the destination range. */
 static uint64_t int_to_int(uint64_t v, unsigned int dt, unsigned int st,
 			   bool sat)
 {
-	uint64_t s = extend(st, v);
+	uint64_t s = extend_to_reg(st, v);
 	unsigned int db = type_bits(dt);
 
 	if (sat && db < 64) {
@@ -571,7 +571,7 @@ static uint64_t int_to_int(uint64_t v, unsigned int dt, unsigned int st,
 		else if (!type_signed(st) && s > (uint64_t)INT64_MAX)
 			s = (uint64_t)INT64_MAX;
 	}
-	return extend(dt, s);
+	return extend_to_reg(dt, s);
 }
 
 static uint64_t store_float(unsigned int t, double x, unsigned int rnd,
@@ -611,18 +611,18 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 		 * the host's mode per lane (fesetround costs more than the
 		 * conversion), and loops that vectorize */
 		if (st == VISA_T_S32 && dt == VISA_T_F32)
-			FOR_LANES(mask, s.D[l] = bits_f32((float)(int32_t)s.A[l]));
+			FOR_LANES(mask, s.D[l] = f32_to_bits((float)(int32_t)s.A[l]));
 		else if (st == VISA_T_U32 && dt == VISA_T_F32)
-			FOR_LANES(mask, s.D[l] = bits_f32((float)(uint32_t)s.A[l]));
+			FOR_LANES(mask, s.D[l] = f32_to_bits((float)(uint32_t)s.A[l]));
 		else if (dt == VISA_T_F64)
 			FOR_LANES(mask, {
-				uint64_t v = extend(st, s.A[l]);
+				uint64_t v = extend_to_reg(st, s.A[l]);
 				s.D[l] = bits_f64(type_signed(st) ?
 						  (double)(int64_t)v : (double)v); });
 		else
 			FOR_LANES(mask, {
-				uint64_t v = extend(st, s.A[l]);
-				s.D[l] = bits_f32(type_signed(st) ?
+				uint64_t v = extend_to_reg(st, s.A[l]);
+				s.D[l] = f32_to_bits(type_signed(st) ?
 						  (float)(int64_t)v : (float)v); });
 		return EXEC_OK;
 	}
@@ -632,7 +632,7 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 		if (!((mask >> l) & 1))
 			continue;
 		if (type_is_int(st)) {
-			uint64_t v = extend(st, s.A[l]);
+			uint64_t v = extend_to_reg(st, s.A[l]);
 
 			/* int -> float: one rounding, in the asked mode */
 			if (dt == VISA_T_F64 || dt == VISA_T_F32) {
@@ -648,7 +648,7 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 							     (float)v;
 				fesetround(old);
 				s.D[l] = dt == VISA_T_F64 ? bits_f64(r) :
-					 bits_f32((float)r);
+					 f32_to_bits((float)r);
 				if (sat)
 					s.D[l] = store_float(dt, r, 0, ftz, true);
 				continue;

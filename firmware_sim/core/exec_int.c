@@ -33,8 +33,8 @@
 	}								\
 } while (0)
 /*
- * BLEND_LANES of extend(in->type, V), with the width and signedness of
- * the extension chosen once outside the lane loop (inside it, extend()'s
+ * BLEND_LANES of extend_to_reg(in->type, V), with the width and signedness of
+ * the extension chosen once outside the lane loop (inside it, extend_to_reg()'s
  * switch on the type keeps the loop from vectorizing).
  */
 #define BLEND_EXTENDED(V) do {						\
@@ -143,8 +143,8 @@ static int mulhi_wide(struct warp *w, const struct dinsn *in, uint32_t mask,
 	case VISA_T_S16:
 		FOR_LANES(mask, {
 			int32_t p = (int32_t)(int16_t)A[l] * (int16_t)B[l];
-			D[l] = wide ? extend(VISA_T_S32, ADDC_((uint32_t)p, l)) :
-			       extend(VISA_T_S16, ADDC_((uint32_t)(p >> 16), l)); });
+			D[l] = wide ? extend_to_reg(VISA_T_S32, ADDC_((uint32_t)p, l)) :
+			       extend_to_reg(VISA_T_S16, ADDC_((uint32_t)(p >> 16), l)); });
 		break;
 	case VISA_T_U32:
 		FOR_LANES(mask, {
@@ -156,7 +156,7 @@ static int mulhi_wide(struct warp *w, const struct dinsn *in, uint32_t mask,
 		FOR_LANES(mask, {
 			int64_t p = (int64_t)(int32_t)A[l] * (int32_t)B[l];
 			D[l] = wide ? ADDC_((uint64_t)p, l) :
-			       extend(VISA_T_S32, ADDC_((uint64_t)p >> 32, l)); });
+			       extend_to_reg(VISA_T_S32, ADDC_((uint64_t)p >> 32, l)); });
 		break;
 	case VISA_T_U64: case VISA_T_B64:
 		if (wide)
@@ -450,7 +450,7 @@ static int setp_int(struct warp *w, const struct dinsn *in, uint32_t mask)
 	} else {
 		uint64_t *D = reg_row(w, in->d);
 		uint64_t one = in->type == VISA_T_F32 ? 0x3f800000u :
-			       extend(in->type, ~0ull);
+			       extend_to_reg(in->type, ~0ull);
 
 		FOR_LANES(mask, D[l] = ((r >> l) & 1) ? one : 0);
 	}
@@ -531,7 +531,7 @@ int exec_int(struct warp *w, const struct dinsn *in, uint32_t mask)
 			} else {
 				ge = (int32_t)cv >= 0;
 			}
-			D[l] = extend(in->type, ge ? A[l] : B[l]); });
+			D[l] = extend_to_reg(in->type, ge ? A[l] : B[l]); });
 		return EXEC_OK;
 	case VISA_OP_PACK:
 		if (bits != 16 && bits != 32)
@@ -620,14 +620,14 @@ int exec_int(struct warp *w, const struct dinsn *in, uint32_t mask)
 	case VISA_OP_BFE:
 		if (bits < 32)
 			return exec_bad(w, in, mask);
-		FOR_LANES(mask, D[l] = extend(in->type,
+		FOR_LANES(mask, D[l] = extend_to_reg(in->type,
 			bfe(A[l], (uint32_t)B[l], (uint32_t)C[l], bits,
 			    type_signed(in->type))));
 		return EXEC_OK;
 	case VISA_OP_BFI:
 		if (bits < 32)
 			return exec_bad(w, in, mask);
-		FOR_LANES(mask, D[l] = extend(in->type,
+		FOR_LANES(mask, D[l] = extend_to_reg(in->type,
 			bfi(A[l], B[l], (uint32_t)C[l], (uint32_t)E[l], bits)));
 		return EXEC_OK;
 	case VISA_OP_BREV:
@@ -672,7 +672,7 @@ int exec_int(struct warp *w, const struct dinsn *in, uint32_t mask)
 		return EXEC_OK;
 	}
 	case VISA_OP_LOP3:
-		FOR_LANES(mask, D[l] = extend(in->type,
+		FOR_LANES(mask, D[l] = extend_to_reg(in->type,
 			lop3(A[l], B[l], C[l], (uint32_t)in->imm & 0xff)));
 		return EXEC_OK;
 	case VISA_OP_DP4A:

@@ -536,7 +536,7 @@ static uint64_t atomic32(void *p, unsigned int op, unsigned int t, uint32_t b,
 	switch (op) {
 	case VISA_ATOM_ADD:
 		if (t == VISA_T_F32)
-			CAS_LOOP(uint32_t, p, bits_f32(f32_of(old) + f32_of(b)));
+			CAS_LOOP(uint32_t, p, f32_to_bits(f32_of(old) + f32_of(b)));
 		else
 			res = __atomic_fetch_add((uint32_t *)p, b, __ATOMIC_SEQ_CST);
 		break;

@@ -357,7 +357,7 @@ static int multiply(struct warp *w, const struct dinsn *in, uint32_t mask)
 					      f16_from_double(acc, RND_N);
 				else
 					out = isnan(acc) ? CANON_NAN_F32 :
-					      bits_f32(acc);
+					      f32_to_bits(acc);
 			} else {
 				int64_t acc = (int32_t)C[r * n + c];
 

@@ -26,7 +26,8 @@ static inline float f32_of(uint64_t bits)
 	return f;
 }
 
-static inline uint32_t bits_f32(float f)
+/* float -> its bits (f32_of() is the other way) */
+static inline uint32_t f32_to_bits(float f)
 {
 	uint32_t u;
 
@@ -53,7 +54,7 @@ static inline uint64_t bits_f64(double d)
 /* Result bits of an f32 operation: NaNs become the canonical NaN. */
 static inline uint64_t res_f32(float f)
 {
-	return f != f ? CANON_NAN_F32 : bits_f32(f);
+	return f != f ? CANON_NAN_F32 : f32_to_bits(f);
 }
 
 /*
@@ -76,7 +77,7 @@ static inline uint64_t quiet_f64(uint64_t bits)
 /* .ftz: subnormal f32 values become zero of the same sign. */
 static inline float ftz32(float f)
 {
-	uint32_t u = bits_f32(f);
+	uint32_t u = f32_to_bits(f);
 
 	if (!(u & 0x7f800000u) && (u & 0x007fffffu))
 		return f32_of(u & 0x80000000u);

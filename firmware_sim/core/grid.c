@@ -169,6 +169,7 @@ int vgpu_core_submit(struct vgpu_core *core,
 	const struct visa_kernel *k = NULL;
 	uint32_t shared = 0, local = 0, threads;
 	struct grid *g;
+	size_t size;
 	int ret;
 
 	ret = check_launch(core, l, &k, &shared, &local, fault);
@@ -177,7 +178,12 @@ int vgpu_core_submit(struct vgpu_core *core,
 	if (!done)
 		return launch_error(fault, VISA_FAULT_INVALID_IMAGE,
 				    "no completion callback");
-	g = calloc(1, sizeof(*g) + k->param_size);
+	/* aligned: its fields are grouped by cache line (core_internal.h) */
+	size = (sizeof(*g) + k->param_size + _Alignof(struct grid) - 1) /
+	       _Alignof(struct grid) * _Alignof(struct grid);
+	g = aligned_alloc(_Alignof(struct grid), size);
+	if (g)
+		memset(g, 0, size);
 	if (!g) {
 		launch_error(fault, VISA_FAULT_OUT_OF_RESOURCES,
 			     "out of host memory");

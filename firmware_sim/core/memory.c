@@ -21,6 +21,10 @@ void tlb_flush(struct sm *sm)
 		sm->tlb[i].va = ~0ull;
 		sm->tlb[i].size = 0;
 	}
+	for (int i = 0; i < TLB2_ENTRIES; i++) {
+		sm->tlb2[i].va = ~0ull;
+		sm->tlb2[i].size = 0;
+	}
 }
 
 static inline bool tlb_hit(const struct tlb_entry *e, uint64_t va)
@@ -31,6 +35,18 @@ static inline bool tlb_hit(const struct tlb_entry *e, uint64_t va)
 /*
  * Find the page containing @va.  Returns NULL (and sets *kind) when the
  * address is not mapped.
+ *
+ * Two levels, as a GPU's MMU has them: the 64 entries of sm->tlb, which
+ * the native tier's inlined fast path reads too, and behind them the
+ * 1024 of sm->tlb2, looked at before the translate callback walks the
+ * page tables.  Both are direct-mapped, each page size at its own index
+ * ((va >> 16) for pages of 64 KiB and more, (va >> 12) for 4 KiB).  The
+ * second level is what a warp streaming through more pages than the
+ * first level holds hits: the reduction's warps each run a quantum across
+ * some 200 pages of 64 KiB, then the next warp runs across the same ones
+ * (28% of its time went to translating them again).  Both levels are
+ * flushed together (tlb_flush()), so the invalidation rules are those of
+ * one TLB.
  */
 static struct tlb_entry *tlb_lookup(struct warp *w, uint64_t va,
 				    uint32_t *kind)
@@ -39,6 +55,8 @@ static struct tlb_entry *tlb_lookup(struct warp *w, uint64_t va,
 	const struct vgpu_core_launch *l = w->blk->g->l;
 	struct tlb_entry *e64 = &sm->tlb[(va >> 16) % TLB_ENTRIES];
 	struct tlb_entry *e4 = &sm->tlb[(va >> 12) % TLB_ENTRIES];
+	struct tlb_entry *f64 = &sm->tlb2[(va >> 16) % TLB2_ENTRIES];
+	struct tlb_entry *f4 = &sm->tlb2[(va >> 12) % TLB2_ENTRIES];
 	struct vgpu_core_page pg;
 	struct tlb_entry *e;
 
@@ -46,6 +64,16 @@ static struct tlb_entry *tlb_lookup(struct warp *w, uint64_t va,
 		return e64;
 	if (tlb_hit(e4, va))
 		return e4;
+	/* the second level: refill the first from it */
+	if (tlb_hit(f64, va)) {
+		*e64 = *f64;
+		return e64;
+	}
+	if (tlb_hit(f4, va)) {
+		e = f4->size >= 65536 ? e64 : e4;
+		*e = *f4;
+		return e;
+	}
 	sm->tlb_misses++;
 	*kind = VISA_FAULT_UNMAPPED;
 	if (!l->translate || l->translate(l->translate_ctx, va, &pg))
@@ -59,6 +87,7 @@ static struct tlb_entry *tlb_lookup(struct warp *w, uint64_t va,
 	e->size = pg.size;
 	e->host = pg.host;
 	e->perm = pg.perm;
+	*(pg.size >= 65536 ? f64 : f4) = *e;
 	return e;
 }
 

@@ -137,6 +137,7 @@ int vgpu_core_module_load(const void *image, size_t size,
 		f->frame_size = vf->frame_size;
 		f->lits = m->litrows + (size_t)vf->lit_start * WARP_SIZE;
 		decode_func(m, i, vf, code, entsize);
+		reg_init_plan(m, f);
 	}
 	/* The native tier when chosen (VGPU_TIER); functions compile lazily. */
 	m->jit = jit_module_create(m);
@@ -146,6 +147,8 @@ int vgpu_core_module_load(const void *image, size_t size,
 
 void core_module_free(struct vgpu_module *m)
 {
+	for (uint32_t i = 0; m->funcs && i < m->nfuncs; i++)
+		reg_init_free(&m->funcs[i]);
 	free(m->code);
 	free(m->funcs);
 	free(m->litrows);

@@ -19,91 +19,10 @@
  * sm->tlb_seen that it did, which is the unmap grace period's signal.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "core_internal.h"
-
-static const char *const fault_names[VISA_FAULT_COUNT] = {
-	[VISA_FAULT_NONE] = "none",
-	[VISA_FAULT_UNMAPPED] = "illegal address (unmapped)",
-	[VISA_FAULT_PERMISSION] = "illegal address (permission)",
-	[VISA_FAULT_MISALIGNED] = "misaligned address",
-	[VISA_FAULT_OUT_OF_RANGE] = "address out of range",
-	[VISA_FAULT_TRAP] = "trap",
-	[VISA_FAULT_BREAKPOINT] = "breakpoint",
-	[VISA_FAULT_ASSERT] = "device-side assert",
-	[VISA_FAULT_BARRIER_DEADLOCK] = "barrier deadlock",
-	[VISA_FAULT_STACK_OVERFLOW] = "stack overflow",
-	[VISA_FAULT_INVALID_CALL] = "invalid call target",
-	[VISA_FAULT_STOPPED] = "stopped",
-	[VISA_FAULT_INVALID_IMAGE] = "invalid image or instruction",
-	[VISA_FAULT_OUT_OF_RESOURCES] = "out of resources",
-	[VISA_FAULT_TIMEOUT] = "execution time limit exceeded",
-};
-
-const char *vgpu_core_fault_name(uint32_t kind)
-{
-	return kind < VISA_FAULT_COUNT ? fault_names[kind] : "unknown";
-}
-
-static const struct visa_line *find_line(const struct vgpu_module *m,
-					 uint32_t pc)
-{
-	uint32_t lo = 0, hi = m->nlines;
-
-	/* last entry with insn <= pc */
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-
-		if (m->lines[mid].insn <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? &m->lines[lo - 1] : NULL;
-}
-
-void core_record_fault(struct grid *g, const struct warp *w, int lane,
-		       uint32_t pc, uint32_t kind, uint64_t addr,
-		       const char *msg)
-{
-	struct vgpu_core_fault *f = &g->fault;
-	const struct visa_line *ln;
-	int expected = 0;
-
-	if (!atomic_compare_exchange_strong(&g->faulted, &expected, 1))
-		return;		/* only the first fault is kept */
-	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->kernel = g->l->kernel;
-	f->address = addr;
-	f->pc = pc;
-	if (w) {
-		memcpy(f->block, w->blk->idx, sizeof(f->block));
-		warp_thread_idx(w, lane, f->thread);
-		ln = find_line(g->mod, pc);
-		if (ln) {
-			f->line = ln->line;
-			f->column = ln->column;
-			snprintf(f->file, sizeof(f->file), "%s",
-				 vgpu_core_module_string(g->mod, ln->file));
-		}
-	}
-	snprintf(f->message, sizeof(f->message), "%s", msg ? msg : "");
-}
-
-int exec_bad(struct warp *w, const struct dinsn *in, uint32_t mask)
-{
-	char msg[80];
-
-	snprintf(msg, sizeof(msg), "opcode %u with type %u is not supported",
-		 in->op, in->type);
-	core_record_fault(w->blk->g, w, __builtin_ctz(mask), pc_of(w, in),
-			  VISA_FAULT_INVALID_IMAGE, 0, msg);
-	return EXEC_FAULT;
-}
 
 /* ---- barriers ----------------------------------------------------------- */
 
@@ -297,18 +216,33 @@ static void tlb_check(struct sm *sm, const struct grid *g)
 	atomic_store_explicit(&sm->tlb_seen, gen, memory_order_release);
 }
 
-/* Has GR switched context since @ctx_gen?  Looks at the clock, too. */
+/*
+ * Has GR switched context since @ctx_gen?  Looks at the clock, too, but
+ * not before every quantum: a warp of a short kernel (vectorAdd's run ten
+ * instructions and end) is a quantum of its own, and one clock_gettime()
+ * per warp was 13% of the native tier's time.  The clock is read once
+ * @sm has run CLOCK_EVERY_INSNS warp-instructions or CLOCK_EVERY_QUANTA
+ * quanta since the last reading, whichever comes first, so the scheduler's
+ * decisions (time slices, exec_limit_us) are late by at most that much
+ * work: a few microseconds on the native tier, against a 1 ms tick.
+ */
 static bool preempted(struct sm *sm, uint64_t ctx_gen)
 {
 	struct vgpu_core *core = sm->core;
-	uint64_t now = core_now_ns();
 
-	if (now >= atomic_load_explicit(&core->next_tick,
-					memory_order_relaxed)) {
-		pthread_mutex_lock(&core->lock);
-		if (now >= atomic_load(&core->next_tick))
-			sched_tick(core, now);
-		pthread_mutex_unlock(&core->lock);
+	if (++sm->clock_quanta >= CLOCK_EVERY_QUANTA ||
+	    sm->clock_insns >= CLOCK_EVERY_INSNS) {
+		uint64_t now = core_now_ns();
+
+		sm->clock_quanta = 0;
+		sm->clock_insns = 0;
+		if (now >= atomic_load_explicit(&core->next_tick,
+						memory_order_relaxed)) {
+			pthread_mutex_lock(&core->lock);
+			if (now >= atomic_load(&core->next_tick))
+				sched_tick(core, now);
+			pthread_mutex_unlock(&core->lock);
+		}
 	}
 	return atomic_load_explicit(&core->ctx_gen, memory_order_relaxed) !=
 	       ctx_gen;
@@ -343,8 +277,13 @@ static int block_run(struct sm *sm, struct block *b, uint64_t ctx_gen)
 			return BLOCK_RAN;
 		before = w->insns;
 		r = warp_run(w, WARP_QUANTUM);
-		atomic_fetch_add_explicit(&sm->progress, w->insns - before,
-					  memory_order_relaxed);
+		sm->clock_insns += w->insns - before;
+		/* only this thread writes it: no locked add needed */
+		atomic_store_explicit(&sm->progress,
+				      atomic_load_explicit(&sm->progress,
+							   memory_order_relaxed) +
+				      (w->insns - before),
+				      memory_order_relaxed);
 		/* achieved occupancy: resident warps, weighted by work */
 		if (b->counting)
 			b->cnt.warps_resident += (uint64_t)sm->used.warps *
@@ -519,9 +458,11 @@ struct vgpu_core *vgpu_core_create(const struct vgpu_core_config *cfg)
 		errno = EINVAL;
 		return NULL;
 	}
-	core = calloc(1, sizeof(*core));
+	/* aligned: its fields are grouped by cache line (core_internal.h) */
+	core = aligned_alloc(_Alignof(struct vgpu_core), sizeof(*core));
 	if (!core)
 		return NULL;
+	memset(core, 0, sizeof(*core));
 	core->num_sms = n;
 	core->max_shared = cfg && cfg->max_shared_per_block ?
 			   cfg->max_shared_per_block : 228 * 1024;
@@ -532,11 +473,13 @@ struct vgpu_core *vgpu_core_create(const struct vgpu_core_config *cfg)
 	core->timeslice_ns = 1000ull * (cfg && cfg->timeslice_us ?
 					cfg->timeslice_us :
 					VGPU_CORE_TIMESLICE_US);
-	core->sms = calloc(n, sizeof(*core->sms));
+	/* aligned: no two SMs share a cache line (struct sm) */
+	core->sms = aligned_alloc(_Alignof(struct sm), n * sizeof(*core->sms));
 	if (!core->sms) {
 		free(core);
 		return NULL;
 	}
+	memset(core->sms, 0, n * sizeof(*core->sms));
 	pthread_mutex_init(&core->lock, NULL);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);

@@ -39,7 +39,7 @@ static inline bool type_is_int(unsigned int t)
 
 /* The register value of a result of type @t: the low bits of @v,
  * sign-extended for signed types, zero-extended otherwise. */
-static inline uint64_t extend(unsigned int t, uint64_t v)
+static inline uint64_t extend_to_reg(unsigned int t, uint64_t v)
 {
 	unsigned int bits = type_bits(t);
 

@@ -41,6 +41,7 @@ void warp_thread_idx(const struct warp *w, int lane, uint32_t tid[3])
 static void compute_tids(struct warp *w)
 {
 	const uint32_t *bd = w->blk->g->l->block;
+	const uint32_t bx = bd[0], by = bd[1];
 	uint32_t flat = w->warp_id * WARP_SIZE, x, y, z;
 	const struct warp *prev = w->warp_id && w == &w->blk->warps[w->warp_id] ?
 				  w - 1 : NULL;
@@ -66,13 +67,23 @@ static void compute_tids(struct warp *w)
 		z = row / bd[1];
 		y = row - z * bd[1];
 	}
+	if (x + WARP_SIZE <= bd[0]) {
+		/* the warp lies in one row of x: no carry, a vector fill */
+		for (int lane = 0; lane < WARP_SIZE; lane++) {
+			w->tid[0][lane] = x + (uint32_t)lane;
+			w->tid[1][lane] = y;
+			w->tid[2][lane] = z;
+		}
+		return;
+	}
+	/* (the block's sizes in locals: the stores could alias them) */
 	for (int lane = 0; lane < WARP_SIZE; lane++) {
 		w->tid[0][lane] = x;
 		w->tid[1][lane] = y;
 		w->tid[2][lane] = z;
-		if (++x == bd[0]) {
+		if (++x == bx) {
 			x = 0;
-			if (++y == bd[1]) {
+			if (++y == by) {
 				y = 0;
 				z++;
 			}
@@ -164,9 +175,9 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 	w->reg_top = f->num_regs;
 	w->pred_top = f->num_preds;
 	set_window(w);
-	/* Registers start at zero so that no run depends on stale data. */
-	if (f->num_regs)
-		memset(w->regs, 0, (size_t)f->num_regs * WARP_SIZE * 8);
+	/* Registers start at zero so that no run depends on stale data:
+	 * those a read may find unwritten (reg_init.c). */
+	reg_init_zero(f, w->regs);
 	if (f->num_preds)
 		memset(w->preds, 0, (size_t)f->num_preds * sizeof(uint32_t));
 	return rs_push(w, f->code_start, VISA_RECONV_EXIT, w->live, 0);
@@ -337,8 +348,7 @@ static int do_call(struct warp *w, const struct dinsn *in, uint32_t pc,
 	w->reg_top += callee->num_regs;
 	w->pred_top += callee->num_preds;
 	set_window(w);
-	if (callee->num_regs)
-		memset(w->regs, 0, (size_t)callee->num_regs * WARP_SIZE * 8);
+	reg_init_zero(callee, w->regs);
 	if (callee->num_preds)
 		memset(w->preds, 0, (size_t)callee->num_preds * 4);
 	return 0;

@@ -267,7 +267,7 @@ static inline LLVMValueRef widen(struct tx *t, LLVMValueRef v,
 		     LLVMBuildZExt(t->b, v, t->v64, "");
 }
 
-/* extend(type, v) of visa_types.h on a row. */
+/* extend_to_reg(type, v) of visa_types.h on a row. */
 static inline LLVMValueRef extend_row(struct tx *t, LLVMValueRef v,
 				      unsigned int type)
 {

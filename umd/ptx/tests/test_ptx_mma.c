@@ -492,9 +492,9 @@ static void check_sync(const struct sync_case *sc)
 				uint32_t v = (row * 7 + col * 3 + 1) % 13;
 
 				if (sc->flt && sc->bits == 16)	/* bf16 of v - 6 */
-					v = bits_f32((float)v - 6) >> 16;
+					v = f32_to_bits((float)v - 6) >> 16;
 				else if (sc->flt)
-					v = bits_f32((float)v - 6) | 0x1000; /* low bits */
+					v = f32_to_bits((float)v - 6) | 0x1000; /* low bits */
 				else
 					v &= sc->bits == 32 ? ~0u : (1u << sc->bits) - 1;
 				ra[l][r] |= sc->bits == 32 ? v : v << (j * sc->bits);
@@ -507,9 +507,9 @@ static void check_sync(const struct sync_case *sc)
 				uint32_t v = (k * 5 + g * 11 + 2) % 9;
 
 				if (sc->flt && sc->bits == 16)
-					v = bits_f32((float)v - 4) >> 16;
+					v = f32_to_bits((float)v - 4) >> 16;
 				else if (sc->flt)
-					v = bits_f32((float)v - 4) | 0x0fff;
+					v = f32_to_bits((float)v - 4) | 0x0fff;
 				else
 					v &= sc->bits == 32 ? ~0u : (1u << sc->bits) - 1;
 				rb[l][r] |= sc->bits == 32 ? v : v << (j * sc->bits);
@@ -520,7 +520,7 @@ static void check_sync(const struct sync_case *sc)
 			unsigned int col = 2 * t + (sc->m == 16 ? r % 2 : r);
 			int32_t v = (int32_t)(row * 8 + col) - 40;
 
-			rc[l][r] = sc->flt ? bits_f32((float)v) : (uint32_t)v;
+			rc[l][r] = sc->flt ? f32_to_bits((float)v) : (uint32_t)v;
 			C[row][col] = v;
 		}
 	}
@@ -598,7 +598,7 @@ static void check_sync(const struct sync_case *sc)
 				want += sc->bits == 1 ?
 					(double)((int)A[row][k] ^ (int)B[k][col]) :
 					A[row][k] * B[k][col];
-			w = sc->flt ? bits_f32((float)want) : (uint32_t)(int32_t)want;
+			w = sc->flt ? f32_to_bits((float)want) : (uint32_t)(int32_t)want;
 			if (out[r] != w && bad++ < 3)
 				t_diag("%s: D[%u][%u] = %#x, want %#x", what, row,
 				       col, out[r], w);

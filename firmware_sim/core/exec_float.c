@@ -617,7 +617,7 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 		else if (dt == VISA_T_F64)
 			FOR_LANES(mask, {
 				uint64_t v = extend_to_reg(st, s.A[l]);
-				s.D[l] = bits_f64(type_signed(st) ?
+				s.D[l] = f64_to_bits(type_signed(st) ?
 						  (double)(int64_t)v : (double)v); });
 		else
 			FOR_LANES(mask, {
@@ -647,7 +647,7 @@ static int cvt(struct warp *w, const struct dinsn *in, uint32_t mask)
 					r = type_signed(st) ? (float)(int64_t)v :
 							     (float)v;
 				fesetround(old);
-				s.D[l] = dt == VISA_T_F64 ? bits_f64(r) :
+				s.D[l] = dt == VISA_T_F64 ? f64_to_bits(r) :
 					 f32_to_bits((float)r);
 				if (sat)
 					s.D[l] = store_float(dt, r, 0, ftz, true);

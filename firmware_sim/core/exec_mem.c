@@ -591,7 +591,7 @@ static uint64_t atomic64(void *p, unsigned int op, unsigned int t, uint64_t b,
 	switch (op) {
 	case VISA_ATOM_ADD:
 		if (t == VISA_T_F64)
-			CAS_LOOP(uint64_t, p, bits_f64(f64_of(old) + f64_of(b)));
+			CAS_LOOP(uint64_t, p, f64_to_bits(f64_of(old) + f64_of(b)));
 		else
 			res = __atomic_fetch_add((uint64_t *)p, b, __ATOMIC_SEQ_CST);
 		break;

@@ -339,7 +339,7 @@ static int multiply(struct warp *w, const struct dinsn *in, uint32_t mask)
 				for (unsigned int i = 0; i < k; i++)
 					acc = fma(f64_of(A[r * k + i]),
 						  f64_of(B[i * n + c]), acc);
-				out = bits_f64(acc);
+				out = f64_to_bits(acc);
 			} else if (at == VISA_MMA_F16 || at == VISA_MMA_BF16 ||
 				   at == VISA_MMA_TF32) {
 				double a[MAXD], b[MAXD];

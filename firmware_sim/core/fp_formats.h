@@ -43,7 +43,7 @@ static inline double f64_of(uint64_t bits)
 	return d;
 }
 
-static inline uint64_t bits_f64(double d)
+static inline uint64_t f64_to_bits(double d)
 {
 	uint64_t u;
 
@@ -64,7 +64,7 @@ static inline uint64_t res_f32(float f)
  */
 static inline uint64_t res_f64(double d)
 {
-	return bits_f64(d);
+	return f64_to_bits(d);
 }
 
 /* The NaN an f64 operation with NaN operands returns: the first NaN

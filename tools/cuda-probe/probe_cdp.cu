@@ -110,13 +110,14 @@ int main(void)
 	printf("pending now: %zu\n", v);
 	cudaGetLastError();
 
-	cudaMallocManaged(&err, 64 * sizeof(int));
-	cudaMallocManaged(&out, 64 * sizeof(int));
-	cudaMallocManaged(&slots, 64 * sizeof(unsigned int));
+	cudaMallocHost(&err, 64 * sizeof(int));
+	cudaMallocHost(&out, 64 * sizeof(int));
+	cudaMallocHost(&slots, 64 * sizeof(unsigned int));
 	for (int i = 0; i < 64; i++)
 		err[i] = out[i] = -1, slots[i] = ~0u;
 
 	order<<<1, 32>>>(slots, err);
+	printf("launch order: %d\n", (int)cudaGetLastError());
 	printf("order: %d err %d stamps tail %u null %u %u faf %u null %u parent %u\n",
 	       (int)cudaDeviceSynchronize(), err[0], slots[0], slots[1],
 	       slots[2], slots[3], slots[4], slots[5]);
@@ -124,6 +125,7 @@ int main(void)
 	err[0] = err[1] = -1;
 	out[0] = -1;
 	nest<<<1, 1>>>(0, out, err);
+	printf("launch nest: %d\n", (int)cudaGetLastError());
 	printf("nest: %d deepest grid %d error %d launched from depth %d\n",
 	       (int)cudaDeviceSynchronize(), out[0], err[0], err[1]);
 
@@ -132,6 +134,7 @@ int main(void)
 		       (int)cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, lim));
 		out[0] = out[1] = out[2] = -1;
 		pending<<<1, 1>>>(3 * lim, out);
+		printf("launch pending: %d\n", (int)cudaGetLastError());
 		printf("pending %d: %d ok %d first error %d at %d\n", 3 * lim,
 		       (int)cudaDeviceSynchronize(), out[0], out[1], out[2]);
 	}
@@ -139,11 +142,13 @@ int main(void)
 	for (int i = 0; i < 8; i++)
 		out[i] = -1;
 	badcfg<<<1, 1>>>(out);
+	printf("launch badcfg: %d\n", (int)cudaGetLastError());
 	printf("badcfg: %d start %d block2048 %d grid0 %d shared1M %d peek %d get %d gridy70000 %d\n",
 	       (int)cudaDeviceSynchronize(), out[0], out[1], out[2], out[3],
 	       out[4], out[5], out[6]);
 
 	fault_parent<<<1, 1>>>();
+	printf("launch fault_parent: %d\n", (int)cudaGetLastError());
 	printf("child fault: sync %d last %d\n", (int)cudaDeviceSynchronize(),
 	       (int)cudaGetLastError());
 	return 0;

@@ -14,7 +14,7 @@
  *     -> MMAPUT x, y -> slots 0, 1; MMAPUT v -> slot 4;  SUST h
  *   sured.b.add.2d.u32.trap [h, {x, y}], v -> MMAPUT x, y;  SURED h, v
  *   txq.width.b32 d, [h] / suq.width.b32 d, [h] -> TXQ.WIDTH d, h
- *   istypep.texref p, h -> TXQ.IS_VALID t, h;  SETP.NE p, t, 0
+ *   istypep.texref p, tr -> TXQ.IS_VALID t, tr; SETP.NE p, t, 0 (a register: false)
  *
  * The handle h is a register (a texture object, CUtexObject, passed as a
  * .u64 kernel parameter) or the name of a .texref/.surfref variable
@@ -444,7 +444,13 @@ static void sel_query(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 	vi->d = cg_dst(g, fn, &in->ops[0]);
 }
 
-/* istypep.texref p, h: whether h is a valid descriptor */
+/*
+ * istypep.texref p, h: whether the opaque variable h is of that type.
+ * For a texture or surface object in a register an H100 answers false,
+ * whatever it holds (tools/cuda-probe/golden/probe_texptx.h100.txt);
+ * for the name of a unified-mode .texref/.surfref variable vGPU answers
+ * whether the handle stored in it is a valid descriptor.
+ */
 static void sel_istypep(struct cg *g, struct cg_fn *fn,
 			const struct ptx_insn *in)
 {
@@ -458,12 +464,17 @@ static void sel_istypep(struct cg *g, struct cg_fn *fn,
 		cg_fail(g, &in->pos, "'istypep' needs .texref, .surfref or .samplerref");
 	finish(g, &m);
 	want_ops(g, in, 2, 2);
-	h = cg_src(g, fn, &in->ops[1], PT_B64);
-	if (k == 2) {	/* descriptors hold their sampler: no sampler handles */
+	/* descriptors hold their sampler: no sampler handles */
+	if (k == 2 || in->ops[1].kind != PO_SYM) {
 		vi = cg_insn(fn, VISA_OP_MOV, VISA_T_B32);
 		vi->d = t;
 		vi->a = cg_lit(g, fn, 0);
 	} else {
+		/* the handle stored in the variable, as [tr, ...] reads it */
+		struct ptx_operand var = in->ops[1];
+
+		var.kind = PO_ADDR;
+		h = handle(g, fn, &var);
 		vi = cg_insn(fn, VISA_OP_TXQ, VISA_T_B32);
 		vi->mod = VISA_MOD_MKSUB(VISA_TXQ_IS_VALID);
 		vi->a = h;

@@ -300,9 +300,18 @@ static int cdp_launch(struct warp *w, uint32_t pc, int l, uint64_t va,
 int exec_cdp(struct warp *w, const struct dinsn *in, uint32_t pc,
 	     uint32_t mask)
 {
-	const uint64_t *a = src_row(w, in, 0, in->a);
-	const uint64_t *b = src_row(w, in, 1, in->b);
-	uint64_t *d = reg_row(w, in->d);
+	/*
+	 * Every operand is optional in the table (GET_ERROR has no source,
+	 * SET_ERROR no destination): an absent one reads 0 and an absent
+	 * destination is dropped, never a register row out of range.
+	 */
+	static const uint64_t zero[WARP_SIZE];
+	uint64_t sink[WARP_SIZE];
+	const uint64_t *a = in->a != VISA_OPND_NONE || in->lit[0] ?
+			    src_row(w, in, 0, in->a) : zero;
+	const uint64_t *b = in->b != VISA_OPND_NONE || in->lit[1] ?
+			    src_row(w, in, 1, in->b) : zero;
+	uint64_t *d = in->d != VISA_OPND_NONE ? reg_row(w, in->d) : sink;
 	uint32_t sub = VISA_MOD_SUB(in->mod);
 
 	for (int l = 0; l < WARP_SIZE; l++) {

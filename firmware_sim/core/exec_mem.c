@@ -179,10 +179,13 @@ static int fast_scalar(struct warp *w, const struct dinsn *in, uint32_t mask,
 	if (bad)
 		return -1;
 	for (int l = 0; l < WARP_SIZE; l++) {
-		uint8_t *p = base + (size_t)l * stride + addr[l];
+		uint8_t *p;
 
+		/* an inactive lane's address may be anything (its register
+		 * need not have been written): form only active lanes' */
 		if (!((mask >> l) & 1))
 			continue;
+		p = base + (size_t)l * stride + addr[l];
 		if (S) {
 			memcpy(p, &S[l], es);	/* little-endian low bytes */
 		} else if (es == 8) {

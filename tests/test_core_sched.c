@@ -587,10 +587,15 @@ static void test_progress_and_limit(void)
 	tg_launch_desc(&g, &m, "spin_forever", grid, block, 0, &ps, sizeof(ps),
 		       &l);
 	l.grid_id = 77;
-	l.exec_limit_us = 50000;
+	/*
+	 * Long enough that the grid still runs when the loop below looks,
+	 * on a loaded host under ASan too (at 50 ms it sometimes ended
+	 * first); the grid still ends by this limit, checked below.
+	 */
+	l.exec_limit_us = 500000;
 	waiter_init(&w);
 	tap_ok(&t, !vgpu_core_submit(g.core, &l, on_done, &w, &f),
-	       "progress: spinner with a 50 ms execution limit submitted");
+	       "progress: spinner with a 500 ms execution limit submitted");
 	while (!__atomic_load_n(u32(&g, spins), __ATOMIC_ACQUIRE) &&
 	       !is_done(&w))
 		usleep(100);

@@ -167,6 +167,10 @@ $(CUDA_DRV_SAN): $(CUDA_DRV_SAN_OBJS) $(CUDA_DEVRT_OBJ) umd/cuda/exports.map
 
 CUDA_TEST_UTIL := umd/cuda/tests/fw_launcher.c
 
+# The -san tests find the sanitizer builds of libcuda through an RPATH
+# (--disable-new-dtags), not a RUNPATH: the guest runner sets
+# LD_LIBRARY_PATH=build/lib, which a RUNPATH would yield to, and the test
+# would silently run the plain libcuda.
 define cuda_test_rule
 $(CUDA_TST)/$(1): umd/cuda/tests/$(1).c $(CUDA_TEST_UTIL) \
 		umd/cuda/tests/cuda_test.h umd/cuda/tests/fw_launcher.h \
@@ -181,7 +185,7 @@ $(CUDA_TST)/$(1)-san: umd/cuda/tests/$(1).c $(CUDA_TEST_UTIL) \
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(USER_CFLAGS) $$(SAN_CFLAGS) $$(CUDA_TEST_CFLAGS) -o $$@ \
 		umd/cuda/tests/$(1).c $$(CUDA_TEST_UTIL) \
-		-L$$(LIB)/san -Wl,-rpath,$$(abspath $$(LIB)/san) -lcuda -lpthread
+		-L$$(LIB)/san -Wl,--disable-new-dtags -Wl,-rpath,$$(abspath $$(LIB)/san) -lcuda -lpthread
 ALL_TARGETS += $(CUDA_TST)/$(1) $(CUDA_TST)/$(1)-san
 GUEST_TESTS += $(CUDA_TST)/$(1) $(CUDA_TST)/$(1)-san
 endef
@@ -257,7 +261,7 @@ $(CUDA_TST)/probe_capture: $(CUDA_PROBE_CAPTURE_SRC) $(CUDA_DRV)
 $(CUDA_TST)/probe_capture-san: $(CUDA_PROBE_CAPTURE_SRC) $(CUDA_DRV_SAN)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
-		-L$(LIB)/san -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
+		-L$(LIB)/san -Wl,--disable-new-dtags -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
 
 $(CUDA_TST)/test_cu_probe_capture: $(CUDA_TST)/probe_capture \
 	$(CUDA_PROBE_CAPTURE_GOLDEN)
@@ -299,7 +303,7 @@ $(CUDA_TST)/probe_hostfn-san: $(CUDA_PROBE_HOSTFN_SRC) $(CUDA_DRV_SAN) \
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
 		-L$(LIB)/san -L$(LIB) \
-		-Wl,-rpath,$(abspath $(LIB)/san) -Wl,-rpath,$(abspath $(LIB)) \
+		-Wl,--disable-new-dtags -Wl,-rpath,$(abspath $(LIB)/san) -Wl,-rpath,$(abspath $(LIB)) \
 		-lcuda -lcudart -lpthread
 
 $(CUDA_TST)/test_cu_probe_hostfn: $(CUDA_TST)/probe_hostfn \
@@ -331,7 +335,7 @@ $(CUDA_TST)/probe_pools: $(CUDA_PROBE_POOLS_SRC) $(CUDA_DRV)
 $(CUDA_TST)/probe_pools-san: $(CUDA_PROBE_POOLS_SRC) $(CUDA_DRV_SAN)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
-		-L$(LIB)/san -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
+		-L$(LIB)/san -Wl,--disable-new-dtags -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
 
 $(CUDA_TST)/test_cu_probe_pools: $(CUDA_TST)/probe_pools \
 	$(CUDA_PROBE_POOLS_GOLDEN)
@@ -363,7 +367,7 @@ $(CUDA_TST)/probe_vmm: $(CUDA_PROBE_VMM_SRC) $(CUDA_DRV)
 $(CUDA_TST)/probe_vmm-san: $(CUDA_PROBE_VMM_SRC) $(CUDA_DRV_SAN)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
-		-L$(LIB)/san -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
+		-L$(LIB)/san -Wl,--disable-new-dtags -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
 
 $(CUDA_TST)/test_cu_probe_vmm: $(CUDA_TST)/probe_vmm $(CUDA_PROBE_VMM_GOLDEN)
 $(CUDA_TST)/test_cu_probe_vmm: private CUDA_TEST_CFLAGS += \
@@ -398,7 +402,7 @@ $(CUDA_TST)/probe_peer-san: $(CUDA_PROBE_PEER_SRC) $(CUDA_DRV_SAN) \
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
 		-L$(LIB)/san -L$(LIB) \
-		-Wl,-rpath,$(abspath $(LIB)/san) -Wl,-rpath,$(abspath $(LIB)) \
+		-Wl,--disable-new-dtags -Wl,-rpath,$(abspath $(LIB)/san) -Wl,-rpath,$(abspath $(LIB)) \
 		-lcuda -lcudart -lpthread
 
 $(CUDA_TST)/test_cu_probe_peer: $(CUDA_TST)/probe_peer $(CUDA_PROBE_PEER_GOLDEN)
@@ -432,7 +436,7 @@ $(CUDA_TST)/probe_graphs: $(CUDA_PROBE_GRAPHS_SRC) $(CUDA_DRV)
 $(CUDA_TST)/probe_graphs-san: $(CUDA_PROBE_GRAPHS_SRC) $(CUDA_DRV_SAN)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
-		-L$(LIB)/san -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
+		-L$(LIB)/san -Wl,--disable-new-dtags -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
 
 $(CUDA_TST)/test_cu_probe_graphs: $(CUDA_TST)/probe_graphs \
 	$(CUDA_PROBE_GRAPHS_GOLDEN)

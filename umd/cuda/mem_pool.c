@@ -245,7 +245,14 @@ CU_EXPORT CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool,
 		/* Any nonzero value reads back as 1 (measured). */
 		*cu_pool_int_attr(p, attr) = *(const int *)value != 0;
 	} else {
-		memcpy(&v, value, sizeof(v));
+		/*
+		 * Only the 64-bit attributes below read 8 bytes: an unknown
+		 * attribute's value may be an int (reading 8 would overrun it).
+		 */
+		if (attr == CU_MEMPOOL_ATTR_RELEASE_THRESHOLD ||
+		    attr == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH ||
+		    attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH)
+			memcpy(&v, value, sizeof(v));
 		switch (attr) {
 		case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
 			p->release_threshold = v;

@@ -40,6 +40,14 @@ CC ?= cc
 NVCC ?= nvcc
 CUDA_HOME ?= /usr/local/cuda
 
+# Knobs a user may set on the command line; empty unless set.
+#   EXTRA_CFLAGS   more flags for all user-space C code
+#   KBUILD_ARGS    more arguments to Kbuild for the module (e.g. W=1)
+#   VGPU_NO_SETUP  non-empty: do not run tools/setup (package builds)
+EXTRA_CFLAGS ?=
+KBUILD_ARGS ?=
+VGPU_NO_SETUP ?=
+
 # Flags shared by all user-space C code.
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -g \
 	-fno-strict-aliasing -Iinclude -Iinclude/uapi $(EXTRA_CFLAGS)
@@ -55,6 +63,10 @@ GUEST_TESTS :=
 SAMPLES :=
 CLEAN_EXTRA :=
 
+# Every file the module is built from (the debug kernel's build reads it too).
+KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h) kmod/Kbuild Kbuild \
+	$(wildcard include/*.h include/uapi/linux/*.h)
+
 # Kernels the module is built for: short name -> Debian kernel release.
 KERNELS := 6.1 6.12
 KREL_6.1 := $(notdir $(firstword $(wildcard /lib/modules/6.1.*-cloud-amd64)))
@@ -67,7 +79,16 @@ KREL_6.12 := $(notdir $(firstword $(wildcard /lib/modules/6.12.*-cloud-amd64)))
 .SECONDARY:
 all:
 
-include $(sort $(wildcard */build.mk */*/build.mk))
+# make expands a rule's prerequisites as it reads the rule, so a fragment
+# can name another's files there only if that fragment was read first.  They
+# are read in the order things are built on one another: the execution core
+# and the test library, the samples (nvcc builds them alone), the user-mode
+# driver whose tests run the samples, then the tools whose tests link it.
+# tests/make-order checks that no fragment reads a name not yet set.
+FRAGMENTS := $(sort $(wildcard */build.mk */*/build.mk))
+FRAGMENT_ORDER := firmware_sim/% tests/build.mk samples/% umd/%
+include $(foreach p,$(FRAGMENT_ORDER),$(filter $(p),$(FRAGMENTS))) \
+	$(filter-out $(FRAGMENT_ORDER),$(FRAGMENTS))
 
 # Files extracted from Debian's linux-source package (the kselftest harness,
 # checkpatch) and the packages the build needs come from tools/setup.  As an
@@ -89,8 +110,6 @@ all: $(ALL_TARGETS) modules $(TST)/native.list $(TST)/guest.list \
 # Kbuild writes objects next to the sources, so each kernel gets its own
 # shadow tree of symlinks under build/kmod/<kernel>/ and builds there.
 
-KMOD_SRCS := $(wildcard kmod/*.c kmod/*.h) kmod/Kbuild Kbuild \
-	$(wildcard include/*.h include/uapi/linux/*.h)
 
 # $(call kbuild,<kernel>,<dir>,<extra kbuild args>): build the module in a
 # fresh shadow tree <dir>.

@@ -145,3 +145,6 @@ $(TST)/core/test_objdump $(TST)/core/test_objdump-san: | $(BIN)/vgpu-objdump
 # The interpreter's fast paths: address classes, spans, threadIdx, the
 # host vector levels (tests/test_core_fastpath.c).
 $(eval $(call ctest,test_core_fastpath,))
+
+# The makefiles themselves: no fragment reads a name another sets later.
+NATIVE_TESTS += tests/make-order

@@ -117,7 +117,7 @@ $(NVRTC_TST)/$(1): umd/nvrtc/tests/$(1).c $(NVRTC_TEST_DEPS)
 		-L$$(LIB) -Wl,-rpath,$$(abspath $$(LIB)) $(2) -lcuda -lpthread
 $(NVRTC_TST)/$(1).vmargs: $(3) umd/nvrtc/build.mk
 	@mkdir -p $$(dir $$@)
-	echo $(addprefix --with ,$(3)) $(4) > $$@
+	echo $(addprefix --with ,$(3)) > $$@
 $(NVRTC_TST)/$(1)-san: umd/nvrtc/tests/$(1).c $(NVRTC_TEST_SAN_DEPS)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(USER_CFLAGS) $$(SAN_CFLAGS) $$(CUDA_TEST_CFLAGS) -o $$@ \
@@ -133,7 +133,7 @@ endef
 $(eval $(call nvrtc_test_rule,test_nvrtc,-lnvrtc,$(NVRTC_TOOLKIT_LIBS)))
 
 # test_nvrtc_absent: the same fronts in a guest without NVIDIA's libraries.
-$(eval $(call nvrtc_test_rule,test_nvrtc_absent,-lnvJitLink -lnvrtc,,))
+$(eval $(call nvrtc_test_rule,test_nvrtc_absent,-lnvJitLink -lnvrtc,))
 
 # test_nvjitlink also links a SASS cubin, which vGPU refuses with a reason.
 NVRTC_SASS_CUBIN := $(TST)/nvrtc-data/twice.sm_90.cubin

@@ -120,6 +120,8 @@ static void remove_edges(CUdeviceptr buf, CUstream s)
 	cuGraphGetNodes(g, NULL, &n);
 	printf("graph has %zu nodes\n", n);
 	show("destroy node NULL", cuGraphDestroyNode(NULL));
+	/* Without it a and c are unordered: either may run first. */
+	show("add a->c", cuGraphAddDependencies(g, &a, &c, NULL, 1));
 	show("instantiate after destroy", cuGraphInstantiate(&e, g, 0));
 	show("launch", cuGraphLaunch(e, s));
 	show("sync", cuStreamSynchronize(s));
@@ -133,8 +135,8 @@ static void remove_edges(CUdeviceptr buf, CUstream s)
 				       (CUgraphNode[]){ x, c }, NULL, 2));
 	n = 4;
 	cuGraphGetEdges(g, NULL, NULL, NULL, &n);
-	printf("graph has %zu edges after removing two\n", n);
-	show("remove one present, one absent",
+	printf("graph has %zu edges after removing two (a->c stays)\n", n);
+	show("remove a->c (present) and a->x (absent)",
 	     cuGraphRemoveDependencies(g, (CUgraphNode[]){ a, a },
 				       (CUgraphNode[]){ c, x }, NULL, 2));
 	n = 4;
@@ -219,8 +221,8 @@ static void graph_setters(CUdeviceptr buf, CUstream s)
 /* cuGraphNodeSetParams and cuGraphExecNodeSetParams (CUDA 12.2+). */
 static void generic_setters(CUdeviceptr buf, CUstream s)
 {
-	CUgraph g;
-	CUgraphNode ms, k;
+	CUgraph g, cg;
+	CUgraphNode ms, k, ch, em;
 	CUgraphNodeParams p;
 	CUDA_MEMSET_NODE_PARAMS m;
 	CUcontext ctx;
@@ -265,6 +267,22 @@ static void generic_setters(CUdeviceptr buf, CUstream s)
 	cuGraphMemsetNodeGetParams(ms, &m);
 	printf("graph's memset value stays %u\n", m.value);
 	cuGraphExecDestroy(e);
+	cuGraphDestroy(g);
+
+	/* Types whose parameters may not change: a child graph, empty. */
+	cuGraphCreate(&g, 0);
+	cuGraphCreate(&cg, 0);
+	cuGraphAddEmptyNode(&em, cg, NULL, 0);
+	show("add child", cuGraphAddChildGraphNode(&ch, g, NULL, 0, cg));
+	memset(&p, 0, sizeof(p));
+	p.type = CU_GRAPH_NODE_TYPE_GRAPH;
+	p.graph.graph = cg;
+	show("node set params child graph", cuGraphNodeSetParams(ch, &p));
+	cuGraphAddEmptyNode(&em, g, NULL, 0);
+	memset(&p, 0, sizeof(p));
+	p.type = CU_GRAPH_NODE_TYPE_EMPTY;
+	show("node set params empty", cuGraphNodeSetParams(em, &p));
+	cuGraphDestroy(cg);
 	cuGraphDestroy(g);
 }
 

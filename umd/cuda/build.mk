@@ -452,6 +452,39 @@ $(CUDA_TST)/test_cu_probe_graphs $(CUDA_TST)/test_cu_probe_graphs-san: \
 ALL_TARGETS += $(CUDA_TST)/probe_graphs $(CUDA_TST)/probe_graphs-san \
 	$(CUDA_PROBE_GRAPHS_GOLDEN)
 
+# test_cu_probe_graph_edit does the same with tools/cuda-probe/
+# probe_graph_edit.c (graphs and executable graphs changed after they are
+# made, capture into the program's graph).
+CUDA_PROBE_GRAPH_EDIT_SRC := tools/cuda-probe/probe_graph_edit.c
+CUDA_PROBE_GRAPH_EDIT_GOLDEN := $(CUDA_TEST_DATA)/probe_graph_edit.h100.txt
+
+$(CUDA_PROBE_GRAPH_EDIT_GOLDEN): tools/cuda-probe/golden/probe_graph_edit.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_graph_edit: $(CUDA_PROBE_GRAPH_EDIT_SRC) $(CUDA_DRV)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -lpthread
+$(CUDA_TST)/probe_graph_edit-san: $(CUDA_PROBE_GRAPH_EDIT_SRC) $(CUDA_DRV_SAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -Wl,--disable-new-dtags -Wl,-rpath,$(abspath $(LIB)/san) -lcuda -lpthread
+
+$(CUDA_TST)/test_cu_probe_graph_edit: $(CUDA_TST)/probe_graph_edit \
+	$(CUDA_PROBE_GRAPH_EDIT_GOLDEN) umd/cuda/tests/probe_compare.h
+$(CUDA_TST)/test_cu_probe_graph_edit: private CUDA_TEST_CFLAGS += \
+	-DPROBE_GRAPH_EDIT_BIN='"$(abspath $(CUDA_TST)/probe_graph_edit)"'
+$(CUDA_TST)/test_cu_probe_graph_edit-san: $(CUDA_TST)/probe_graph_edit-san \
+	$(CUDA_PROBE_GRAPH_EDIT_GOLDEN) umd/cuda/tests/probe_compare.h
+$(CUDA_TST)/test_cu_probe_graph_edit-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_GRAPH_EDIT_BIN='"$(abspath $(CUDA_TST)/probe_graph_edit-san)"'
+$(CUDA_TST)/test_cu_probe_graph_edit $(CUDA_TST)/test_cu_probe_graph_edit-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_GRAPH_EDIT_GOLDEN='"$(abspath $(CUDA_PROBE_GRAPH_EDIT_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_graph_edit $(CUDA_TST)/probe_graph_edit-san \
+	$(CUDA_PROBE_GRAPH_EDIT_GOLDEN)
+
 # test_cu_probe_mma does the same with tools/cuda-probe/probe_mma.cu (the
 # tensor cores), built by nvcc as users build (PTX for compute_90 only,
 # the shared runtime: ours in the guest); both copies run the one probe.

@@ -93,7 +93,12 @@
 #define CU_STAGE_BUFFERS		2
 #define CU_STAGE_SIZE			(1u << 20)
 
-#define CU_PRINTF_FIFO_DEFAULT		(1u << 20)
+/*
+ * The printf FIFO: an H100's default size, and the least it makes of a
+ * smaller cudaLimitPrintfFifoSize (probe_assert_printf.h100.txt).
+ */
+#define CU_PRINTF_FIFO_DEFAULT		8650752u
+#define CU_PRINTF_FIFO_MIN		(512u << 10)
 
 /* Extra streams a context lends to graph launches for parallel branches. */
 #define CU_GRAPH_LANES			2
@@ -272,6 +277,7 @@ struct cu_ctx {
 	uint32_t printf_handle;
 	struct visa_printf_fifo *printf_fifo;
 	size_t printf_size;
+	bool printf_launched;		/* a kernel that prints was launched */
 
 	/* vgpu-prof's counters page (profile.c), or NULL. */
 	uint32_t prof_handle;

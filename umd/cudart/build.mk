@@ -218,6 +218,16 @@ $(TST)/cudart/test_cudart_graph_nodes: \
 ALL_TARGETS += $(TST)/cudart/test_cudart_graph_nodes
 GUEST_TESTS += $(TST)/cudart/test_cudart_graph_nodes
 
+# Graphs and executable graphs changed after they are made, capture into
+# the program's own graph (graph_edit.c).
+$(TST)/cudart/test_cudart_graph_edit: \
+		umd/cudart/tests/test_cudart_graph_edit.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/test_cudart_graph_edit
+GUEST_TESTS += $(TST)/cudart/test_cudart_graph_edit
+
 # Host functions and stream callbacks through the runtime (<<<>>> kernels
 # that wait for the host, a graph host node, calls made inside them).
 $(TST)/cudart/test_cudart_host_func: umd/cudart/tests/test_cudart_host_func.cu \

@@ -240,6 +240,8 @@ struct vgpu_managed_stats {
  * @config_ev: CONFIG record (the firmware's share of the parameters).
  * @events: records waiting for the firmware's read().
  * @post_seq: sequence number of the last record posted.
+ * @acked_seq: the last record the firmware acknowledged (what a deferral
+ *	on it or an older one need not wait for).
  * @deferred: struct vgpu_deferred waiting for the firmware's ack, in @seq
  *	order.
  * @fw_wq: the firmware waits here for events.
@@ -279,6 +281,7 @@ struct vgpu_dev {
 	struct vgpu_event config_ev;
 	struct list_head events;
 	u64 post_seq;
+	u64 acked_seq;
 	struct list_head deferred;
 	wait_queue_head_t fw_wq;
 

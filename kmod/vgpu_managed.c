@@ -54,6 +54,7 @@
  * vram.lock.  The host pages are kept while the block is in VRAM (their
  * contents are then stale and unmapped), so moving back never allocates.
  */
+#include <linux/capability.h>
 #include <linux/completion.h>
 #include <linux/fs.h>
 #include <linux/highmem.h>
@@ -87,6 +88,10 @@ struct vgpu_managed_block {
  * @cpu_inode: the inode whose address space holds the process mappings
  *	(a reference is held from the first mmap on), or NULL.
  * @mmap_offset: the mmap offset of byte 0 (set at the first mmap).
+ * @exempt: the creator had CAP_SYS_RESOURCE: its blocks may take its user
+ *	past its share of VRAM.  Decided at creation, because a block moves
+ *	on a device fault in the firmware's thread, whose capabilities say
+ *	nothing about the user.
  * @nblocks: number of blocks.
  * @blocks: each block's state.
  */
@@ -95,6 +100,7 @@ struct vgpu_managed {
 	struct list_head mappings;
 	struct inode *cpu_inode;
 	u64 mmap_offset;
+	bool exempt;
 	unsigned long nblocks;
 	struct vgpu_managed_block blocks[];
 };
@@ -175,6 +181,27 @@ static void vgpu_managed_flush(struct vgpu_bo *bo, struct vgpu_managed_wait *w)
 /* --- migration ----------------------------------------------------------- */
 
 /*
+ * Charge a block's VRAM to the object's user: the share is checked
+ * against the creator's capability, not the caller's (see @exempt).
+ */
+static int vgpu_managed_charge(struct vgpu_bo *bo)
+{
+	struct vgpu_user *u = bo->user;
+	int ret = vgpu_user_charge(u, VGPU_RES_VRAM, VGPU_BLOCK_PAGES);
+
+	if (ret || bo->managed->exempt)
+		return ret;
+	if (atomic_long_read(&u->used[VGPU_RES_VRAM]) >
+	    vgpu_user_limit(bo->dev, VGPU_RES_VRAM)) {
+		vgpu_user_uncharge(u, VGPU_RES_VRAM, VGPU_BLOCK_PAGES);
+		return vgpu_refuse(bo->dev, -EDQUOT,
+				   "managed: uid %u: a block more would pass its share of VRAM",
+				   u->uid);
+	}
+	return 0;
+}
+
+/*
  * Make block @b live in VRAM and map it in every context; the object's
  * lock is held.  Never waits for the firmware (see the top comment).
  */
@@ -187,8 +214,7 @@ static int vgpu_managed_to_device(struct vgpu_bo *bo, unsigned long b)
 	int ret;
 
 	if (blk->vram == VGPU_NO_VRAM) {
-		ret = vgpu_user_charge(bo->user, VGPU_RES_VRAM,
-				       VGPU_BLOCK_PAGES);
+		ret = vgpu_managed_charge(bo);
 		if (ret)
 			return ret;
 		ret = vgpu_vram_alloc(dev, VGPU_BLOCK_PAGES, VGPU_BLOCK_PAGES,
@@ -448,6 +474,7 @@ int vgpu_ioctl_managed_alloc(struct vgpu_file *vf, void *data)
 	mutex_init(&mg->lock);
 	INIT_LIST_HEAD(&mg->mappings);
 	mg->nblocks = nblocks;
+	mg->exempt = capable(CAP_SYS_RESOURCE);
 	for (i = 0; i < nblocks; i++)
 		mg->blocks[i].vram = VGPU_NO_VRAM;
 	bo->managed = mg;

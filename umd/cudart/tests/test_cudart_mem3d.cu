@@ -655,7 +655,8 @@ static void test_managed_hints(void)
 	TAP(OK(cudaDeviceGetAttribute(&v, cudaDevAttrManagedMemory, 0)) && v == 1,
 	    "cudaDevAttrManagedMemory: 1");
 	TAP(OK(cudaDeviceGetAttribute(&v, cudaDevAttrConcurrentManagedAccess, 0)) &&
-	    v == 0, "cudaDevAttrConcurrentManagedAccess: 0");
+	    v == 1, "cudaDevAttrConcurrentManagedAccess: 1 (managed memory "
+	    "migrates)");
 	ok = OK(cudaMallocManaged((void **)&m, n * sizeof(int))) &&
 	     OK(cudaMalloc((void **)&d, n * sizeof(int))) &&
 	     OK(cudaStreamCreate(&s));

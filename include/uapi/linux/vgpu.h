@@ -401,7 +401,6 @@ struct vgpu_mem_import {
  * @size: bytes; rounded up to VGPU_MANAGED_BLOCK_SIZE.
  * @flags: zero.
  * @handle: out: memory object handle.
- * @pad: zero.
  * @mmap_offset: out: pass to mmap(MAP_SHARED) on this fd to map the
  *	memory in the process.
  * @alloc_size: out: the rounded size.

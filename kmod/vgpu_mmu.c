@@ -124,8 +124,7 @@ static bool vgpu_mapping_is_big(const struct vgpu_mapping *m)
 }
 
 /* Invalidate the PTEs of the first @size bytes of @m. */
-void vgpu_mmu_clear(struct vgpu_ctx *ctx, struct vgpu_mapping *m,
-			   u64 size)
+void vgpu_mmu_clear(struct vgpu_ctx *ctx, struct vgpu_mapping *m, u64 size)
 {
 	bool big = vgpu_mapping_is_big(m);
 	u64 step = big ? VGPU_BIG_PAGE_SIZE : VGPU_SMALL_PAGE_SIZE;

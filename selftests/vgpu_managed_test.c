@@ -9,6 +9,7 @@
  * (managed/...), and every test ends with all accounting back at zero.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <linux/capability.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,19 @@ TEST_F(managed_api, alloc_rounds_to_blocks_and_refuses_bad_arguments)
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MANAGED_ALLOC, &a));
 	EXPECT_EQ(BLOCK, a.alloc_size);
 	EXPECT_EQ(VGPU_MANAGED_LOC_HOST, where(self->fd, a.handle, 0));
+
+	/* debugfs names the kind (when debugfs is mounted). */
+	FILE *f = fopen("/sys/kernel/debug/vgpu/vgpu0/objects", "r");
+
+	if (f) {
+		char line[256];
+		bool seen = false;
+
+		while (fgets(line, sizeof(line), f))
+			seen |= !strncmp(line, "managed ", 8);
+		fclose(f);
+		EXPECT_TRUE(seen);
+	}
 
 	a = (struct vgpu_managed_alloc){ .size = 0 };
 	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_MANAGED_ALLOC, &a));

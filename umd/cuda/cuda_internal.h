@@ -519,6 +519,7 @@ struct cu_mem {
 	unsigned long long id;		/* CU_POINTER_ATTRIBUTE_BUFFER_ID */
 	bool imported;			/* cuIpcOpenMemHandle: not ours */
 	bool managed;			/* cuMemAllocManaged (a HOST entry) */
+	bool migrates;			/* managed, and its blocks migrate */
 	bool vmm;			/* a cuMemMap mapping (vmm.c) */
 	int export_fd;			/* cuIpcGetMemHandle's, or -1 */
 };
@@ -564,6 +565,12 @@ CUresult cu_mem_device_alloc(struct cu_ctx *ctx, size_t size,
 CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p);
 /* Managed memory (memory.c): host-visible at the same address. */
 CUresult cu_mem_managed_alloc(size_t size, CUdeviceptr *out);
+/*
+ * Managed memory that migrates (a driver managed object, host_memory.c);
+ * CUDA_ERROR_NOT_SUPPORTED from a driver without it.
+ */
+CUresult cu_mem_managed_alloc_migrating(struct cu_ctx *ctx, size_t size,
+					CUdeviceptr *out);
 /* Enter and map device memory (a VRAM object @handle) at a new GPU VA. */
 CUresult cu_mem_device_map(struct cu_ctx *ctx, uint32_t handle,
 			   uint64_t size, uint64_t alloc_size, bool imported,

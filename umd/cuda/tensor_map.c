@@ -106,7 +106,7 @@ static CUresult encode_common(struct vgpu_tensor_map *m, unsigned int dt,
 	return CUDA_SUCCESS;
 }
 
-CUresult cuTensorMapEncodeTiled(CUtensorMap *tensorMap,
+CU_EXPORT CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap *tensorMap,
 				CUtensorMapDataType tensorDataType,
 				cuuint32_t tensorRank, void *globalAddress,
 				const cuuint64_t *globalDim,
@@ -151,7 +151,7 @@ static bool corner_ok(cuuint32_t rank, int v)
 	return v >= -lim && v < lim;
 }
 
-CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap,
+CU_EXPORT CUresult CUDAAPI cuTensorMapEncodeIm2col(CUtensorMap *tensorMap,
 				 CUtensorMapDataType tensorDataType,
 				 cuuint32_t tensorRank, void *globalAddress,
 				 const cuuint64_t *globalDim,
@@ -204,7 +204,7 @@ CUresult cuTensorMapEncodeIm2col(CUtensorMap *tensorMap,
 	return CUDA_SUCCESS;
 }
 
-CUresult cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress)
+CU_EXPORT CUresult CUDAAPI cuTensorMapReplaceAddress(CUtensorMap *tensorMap, void *globalAddress)
 {
 	struct vgpu_tensor_map m;
 

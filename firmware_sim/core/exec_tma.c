@@ -92,7 +92,8 @@ static bool map_sane(const struct vgpu_tensor_map *m)
 		    (m->kind == VGPU_TMAP_TILED && (!m->box[i] || m->box[i] > 256)))
 			return false;
 	if (m->kind == VGPU_TMAP_IM2COL)
-		return m->rank >= 3 && m->channels && m->pixels;
+		return m->rank >= 3 && m->channels && m->channels <= 256 &&
+		       m->pixels && m->pixels <= 1024;
 	return m->kind == VGPU_TMAP_TILED;
 }
 

@@ -86,9 +86,17 @@ $(SAMPLES_BIN)/cdpQuicksort: samples/cdpQuicksort/cdpQuicksort.cu \
 	@mkdir -p $(dir $@)
 	$(NVCC) $(subst sm_75,sm_90,$(SAMPLES_NVCC_FLAGS)) -rdc=true -o $@ $<
 
+# The tensor memory accelerator: sm_90 and the driver API's
+# cuTensorMapEncodeTiled (the toolkit's libcuda stub, as above).
+$(SAMPLES_BIN)/tmaTranspose: samples/tmaTranspose/tmaTranspose.cu \
+		$(SAMPLES_COMMON)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(subst sm_75,sm_90,$(SAMPLES_NVCC_FLAGS)) -o $@ $< \
+		-L$(CUDA_HOME)/lib64/stubs -lcuda
+
 SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
 	separateCompilation cmakeSaxpy $(SAMPLES_SM90) \
-	$(SAMPLES_DRV) cdpQuicksort)
+	$(SAMPLES_DRV) cdpQuicksort tmaTranspose)
 
 ALL_TARGETS += $(SAMPLES_ALL)
 SAMPLES += $(SAMPLES_ALL)

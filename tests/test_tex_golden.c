@@ -156,9 +156,7 @@ static const char *todo_reason(const char *head)
 		return "sRGB decoding (177 of the 192 recorded codes right; the linear path differs)";
 	if (strstr(head, "filter=linear") && strstr(head, "read=normf") &&
 	    strstr(head, "tex s8 "))
-		return "linear filtering of s8 (its sum's rounding is not known)";
-	if (strstr(head, "f16") && strstr(head, "filter=linear"))
-		return "linear filtering of half texels";
+		return "linear filtering of s8 (78 of 80: 2 ties of a negative sum)";
 	return NULL;
 }
 

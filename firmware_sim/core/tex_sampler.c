@@ -192,7 +192,7 @@ static double texel_space(float c, uint32_t n, int normalized)
 }
 
 /* The fraction bits an s8 texel keeps below its 16-bit fixed point. */
-#define FIXED_S8_FRAC	7
+#define FIXED_S8_FRAC	3
 
 /*
  * A texel as the 16-bit fixed point the filter of normalized integers
@@ -210,14 +210,16 @@ static int32_t channel_fixed(unsigned int format, const uint8_t *p,
 		return v * 257;
 	case VGPU_TEX_S8:
 		*one = 32767;
-		v = v < -127 ? -127 : v;
 		/*
 		 * v * 258.0078125 (32767 / 127 cut to 7 fraction bits),
-		 * kept with its 7 fraction bits (FIXED_S8_FRAC) until the
-		 * filter's sum is rounded: every s8 value and the s8
-		 * bilinear recordings of the H100 agree.
+		 * floored to FIXED_S8_FRAC = 3 fraction bits and kept so
+		 * until the filter's sum is rounded: every s8 value and 78
+		 * of the H100's 80 s8 bilinear fetches agree (7 bits kept:
+		 * 73).  -128 is not clamped to -127 before the filter (the
+		 * H100's sums weigh it as -128 * 258.0078125), only the
+		 * result is clamped to -1.
 		 */
-		return v * 33025;
+		return (int32_t)floor(v * 33025 / 16.0);
 	case VGPU_TEX_U16:
 		*one = 65535;
 		return v;
@@ -379,6 +381,22 @@ struct accum {
 };
 
 
+/*
+ * @x rounded to a half, to nearest, ties away from zero (IEEE's
+ * roundTiesToAway, which fp_narrow() does not have): the half towards
+ * zero or the next one out, whichever is nearer, the outer on a tie.
+ */
+static float half_ties_away(double x)
+{
+	uint16_t in = f16_from_double(x, RND_Z);
+	double lo = f16_to_double(in), hi;
+
+	if (lo == x || isnan(x) || (in & 0x7fff) >= 0x7c00)
+		return (float)lo;
+	hi = f16_to_double((uint16_t)(in + 1));	/* same sign, one out */
+	return (float)(fabs(x - lo) < fabs(hi - x) ? lo : hi);
+}
+
 static void accum_init(const struct vgpu_tex_desc *d, struct accum *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -427,17 +445,19 @@ static void accum_result(const struct vgpu_tex_desc *d,
 			int64_t q = t >= 0 ? t >> sh :
 				    -((-t + ((int64_t)1 << sh) - 1) >> sh);
 
+			if (q < -a->one)
+				q = -a->one;	/* s8's -128 weighed unclamped */
 			r[k] = k < d->channels ? (float)q / (float)a->one : 0.0f;
 		} else {
 			r[k] = a->f[k] / 256.0f;
 			/*
-			 * Half texels are filtered exactly and the sum cut
-			 * to a half, towards minus infinity (77 of the
-			 * H100's 80 so: the rule is not complete).
+			 * Half texels are filtered exactly and the sum
+			 * rounded to a half, to nearest with ties away from
+			 * zero (all 80 of the H100's half fetches; 13 of
+			 * them are ties, either sign).
 			 */
 			if (d->format == VGPU_TEX_F16)
-				r[k] = (float)f16_to_double(
-					f16_from_double(a->h[k] / 256.0, RND_M));
+				r[k] = half_ties_away(a->h[k] / 256.0);
 		}
 	}
 	memcpy(out, r, sizeof(r));

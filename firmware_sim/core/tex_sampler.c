@@ -288,13 +288,14 @@ static int fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 	 * channels the format has (the others read 0); integer element
 	 * reads get 0 (all as an H100 does).
 	 */
+	z = d->layered || d->cubemap ? (uint32_t)layer : (uint32_t)ix[2];
+	if ((d->layered || d->cubemap) && z >= d->depth)
+		return 0;	/* a layer past the array: zeros (H100) */
 	if (ix[0] < 0 || ix[1] < 0 || ix[2] < 0) {
 		if (ints)
 			return 0;
 		border_raw(d, raw);
 	} else {
-		z = d->layered || d->cubemap ? (uint32_t)layer :
-					       (uint32_t)ix[2];
 		kind = read(opaque, vgpu_tex_texel_va(d, level,
 						      (uint32_t)ix[0],
 						      (uint32_t)ix[1], z),
@@ -481,9 +482,16 @@ static int sample_level(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 	uint32_t size[3], corner_w[8], v[4];
 	int kind;
 
-	if (d->layered) {
-		layer = layer < 0 ? 0 : layer >= (int)d->depth ?
-			(int)d->depth - 1 : layer;
+	if (d->layered && !d->cubemap) {
+		/*
+		 * The layer index is unsigned, clamped to the texture's (the
+		 * view's) last layer: -1 reads the last (H100,
+		 * probe_texfid's view lines).
+		 */
+		uint32_t n = d->layers ? d->layers : d->depth;
+		uint32_t u = (uint32_t)layer;
+
+		layer = (int)(d->first_layer + (u < n ? u : n - 1));
 	}
 	for (dim = 0; dim < dims; dim++) {
 		double u;
@@ -598,6 +606,64 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 }
 
 /*
+ * log2 of a gradient length's mantissa 1 + k/256 in 1/256, as the H100's
+ * texture unit has it: the weight of level 1 it gave a 2-level texture
+ * for a gradient of 1 + k/256 texels (tests/golden/probe_texfid.h100.txt,
+ * "grad" lines with aniso=0; test_tex_fetch_golden checks the table
+ * against them).  Not the rounded log2: ceil(256 log2(m)) in 230 of the
+ * 256, one less or more in the others (an approximation in hardware).
+ */
+static const uint8_t log2_tab[256] = {
+	  0,   2,   4,   5,   6,   8,   9,  11,  12,  13,  15,  16,
+	 18,  19,  20,  22,  23,  24,  26,  27,  28,  30,  31,  32,
+	 34,  35,  36,  38,  39,  40,  42,  43,  44,  45,  47,  48,
+	 49,  50,  52,  53,  54,  55,  57,  58,  59,  60,  62,  63,
+	 64,  65,  66,  68,  69,  70,  71,  72,  74,  75,  76,  77,
+	 78,  79,  81,  82,  83,  84,  85,  86,  88,  89,  90,  91,
+	 92,  93,  94,  95,  97,  98,  99, 100, 101, 102, 103, 104,
+	105, 106, 107, 109, 110, 111, 112, 113, 114, 115, 116, 117,
+	118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129,
+	130, 131, 132, 133, 135, 136, 137, 137, 138, 139, 140, 141,
+	142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153,
+	154, 155, 156, 157, 158, 159, 160, 161, 162, 162, 163, 164,
+	165, 166, 167, 168, 169, 170, 171, 172, 173, 173, 174, 175,
+	176, 177, 178, 179, 180, 181, 181, 182, 183, 184, 185, 186,
+	187, 188, 188, 189, 190, 191, 192, 193, 194, 195, 195, 196,
+	197, 198, 199, 200, 200, 201, 202, 203, 204, 205, 205, 206,
+	207, 208, 209, 210, 210, 211, 212, 213, 214, 214, 215, 216,
+	217, 218, 218, 219, 220, 221, 222, 222, 223, 224, 225, 226,
+	226, 227, 228, 229, 229, 230, 231, 232, 233, 233, 234, 235,
+	236, 236, 237, 238, 239, 239, 240, 241, 242, 242, 243, 244,
+	245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253,
+	253, 254, 255, 255,
+};
+
+/*
+ * A gradient's length in texels, as the H100 approximates it: the largest
+ * component plus 3/8 of the others ((1, 1) is 1.375, the weight 118 of
+ * level 1 recorded, not sqrt 2; one recorded gradient, (2.5, 0.7), comes
+ * out 0.03 shorter than this).
+ */
+static float grad_length(float mx, float rest)
+{
+	return mx + 0.375f * rest;
+}
+
+/* log2 of a gradient length @g as the H100 takes it (log2_tab). */
+static float grad_log2(float g)
+{
+	int e;
+	double m;
+
+	if (!(g > 0.0f))
+		return -INFINITY;	/* no gradient: level 0 after clamps */
+	if (isinf(g))
+		return INFINITY;
+	m = frexp(g, &e) * 2.0;		/* [1, 2) */
+	return (float)(e - 1) + log2_tab[(int)((m - 1.0) * 256.0)] / 256.0f;
+}
+
+/*
  * The level of detail of @req: LEVEL's lod, GRAD's log2 of the largest
  * gradient component in texels of level 0 (not the Euclidean length: the
  * H100 takes level 0 for gradients (1, 1) and (-1, 1)), AUTO's 0 (a compute kernel has no
@@ -613,16 +679,20 @@ static float level_of_detail(const struct vgpu_tex_desc *d,
 		lod = req->lod;
 	} else if (req->lod_kind == VGPU_TEX_LOD_GRAD) {
 		const uint32_t size[3] = { d->width, d->height, d->depth };
-		float lx = 0.0f, ly = 0.0f;
+		float mx[2] = { 0, 0 }, sum[2] = { 0, 0 };
 
 		for (unsigned int dim = 0; dim < d->dims; dim++) {
-			float sx = req->dpdx[dim] * (float)size[dim];
-			float sy = req->dpdy[dim] * (float)size[dim];
+			float sx = fabsf(req->dpdx[dim] * (float)size[dim]);
+			float sy = fabsf(req->dpdy[dim] * (float)size[dim]);
 
-			lx = fmaxf(lx, fabsf(sx));
-			ly = fmaxf(ly, fabsf(sy));
+			mx[0] = fmaxf(mx[0], sx);
+			mx[1] = fmaxf(mx[1], sy);
+			sum[0] += sx;
+			sum[1] += sy;
 		}
-		lod = log2f(fmaxf(lx, ly));
+		/* each gradient's length: max + 3/8 of the others */
+		lod = grad_log2(fmaxf(grad_length(mx[0], sum[0] - mx[0]),
+				      grad_length(mx[1], sum[1] - mx[1])));
 	}
 	lod += d->lod_bias;
 	if (lod > d->max_lod)
@@ -701,9 +771,16 @@ int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		f.dims = 2;
 		f.normalized = 1;
 		r.c[2] = 0.0f;
-		r.layer = (d->layered ? req->layer * 6 : 0) + face;
-		if (r.layer < 0 || (uint32_t)r.layer >= d->depth)
-			r.layer = face;
+		/*
+		 * A cube index is not clamped: a cube past the array (or a
+		 * negative one) reads zeros, a cube past a view's range
+		 * but inside the array reads the array (H100).
+		 */
+		r.layer = (int32_t)(d->first_layer +
+				    (d->layered ? (uint32_t)req->layer * 6u : 0u) +
+				    (uint32_t)face);
+		if (d->layered && req->layer < 0)
+			r.layer = -1;
 		f.layered = 0;
 		return vgpu_tex_fetch(&f, read, opaque, &r, out);
 	}

@@ -12,6 +12,10 @@
  * VRAM, and the sampler reads it through its read callback.  One case per
  * texture and sampler state: all its fetches must match.
  *
+ * Then the two-texel sweeps of tests/golden/probe_texfid.h100.txt
+ * (tools/cuda-probe/probe_texfid.cu): every sRGB code, sRGB and s8
+ * blends at every weight (pair_lines()).
+ *
  * What the sampler does not match yet is marked TODO (todo_reason()):
  * TAP reports the case, and the test still fails if a case that should
  * match does not.  A 1D texture's texels are the bytes texel_byte(k)

@@ -794,6 +794,97 @@ static int cube_face(const float dir[3], float st[2])
 	return face;
 }
 
+/* The direction of point (s, t) in [-1, 1] of @face (cube_face()'s inverse). */
+static void cube_dir(int face, float s, float t, float dir[3])
+{
+	switch (face) {
+	case 0: dir[0] = 1; dir[1] = -t; dir[2] = -s; break;
+	case 1: dir[0] = -1; dir[1] = -t; dir[2] = s; break;
+	case 2: dir[0] = s; dir[1] = 1; dir[2] = t; break;
+	case 3: dir[0] = s; dir[1] = -1; dir[2] = -t; break;
+	case 4: dir[0] = s; dir[1] = -t; dir[2] = 1; break;
+	default: dir[0] = -s; dir[1] = -t; dir[2] = -1; break;
+	}
+}
+
+/*
+ * Seamless bilinear filtering of a cubemap: the 2 x 2 footprint on
+ * @face at (@st), weighted as on one face, but a texel off the face's
+ * edge is the neighbouring face's texel its centre's direction falls on,
+ * and off a corner (where three faces meet) there is no texel: its
+ * weight is shared by the other three.
+ */
+static int cube_seamless(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
+			 void *opaque, int face, const float st[2],
+			 uint32_t base, uint32_t out[4])
+{
+	uint32_t n = d->width, corner_w[8], v[4][4];
+	unsigned int w[3] = { 0, 0, 0 }, c, dim, off = 4;
+	int64_t i0[2];
+	struct accum a;
+	int kind;
+
+	for (dim = 0; dim < 2; dim++) {
+		double u = texel_space(st[dim], n, 1) - 0.5, f;
+
+		i0[dim] = (int64_t)floor(u);
+		f = u - (double)i0[dim];
+		w[dim] = (unsigned int)floor(f * 256.0 + 0.5);
+		if (w[dim] == 256) {
+			i0[dim]++;
+			w[dim] = 0;
+		}
+	}
+	for (c = 0; c < 4; c++) {
+		int64_t ix[3] = { i0[0] + (c & 1), i0[1] + (c >> 1 & 1), 0 };
+		int out0 = ix[0] < 0 || ix[0] >= n, out1 = ix[1] < 0 || ix[1] >= n;
+		uint32_t layer = base + (uint32_t)face;
+
+		if (out0 && out1) {
+			off = c;	/* the corner: the others' mean */
+			continue;
+		}
+		if (out0 || out1) {
+			float dir[3], nst[2];
+			int nf;
+
+			cube_dir(face, (float)((ix[0] + 0.5) / n * 2 - 1),
+				 (float)((ix[1] + 0.5) / n * 2 - 1), dir);
+			nf = cube_face(dir, nst);
+			for (dim = 0; dim < 2; dim++) {
+				ix[dim] = (int64_t)floor((double)nst[dim] * n);
+				ix[dim] = ix[dim] < 0 ? 0 : ix[dim] >= n ?
+					  n - 1 : ix[dim];
+			}
+			layer = base + (uint32_t)nf;
+		}
+		kind = fetch(d, read, opaque, 0, ix, (int)layer, 0,
+			     is_integer(d->format), v[c]);
+		if (kind)
+			return kind;
+	}
+	corner_weights(2, w, 256, corner_w);
+	if (off < 4) {
+		/*
+		 * The corner's weight goes to the other three: a third,
+		 * rounded, to each of its two neighbours, the rest to the
+		 * texel diagonally opposite (H100: the recorded corners).
+		 */
+		uint32_t wc = corner_w[off], third = (wc + 1) / 3;
+
+		corner_w[off ^ 1] += third;
+		corner_w[off ^ 2] += third;
+		corner_w[off ^ 3] += wc - 2 * third;
+		corner_w[off] = 0;
+		memset(v[off], 0, sizeof(v[off]));
+	}
+	accum_init(d, &a);
+	for (c = 0; c < 4; c++)
+		accum_add(&a, corner_w[c], v[c]);
+	accum_result(d, &a, out);
+	return 0;
+}
+
 int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		   void *opaque, const struct vgpu_tex_request *req,
 		   uint32_t out[4])
@@ -827,6 +918,13 @@ int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		if (d->layered && req->layer < 0)
 			r.layer = -1;
 		f.layered = 0;
+		if (d->seamless && d->filter == VGPU_TEX_LINEAR_FILTER &&
+		    req->gather < 0 && levels == 1 &&
+		    !(d->read_mode == VGPU_TEX_ELEMENT &&
+		      is_integer(d->format)))
+			return cube_seamless(&f, read, opaque, face, r.c,
+					     (uint32_t)r.layer - (uint32_t)face,
+					     out);
 		return vgpu_tex_fetch(&f, read, opaque, &r, out);
 	}
 	if (req->gather >= 0)

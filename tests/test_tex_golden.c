@@ -197,9 +197,11 @@ static float as_float(uint32_t u)
  * unnormalized) read at 0.5 + W/256, W/256 of the weight on texel 1.
  *   srgb B pt=BITS lin=BITS alpha=BITS   a 256-texel u8x4 texture of
  *                                        codes B (alpha B), at B + 0.5
+ *   srgbfilt B -> RGB ALPHA              two texels of code B, halfway
  *   srgbmix A B W -> RGB ALPHA           u8x4 sRGB, codes A and B
  *                                        (alpha 0 and 255)
- *   s8mix A B W -> BITS                  s8, normalized
+ *   s8mix A B W -> BITS                  s8, normalized (first every
+ *                                        value with 0 at W 128 and 64)
  * One case per kind and pair.
  */
 static int pair_fetch(const char *line, uint32_t want[2], uint32_t got[2])
@@ -217,6 +219,14 @@ static int pair_fetch(const char *line, uint32_t want[2], uint32_t got[2])
 			raw[k] = (unsigned char)(k / 4);
 		n = 256;
 		c[0] = (float)a + 0.5f;
+		srgb = 1;
+	} else if (sscanf(line, "srgbfilt %d -> %x %x", &a, &want[0],
+			  &want[1]) == 3) {
+		for (k = 0; k < 16; k++)
+			raw[k] = (unsigned char)a;	/* 2 texels of code a */
+		raw[3] = raw[7] = (unsigned char)a;
+		n = 2;
+		c[0] = 1.0f;	/* halfway */
 		srgb = 1;
 	} else if (sscanf(line, "srgbmix %d %d %d -> %x %x", &a, &b, &w,
 			  &want[0], &want[1]) == 5) {
@@ -264,7 +274,7 @@ static void pair_lines(struct tap *t, const char *file)
 {
 	FILE *fp = fopen(file, "r");
 	char line[256], head[64], cur[64] = "";
-	int lines = 0, bad = 0, have = 0;
+	int lines = 0, bad = 0, have = 0, pairs = 0;
 
 	if (!fp) {
 		tap_ok(t, 0, "open %s", file);
@@ -277,7 +287,14 @@ static void pair_lines(struct tap *t, const char *file)
 		head[0] = '\0';
 		if (more && !strncmp(line, "srgb ", 5))
 			strcpy(head, "srgb: every code decoded, point");
-		else if (more && sscanf(line, "%*s %d %d", &a, &b) == 2 &&
+		else if (more && !strncmp(line, "srgbfilt ", 9))
+			strcpy(head, "srgbfilt: every code decoded, filtered");
+		else if (more && !strncmp(line, "s8mix -17 97 ", 13))
+			pairs = 1;	/* the halves come first */
+		if (more && !head[0] && !strncmp(line, "s8mix ", 6) && !pairs)
+			strcpy(head, "s8mix v 0: every value at weights 128 and 64");
+		else if (more && !head[0] &&
+			 sscanf(line, "%*s %d %d", &a, &b) == 2 &&
 			 (!strncmp(line, "srgbmix ", 8) ||
 			  !strncmp(line, "s8mix ", 6)))
 			snprintf(head, sizeof(head), "%.*s %d %d blended",

@@ -475,11 +475,15 @@ static void accum_result(const struct vgpu_tex_desc *d,
 	for (unsigned int k = 0; k < 4; k++) {
 		if (a->srgb && k < 3) {
 			/*
-			 * Decoded texels filtered (the H100's colour path is
-			 * not this: tests/golden/probe_texfid.h100.txt's
-			 * srgbmix lines, 326 of 1024 so; the alpha is right).
+			 * Decoded texels filtered exactly and the sum rounded
+			 * to a half (11 significant bits, ties away from
+			 * zero): 3 of probe_texfid's 4 two-code sweeps
+			 * bit-identical so.  The 4th shows that the filter
+			 * decodes some codes one table step lower than a
+			 * point sample does (64: 0.05078125, not
+			 * 0.05126953125); that table is not recorded.
 			 */
-			r[k] = (float)(a->h[k] / 256.0);
+			r[k] = half_ties_away(a->h[k] / 256.0);
 		} else if (a->fixed) {
 			/*
 			 * Round to the fixed point (ties up), then to
@@ -685,13 +689,14 @@ static const uint8_t log2_tab[256] = {
 
 /*
  * A gradient's length in texels, as the H100 approximates it: the largest
- * component plus 3/8 of the others ((1, 1) is 1.375, the weight 118 of
- * level 1 recorded, not sqrt 2; one recorded gradient, (2.5, 0.7), comes
- * out 0.03 shorter than this).
+ * component plus 11/32 of the others (probe_texfid's gradxy sweep: all
+ * 136 vectors; (1, 1) is 1.34375, not sqrt 2).  The level of detail
+ * takes the longer of dP/dx and dP/dy - except that the H100 makes
+ * (1, 1) with (-1, 1) 1.375 long, which this does not model.
  */
 static float grad_length(float mx, float rest)
 {
-	return mx + 0.375f * rest;
+	return mx + 0.34375f * rest;
 }
 
 /* log2 of a gradient length @g as the H100 takes it (log2_tab). */
@@ -735,7 +740,7 @@ static float level_of_detail(const struct vgpu_tex_desc *d,
 			sum[0] += sx;
 			sum[1] += sy;
 		}
-		/* each gradient's length: max + 3/8 of the others */
+		/* each gradient's length: grad_length(), the longer one */
 		lod = grad_log2(fmaxf(grad_length(mx[0], sum[0] - mx[0]),
 				      grad_length(mx[1], sum[1] - mx[1])));
 	}

@@ -9,11 +9,14 @@
 //                 surface objects, and whether a handle comes back
 //   srgb B pt=BITS lin=BITS   sRGB code B decoded through point and
 //                 (all weight on one texel) linear filtering
+//   srgbfilt B -> BITS ALPHA  two texels of code B blended half and half:
+//                             code B as the filter decodes it
 //   srgbmix A B W -> BITS     codes A and B blended with weight W/256 on B
 //   s8mix A B W -> BITS       s8 values A and B blended, weight W/256 on B
 //   grad GX GY aniso=N -> BITS  the weight of level 1 (in 1/256) of a
 //                 2x2 + 1x1 texture whose level 1 is 1 and level 0 is 0,
 //                 tex2DGrad with dPdx = (GX, 0), dPdy = (0, GY) texels
+//   gradxy GX GY aniso=N -> BITS  the same with dPdx = (GX, GY), dPdy = 0
 //
 // Build: nvcc -cudart shared -arch=sm_90 -o probe_texfid probe_texfid.cu
 // tests/golden/probe_texfid.h100.txt holds a run on an H100.
@@ -53,10 +56,11 @@ __global__ void fetch1d_s(cudaTextureObject_t t, const float *x, float *o, int n
   if (i < n) o[i] = tex1D<float>(t, x[i]);
 }
 
-__global__ void fetch_grad(cudaTextureObject_t t, const float2 *g, float *o, int n)
+__global__ void fetch_grad(cudaTextureObject_t t, const float2 *g, float *o, int n, int n1)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) o[i] = tex2DGrad<float>(t, 0.5f, 0.5f, make_float2(g[i].x, 0), make_float2(0, g[i].y));
+  if (i < n1) o[i] = tex2DGrad<float>(t, 0.5f, 0.5f, make_float2(g[i].x, 0), make_float2(0, g[i].y));
+  else if (i < n) o[i] = tex2DGrad<float>(t, 0.5f, 0.5f, make_float2(g[i].x, g[i].y), make_float2(0, 0));
 }
 
 static float *dout, *dx;
@@ -281,6 +285,37 @@ static void mixes()
     }
     cudaFreeArray(a);
   }
+  // every sRGB code through the filter: texels 2c and 2c + 1 both code c
+  // (alpha c), read halfway between them (weight 128 on each)
+  {
+    cudaChannelFormatDesc cd = cudaCreateChannelDesc<uchar4>();
+    cudaArray_t a;
+    static unsigned char host[512 * 4];
+    static float hx2[256];
+    for (int k = 0; k < 512 * 4; k++) host[k] = (unsigned char)(k / 8);
+    cudaMallocArray(&a, &cd, 512, 0);
+    cudaMemcpy2DToArray(a, 0, 0, host, 2048, 2048, 1, cudaMemcpyHostToDevice);
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = a;
+    cudaTextureDesc td = {};
+    td.addressMode[0] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModeLinear;
+    td.readMode = cudaReadModeNormalizedFloat;
+    td.sRGB = 1;
+    cudaTextureObject_t t;
+    cudaCreateTextureObject(&t, &rd, &td, NULL);
+    for (int k = 0; k < 256; k++) hx2[k] = 2.0f * k + 1.0f;
+    cudaMemcpy(dx, hx2, sizeof(hx2), cudaMemcpyHostToDevice);
+    fetch1d<<<1, 256>>>(t, dx, (float4 *)dout, 256);
+    if (sync_ok("srgbfilt")) {
+      cudaMemcpy(hout, dout, 256 * 16, cudaMemcpyDeviceToHost);
+      for (int k = 0; k < 256; k++)
+        printf("srgbfilt %d -> %08x %08x\n", k, bits(hout[4 * k]), bits(hout[4 * k + 3]));
+    }
+    cudaDestroyTextureObject(t);
+    cudaFreeArray(a);
+  }
   for (int w = 0; w < 256; w++) hx[w] = 0.5f + w / 256.0f;
   cudaMemcpy(dx, hx, sizeof(hx), cudaMemcpyHostToDevice);
   static const int sp[][2] = { { 0, 255 }, { 64, 128 }, { 12, 13 }, { 200, 201 } };
@@ -298,6 +333,38 @@ static void mixes()
     cudaDestroyTextureObject(t);
     cudaFreeArray(a);
   }
+  // every s8 value v through the filter: texels 2k, 2k + 1 are v, 0, read
+  // with weight 128 and 64 on the 0
+  {
+    cudaChannelFormatDesc cd = cudaCreateChannelDesc<signed char>();
+    cudaArray_t a;
+    static signed char host[512];
+    static float hx2[512];
+    for (int k = 0; k < 256; k++) { host[2 * k] = (signed char)(k - 128); host[2 * k + 1] = 0; }
+    cudaMallocArray(&a, &cd, 512, 0);
+    cudaMemcpy2DToArray(a, 0, 0, host, 512, 512, 1, cudaMemcpyHostToDevice);
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = a;
+    cudaTextureDesc td = {};
+    td.addressMode[0] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModeLinear;
+    td.readMode = cudaReadModeNormalizedFloat;
+    cudaTextureObject_t t;
+    cudaCreateTextureObject(&t, &rd, &td, NULL);
+    for (int k = 0; k < 256; k++) { hx2[k] = 2.0f * k + 1.0f; hx2[256 + k] = 2.0f * k + 0.75f; }
+    cudaMemcpy(dx, hx2, sizeof(hx2), cudaMemcpyHostToDevice);
+    fetch1d_s<<<2, 256>>>(t, dx, dout, 512);
+    if (sync_ok("s8half")) {
+      cudaMemcpy(hout, dout, 512 * 4, cudaMemcpyDeviceToHost);
+      for (int k = 0; k < 512; k++)
+        printf("s8mix %d 0 %d -> %08x\n", (k & 255) - 128, k < 256 ? 128 : 64, bits(hout[k]));
+    }
+    cudaDestroyTextureObject(t);
+    cudaFreeArray(a);
+  }
+  for (int w = 0; w < 256; w++) hx[w] = 0.5f + w / 256.0f;
+  cudaMemcpy(dx, hx, sizeof(hx), cudaMemcpyHostToDevice);
   static const int s8p[][2] = { { -17, 97 }, { -97, -23 }, { -128, 127 }, { -1, 1 }, { -64, 0 } };
   for (auto &p : s8p) {
     signed char tx[2] = { (signed char)p[0], (signed char)p[1] };
@@ -331,6 +398,12 @@ static void grads()
   for (int k = 0; k <= 64; k++) hg[n++] = make_float2(0, (1.0f + k / 64.0f) / 2);	// dy only
   for (int k = 0; k <= 64; k++) hg[n++] = make_float2((1.0f + k / 64.0f) / 2, (1.0f + k / 128.0f) / 2);
   for (int k = 0; k <= 64; k++) hg[n++] = make_float2((1.0f + k / 64.0f) / 2, 0.25f);
+  int n1 = n;	// then dPdx = (A, B): A = 1 + i/8, B = A j/16 (texels)
+  for (int i = 0; i < 8; i++)
+    for (int j = 0; j <= 16; j++) {
+      float A = 1.0f + i / 8.0f;
+      hg[n++] = make_float2(A / 2, A * j / 16.0f / 2);
+    }
   float2 *dg;
   cudaMalloc(&dg, sizeof(hg));
   cudaMemcpy(dg, hg, sizeof(hg), cudaMemcpyHostToDevice);
@@ -347,11 +420,11 @@ static void grads()
     td.maxAnisotropy = aniso;
     cudaTextureObject_t t;
     cudaCreateTextureObject(&t, &rd, &td, NULL);
-    fetch_grad<<<(n + 255) / 256, 256>>>(t, dg, dout, n);
+    fetch_grad<<<(n + 255) / 256, 256>>>(t, dg, dout, n, n1);
     if (sync_ok("grad")) {
       cudaMemcpy(hout, dout, n * 4, cudaMemcpyDeviceToHost);
       for (int i = 0; i < n; i++)
-        printf("grad %08x %08x aniso=%d -> %08x\n", bits(hg[i].x * 2), bits(hg[i].y * 2), aniso, bits(hout[i]));
+        printf("%s %08x %08x aniso=%d -> %08x\n", i < n1 ? "grad" : "gradxy", bits(hg[i].x * 2), bits(hg[i].y * 2), aniso, bits(hout[i]));
     }
     cudaDestroyTextureObject(t);
   }

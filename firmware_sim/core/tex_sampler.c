@@ -2,9 +2,10 @@
 /*
  * tex_sampler.c - the texture unit: address modes, point and linear
  * filtering, read-mode conversion, mipmap levels, gather, texel offsets
- * and cubemaps, as an H100 does them (tests/golden/probe_tex.h100.txt;
- * tests/test_tex_golden.c and test_tex_fetch_golden.c compare bit for
- * bit, Documentation/textures.rst lists what matches).
+ * and cubemaps (seamless too), as an H100 does them (tests/golden/
+ * probe_tex.h100.txt and probe_texfid.h100.txt; tests/test_tex_golden.c
+ * and test_tex_fetch_golden.c compare bit for bit,
+ * Documentation/textures.rst lists what matches).
  *
  * Per coordinate: normalized coordinates are scaled by the level's size;
  * wrap and mirror exist only for normalized coordinates (unnormalized
@@ -14,7 +15,10 @@
  * 8-bit fixed point weights.  Each texel index then goes through the
  * address mode: wrap (modulo), mirror (period 2n, reflected), clamp to
  * the edge, or border (outside: the border colour).  Float texels are
- * weighted as floats; normalized integers in 16-bit fixed point.
+ * weighted as floats (halves rounded to a half, ties away), normalized
+ * integers in 16-bit fixed point, sRGB codes decoded through the H100's
+ * table.  Layered textures clamp an unsigned layer index to a resource
+ * view's range; layers past the array read zeros.
  */
 #include <math.h>
 #include <string.h>

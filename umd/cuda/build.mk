@@ -495,3 +495,18 @@ $(CUDA_TST)/test_cu_vmm_two_devices-san.vmargs:
 	echo "--module-param num_devices=2" > $@
 ALL_TARGETS += $(CUDA_TST)/test_cu_vmm_two_devices.vmargs \
 	$(CUDA_TST)/test_cu_vmm_two_devices-san.vmargs
+
+# The interop tests (test_cu_interop_*, test_cu_probe_interop) load Mesa's
+# EGL with llvmpipe and the Vulkan loader with lavapipe through dlopen,
+# which the runner's ldd cannot see: tools/vm/mesa.vmargs names them for
+# the guest (Documentation/vm-runner.rst).
+CUDA_INTEROP_TESTS := $(patsubst umd/cuda/tests/%.c,%,\
+	$(wildcard umd/cuda/tests/test_cu_interop_*.c)) test_cu_probe_interop
+CUDA_INTEROP_VMARGS := $(foreach t,$(CUDA_INTEROP_TESTS),\
+	$(CUDA_TST)/$(t).vmargs $(CUDA_TST)/$(t)-san.vmargs)
+$(CUDA_INTEROP_VMARGS): tools/vm/mesa.vmargs
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+ALL_TARGETS += $(CUDA_INTEROP_VMARGS)
+$(CUDA_TST)/test_cu_interop_gl $(CUDA_TST)/test_cu_interop_gl-san: \
+	umd/cuda/tests/interop_egl.h

@@ -92,11 +92,15 @@ CU_EXPORT CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out,
 	if (!extMem_out || !memHandleDesc || !memHandleDesc->size ||
 	    (memHandleDesc->flags & ~CUDA_EXTERNAL_MEMORY_DEDICATED))
 		return CUDA_ERROR_INVALID_VALUE;
+	/* Windows, D3D and NvSci handles are types CUDA knows, not here. */
 	if (memHandleDesc->type != CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD)
-		return CUDA_ERROR_INVALID_VALUE;	/* Windows, D3D, NvSci */
+		return memHandleDesc->type >= 1 && memHandleDesc->type <=
+		       CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF ?
+		       CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+	/* A descriptor that is no file: UNKNOWN, as the H100 answers. */
 	fd = memHandleDesc->handle.fd;
 	if (fd < 0 || fstat(fd, &st))
-		return CUDA_ERROR_INVALID_VALUE;
+		return CUDA_ERROR_UNKNOWN;
 	/* Memory the fd does not have. */
 	if (S_ISREG(st.st_mode) &&
 	    (unsigned long long)st.st_size < memHandleDesc->size)
@@ -293,8 +297,9 @@ CU_EXPORT CUresult CUDAAPI cuImportExternalSemaphore(
 	    CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD)
 		return CUDA_ERROR_INVALID_VALUE;
 	fd = semHandleDesc->handle.fd;
-	if (fd < 0 || fstat(fd, &st) ||
-	    (S_ISREG(st.st_mode) && st.st_size < (off_t)sizeof(uint64_t)))
+	if (fd < 0 || fstat(fd, &st))
+		return CUDA_ERROR_UNKNOWN;	/* as the H100 answers */
+	if (S_ISREG(st.st_mode) && st.st_size < (off_t)sizeof(uint64_t))
 		return CUDA_ERROR_INVALID_VALUE;
 	p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
@@ -436,10 +441,11 @@ CU_EXPORT CUresult CUDAAPI cuSignalExternalSemaphoresAsync(
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!numExtSems)
-		return CUDA_SUCCESS;
+	/* NULL arrays are refused even for none (H100). */
 	if (!extSemArray || !paramsArray)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (!numExtSems)
+		return CUDA_SUCCESS;
 	values = calloc(numExtSems, sizeof(*values));
 	if (!values)
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -468,10 +474,11 @@ CU_EXPORT CUresult CUDAAPI cuWaitExternalSemaphoresAsync(
 
 	if (res != CUDA_SUCCESS)
 		return res;
-	if (!numExtSems)
-		return CUDA_SUCCESS;
+	/* NULL arrays are refused even for none (H100). */
 	if (!extSemArray || !paramsArray)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (!numExtSems)
+		return CUDA_SUCCESS;
 	values = calloc(numExtSems, sizeof(*values));
 	if (!values)
 		return CUDA_ERROR_OUT_OF_MEMORY;

@@ -143,6 +143,11 @@ static const struct gl_format gl_formats[] = {
 	{ GL_R8, CU_AD_FORMAT_UNSIGNED_INT8, 1, GL_RED, GL_UNSIGNED_BYTE },
 	{ GL_RG8, CU_AD_FORMAT_UNSIGNED_INT8, 2, GL_RG, GL_UNSIGNED_BYTE },
 	{ GL_RGBA8, CU_AD_FORMAT_UNSIGNED_INT8, 4, GL_RGBA, GL_UNSIGNED_BYTE },
+	/* Three channels map as four, as on the H100 (alpha reads 1). */
+	{ GL_RGB8, CU_AD_FORMAT_UNSIGNED_INT8, 4, GL_RGBA, GL_UNSIGNED_BYTE },
+	/* Unsized formats, as glTexImage2D(..., GL_RGBA, ...) leaves them. */
+	{ GL_RGBA, CU_AD_FORMAT_UNSIGNED_INT8, 4, GL_RGBA, GL_UNSIGNED_BYTE },
+	{ GL_RGB, CU_AD_FORMAT_UNSIGNED_INT8, 4, GL_RGBA, GL_UNSIGNED_BYTE },
 	{ GL_R16, CU_AD_FORMAT_UNSIGNED_INT16, 1, GL_RED, GL_UNSIGNED_SHORT },
 	{ GL_RGBA16, CU_AD_FORMAT_UNSIGNED_INT16, 4, GL_RGBA,
 	  GL_UNSIGNED_SHORT },
@@ -194,7 +199,8 @@ struct cu_gfx {
 	/* buffers: the shadow in device memory */
 	CUdeviceptr dptr;
 	size_t size;
-	/* images: level 0 as a CUDA array */
+	/* images: a mipmapped array of one level, and that level */
+	CUmipmappedArray mipmap;
 	CUarray array;
 	const struct gl_format *fmt;
 	unsigned int width, height;
@@ -267,11 +273,11 @@ CU_EXPORT CUresult CUDAAPI cuGraphicsGLRegisterBuffer(
 	res = cu_ctx_get(&ctx);
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = gl_current();
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!buffer || !gl.glIsBuffer(buffer))
+	/* Without a GL context there is no name to look up (H100: VALUE). */
+	if (gl_current() != CUDA_SUCCESS || !buffer)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (!gl.glIsBuffer(buffer))
+		return CUDA_ERROR_INVALID_HANDLE;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -283,7 +289,7 @@ CU_EXPORT CUresult CUDAAPI cuGraphicsGLRegisterBuffer(
 	if (!r->size) {
 		/* A name glGenBuffers made but no glBufferData sized. */
 		free(r);
-		return CUDA_ERROR_INVALID_VALUE;
+		return CUDA_ERROR_INVALID_HANDLE;
 	}
 	res = cuMemAlloc(&r->dptr, r->size);
 	if (res != CUDA_SUCCESS) {
@@ -309,9 +315,8 @@ CU_EXPORT CUresult CUDAAPI cuGraphicsGLRegisterImage(
 	res = cu_ctx_get(&ctx);
 	if (res != CUDA_SUCCESS)
 		return res;
-	res = gl_current();
-	if (res != CUDA_SUCCESS)
-		return res;
+	if (gl_current() != CUDA_SUCCESS)
+		return CUDA_ERROR_INVALID_VALUE;
 	switch (target) {
 	case GL_TEXTURE_2D:
 		break;
@@ -322,8 +327,10 @@ CU_EXPORT CUresult CUDAAPI cuGraphicsGLRegisterImage(
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
-	if (!image || !gl.glIsTexture(image))
+	if (!image)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (!gl.glIsTexture(image))
+		return CUDA_ERROR_INVALID_HANDLE;
 	gl.glGetIntegerv(GL_TEXTURE_BINDING_2D, &old);
 	gl.glBindTexture(target, image);
 	gl.glGetTexLevelParameteriv(target, 0, GL_TEXTURE_WIDTH, &w);
@@ -332,14 +339,14 @@ CU_EXPORT CUresult CUDAAPI cuGraphicsGLRegisterImage(
 				    &internal);
 	gl.glBindTexture(target, (GLuint)old);
 	if (gl.glGetError() != GL_NO_ERROR || w <= 0 || h <= 0)
-		return CUDA_ERROR_INVALID_VALUE;
+		return CUDA_ERROR_INVALID_HANDLE;	/* no storage yet */
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	r->fmt = gl_format_find(internal);
 	if (!r->fmt) {
 		free(r);
-		return CUDA_ERROR_NOT_SUPPORTED;	/* e.g. GL_RGB8 */
+		return CUDA_ERROR_NOT_SUPPORTED;	/* e.g. compressed */
 	}
 	r->ctx = ctx;
 	r->image = true;
@@ -357,7 +364,16 @@ CU_EXPORT CUresult CUDAAPI cuGraphicsGLRegisterImage(
 		d.Flags |= CUDA_ARRAY3D_SURFACE_LDST;
 	if (Flags & CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER)
 		d.Flags |= CUDA_ARRAY3D_TEXTURE_GATHER;
-	res = cuArray3DCreate(&r->array, &d);
+	/*
+	 * A mipmapped array of one level, so that both queries of a mapped
+	 * image answer (the H100 answers both): level 0 of the texture.
+	 */
+	res = cuMipmappedArrayCreate(&r->mipmap, &d, 1);
+	if (res == CUDA_SUCCESS) {
+		res = cuMipmappedArrayGetLevel(&r->array, r->mipmap, 0);
+		if (res != CUDA_SUCCESS)
+			cuMipmappedArrayDestroy(r->mipmap);
+	}
 	if (res != CUDA_SUCCESS) {
 		free(r);
 		return res;
@@ -495,10 +511,8 @@ static CUresult cu_gfx_check_all(unsigned int count,
 {
 	unsigned int i, j;
 
-	if (!count)
-		return CUDA_SUCCESS;
 	if (!resources)
-		return CUDA_ERROR_INVALID_VALUE;
+		return CUDA_ERROR_INVALID_VALUE;	/* even for 0 (H100) */
 	for (i = 0; i < count; i++) {
 		struct cu_gfx *r = cu_gfx_find(resources[i]);
 
@@ -614,8 +628,6 @@ CU_EXPORT CUresult CUDAAPI cuGraphicsResourceGetMappedPointer(
 		return res;
 	if (r->image) {
 		res = CUDA_ERROR_NOT_MAPPED_AS_POINTER;
-	} else if (!pDevPtr && !pSize) {
-		res = CUDA_ERROR_INVALID_VALUE;
 	} else {
 		if (pDevPtr)
 			*pDevPtr = r->dptr;
@@ -665,9 +677,10 @@ CU_EXPORT CUresult CUDAAPI cuGraphicsResourceGetMappedMipmappedArray(
 	res = cu_gfx_mapped(resource, &r);
 	if (res != CUDA_SUCCESS)
 		return res;
-	/* Images map their level 0 as a plain array (see above). */
-	res = r->image ? CUDA_ERROR_NOT_SUPPORTED :
-	      CUDA_ERROR_NOT_MAPPED_AS_ARRAY;
+	if (r->image)
+		*pMipmappedArray = r->mipmap;
+	else
+		res = CUDA_ERROR_NOT_MAPPED_AS_ARRAY;
 	pthread_mutex_unlock(&cu_gfx_lock);
 	return res;
 }
@@ -704,19 +717,19 @@ CU_EXPORT CUresult CUDAAPI cuGraphicsUnregisterResource(
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* A mapped resource must be unmapped first (H100: ALREADY_MAPPED). */
+	pthread_mutex_lock(&cu_gfx_lock);
+	r = cu_gfx_find(resource);
+	res = !r ? CUDA_ERROR_INVALID_HANDLE :
+	      r->mapped ? CUDA_ERROR_ALREADY_MAPPED : CUDA_SUCCESS;
+	pthread_mutex_unlock(&cu_gfx_lock);
+	if (res != CUDA_SUCCESS)
+		return res;
 	r = cu_gfx_take(resource);
 	if (!r)
-		return CUDA_ERROR_INVALID_HANDLE;
-	/*
-	 * Still mapped: CUDA's writes are given to GL first, as an unmap on
-	 * the default stream would (when a GL context is current to take
-	 * them).
-	 */
-	if (r->mapped && gl_current() == CUDA_SUCCESS &&
-	    !(r->map_flags & CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY))
-		cu_gfx_copy_out(r, NULL);
+		return CUDA_ERROR_INVALID_HANDLE;	/* a racing unregister */
 	if (r->image)
-		cuArrayDestroy(r->array);
+		cuMipmappedArrayDestroy(r->mipmap);
 	else
 		cuMemFree(r->dptr);
 	r->magic = CU_DEAD_MAGIC;

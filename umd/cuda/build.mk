@@ -510,3 +510,5 @@ $(CUDA_INTEROP_VMARGS): tools/vm/mesa.vmargs
 ALL_TARGETS += $(CUDA_INTEROP_VMARGS)
 $(CUDA_TST)/test_cu_interop_gl $(CUDA_TST)/test_cu_interop_gl-san: \
 	umd/cuda/tests/interop_egl.h
+$(CUDA_TST)/test_cu_interop_ext $(CUDA_TST)/test_cu_interop_ext-san: \
+	umd/cuda/tests/interop_vk.h

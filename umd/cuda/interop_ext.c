@@ -5,7 +5,8 @@
  * cuSignal/WaitExternalSemaphoresAsync, cuDestroyExternal*.
  *
  * Memory.  What a Vulkan driver on this machine exports as an OPAQUE_FD
- * is a file descriptor of its host memory (lavapipe: a memfd).  vGPU's
+ * is a file descriptor of its host memory (lavapipe: a memfd, laid out
+ * as below).  vGPU's
  * device reaches host memory through the GART, so an import is a host
  * registration of that memory: the fd is mapped into the process
  * (MAP_SHARED, the same pages the exporter uses), the range is pinned and
@@ -34,6 +35,7 @@
  * across processes too).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <stdatomic.h>
@@ -51,10 +53,44 @@
 
 struct cu_ext_mem {
 	struct cu_ext_mem *next;	/* in cu_ext_mems */
-	void *base;			/* the fd's pages, mapped and pinned */
-	size_t size;			/* as the application gave it */
+	void *map;			/* the fd's pages, mapped and pinned */
 	size_t map_size;		/* rounded up to pages */
+	char *base;			/* the memory's first byte in @map */
+	size_t size;			/* as the application gave it */
 };
+
+/*
+ * Mesa's exported memory (os_malloc_aligned_fd, src/util/os_memory_fd.c,
+ * which lavapipe uses for every exportable allocation) is a memfd that
+ * starts with a header and has the memory at an aligned offset after it:
+ *
+ *   0         8          16              32        offset         size
+ *   | size    | offset   | driver uuid   | ...     | the memory ... |
+ *
+ * and is sealed against growing and shrinking.  lavapipe's own import
+ * reads the header the same way.  Any other fd is memory from byte 0.
+ */
+struct cu_mesa_memfd_header {
+	uint64_t size;			/* of the whole file */
+	uint64_t offset;		/* of the memory */
+	uint8_t uuid[16];
+};
+
+/* Where the memory of @fd (of @file_size bytes) starts. */
+static uint64_t cu_ext_mem_start(int fd, uint64_t file_size)
+{
+	struct cu_mesa_memfd_header h;
+	int seals = fcntl(fd, F_GET_SEALS);
+
+	if (seals < 0 || (seals & (F_SEAL_GROW | F_SEAL_SHRINK)) !=
+	    (F_SEAL_GROW | F_SEAL_SHRINK))
+		return 0;
+	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    h.size != file_size || h.offset < sizeof(h) ||
+	    h.offset >= h.size)
+		return 0;
+	return h.offset;
+}
 
 /* A buffer handed out by cuExternalMemoryGetMappedBuffer. */
 struct cu_ext_buf {
@@ -84,6 +120,7 @@ CU_EXPORT CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out,
 	struct cu_ext_mem *m;
 	struct cu_ctx *ctx;
 	struct stat st;
+	uint64_t start = 0, delta;
 	CUresult res = cu_ctx_get(&ctx);
 	int fd;
 
@@ -101,24 +138,30 @@ CU_EXPORT CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory *extMem_out,
 	fd = memHandleDesc->handle.fd;
 	if (fd < 0 || fstat(fd, &st))
 		return CUDA_ERROR_UNKNOWN;
-	/* Memory the fd does not have. */
-	if (S_ISREG(st.st_mode) &&
-	    (unsigned long long)st.st_size < memHandleDesc->size)
-		return CUDA_ERROR_INVALID_VALUE;
+	if (S_ISREG(st.st_mode)) {
+		start = cu_ext_mem_start(fd, (uint64_t)st.st_size);
+		/* Memory the fd does not have. */
+		if ((unsigned long long)st.st_size - start < memHandleDesc->size)
+			return CUDA_ERROR_INVALID_VALUE;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	m->size = memHandleDesc->size;
-	m->map_size = (m->size + (size_t)page - 1) & ~((size_t)page - 1);
-	m->base = mmap(NULL, m->map_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       fd, 0);
-	if (m->base == MAP_FAILED) {
+	/* mmap's offset is in pages: map from the page the memory starts in. */
+	delta = start & ((uint64_t)page - 1);
+	m->map_size = (delta + m->size + (size_t)page - 1) &
+		      ~((size_t)page - 1);
+	m->map = mmap(NULL, m->map_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      fd, (off_t)(start - delta));
+	if (m->map == MAP_FAILED) {
 		free(m);
 		return CUDA_ERROR_INVALID_VALUE;	/* not memory */
 	}
-	res = cuMemHostRegister(m->base, m->map_size, 0);
+	m->base = (char *)m->map + delta;
+	res = cuMemHostRegister(m->map, m->map_size, 0);
 	if (res != CUDA_SUCCESS) {
-		munmap(m->base, m->map_size);
+		munmap(m->map, m->map_size);
 		free(m);
 		return res;
 	}
@@ -234,8 +277,8 @@ CU_EXPORT CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory extMem)
 	if (!m)
 		return CUDA_ERROR_INVALID_HANDLE;
 	/* Unregistering waits for the device's work on the range. */
-	res = cuMemHostUnregister(m->base);
-	munmap(m->base, m->map_size);
+	res = cuMemHostUnregister(m->map);
+	munmap(m->map, m->map_size);
 	free(m);
 	return res;
 }

@@ -19,7 +19,9 @@
  * (CUDA 13's stub libcuda.so lacks the GL symbols: link against any
  * libcuda.so.1 that has them, vGPU's included; NVIDIA's is used at run time)
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GL/gl.h>
@@ -295,6 +297,12 @@ static void probe_ext_bad(void)
 	CUexternalMemory m = NULL;
 	CUexternalSemaphore s = NULL;
 	int fd = memfd_create("probe", 0);
+	/*
+	 * The semaphore's own descriptor: a driver that imports the memfd as
+	 * memory owns (and closes) fd.  (The H100 run took dup(fd) after its
+	 * failed memory import: the same object either way.)
+	 */
+	int sem_fd = dup(fd);
 
 	if (ftruncate(fd, 65536))
 		return;
@@ -328,7 +336,7 @@ static void probe_ext_bad(void)
 	sd.type = (CUexternalSemaphoreHandleType)99;
 	P("ext.import_sem.bad_type", cuImportExternalSemaphore(&s, &sd));
 	sd.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD;
-	sd.handle.fd = dup(fd);
+	sd.handle.fd = sem_fd;
 	sd.flags = 1;
 	P("ext.import_sem.bad_flags", cuImportExternalSemaphore(&s, &sd));
 	sd.flags = 0;
@@ -414,6 +422,17 @@ static void probe_vulkan(void)
 	}
 	f12.timelineSemaphore = VK_TRUE;
 	qci.queueFamilyIndex = qf;
+	/* Semaphore fds only where the driver has them (not lavapipe). */
+	{
+		VkExtensionProperties e[512];
+		uint32_t ne = 512, k;
+
+		dci.enabledExtensionCount = 1;
+		VKI(inst, vkEnumerateDeviceExtensionProperties)(pd, NULL, &ne, e);
+		for (k = 0; k < ne; k++)
+			if (!strcmp(e[k].extensionName, exts[1]))
+				dci.enabledExtensionCount = 2;
+	}
 	if (VKI(inst, vkCreateDevice)(pd, &dci, NULL, &dev)) {
 		printf("vk: no device with external fds\n");
 		return;

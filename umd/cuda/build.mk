@@ -512,3 +512,36 @@ $(CUDA_TST)/test_cu_interop_gl $(CUDA_TST)/test_cu_interop_gl-san: \
 	umd/cuda/tests/interop_egl.h
 $(CUDA_TST)/test_cu_interop_ext $(CUDA_TST)/test_cu_interop_ext-san: \
 	umd/cuda/tests/interop_vk.h
+
+# test_cu_probe_interop runs tools/cuda-probe/probe_interop.c against our
+# libcuda (Mesa's EGL and Vulkan, through dlopen) and compares.
+CUDA_PROBE_INTEROP_SRC := tools/cuda-probe/probe_interop.c
+CUDA_PROBE_INTEROP_GOLDEN := $(CUDA_TEST_DATA)/probe_interop.h100.txt
+
+$(CUDA_PROBE_INTEROP_GOLDEN): tools/cuda-probe/golden/probe_interop.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_interop: $(CUDA_PROBE_INTEROP_SRC) $(CUDA_DRV)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -ldl
+$(CUDA_TST)/probe_interop-san: $(CUDA_PROBE_INTEROP_SRC) $(CUDA_DRV_SAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -Wl,--disable-new-dtags \
+		-Wl,-rpath,$(abspath $(LIB)/san) -lcuda -ldl
+
+$(CUDA_TST)/test_cu_probe_interop: $(CUDA_TST)/probe_interop
+$(CUDA_TST)/test_cu_probe_interop: private CUDA_TEST_CFLAGS += \
+	-DPROBE_INTEROP_BIN='"$(abspath $(CUDA_TST)/probe_interop)"'
+$(CUDA_TST)/test_cu_probe_interop-san: $(CUDA_TST)/probe_interop-san
+$(CUDA_TST)/test_cu_probe_interop-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_INTEROP_BIN='"$(abspath $(CUDA_TST)/probe_interop-san)"'
+$(CUDA_TST)/test_cu_probe_interop $(CUDA_TST)/test_cu_probe_interop-san: \
+	$(CUDA_PROBE_INTEROP_GOLDEN) umd/cuda/tests/probe_compare.h
+$(CUDA_TST)/test_cu_probe_interop $(CUDA_TST)/test_cu_probe_interop-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_INTEROP_GOLDEN='"$(abspath $(CUDA_PROBE_INTEROP_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_interop $(CUDA_TST)/probe_interop-san \
+	$(CUDA_PROBE_INTEROP_GOLDEN)

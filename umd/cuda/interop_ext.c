@@ -30,7 +30,9 @@
  * least the value.  Binary: signal stores 1, wait waits for non-zero and
  * takes it back to 0.  Both run in stream order as host functions
  * (host_func.c): a signal after the stream's earlier work, a wait before
- * its later work.  A waiter sleeps on a futex of the payload's low word,
+ * its later work; not in a stream capture, where a host node would run at
+ * every launch of the graph with an argument freed after the first.  A
+ * waiter sleeps on a futex of the payload's low word,
  * which the signaller wakes (the mapping is shared, so the futex works
  * across processes too).
  */
@@ -438,6 +440,13 @@ static CUresult cu_ext_sem_queue(const CUexternalSemaphore *sems,
 	unsigned int i;
 	CUresult res = CUDA_SUCCESS;
 
+	CUstreamCaptureStatus capturing = CU_STREAM_CAPTURE_STATUS_NONE;
+
+	res = cuStreamIsCapturing(stream, &capturing);
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (capturing != CU_STREAM_CAPTURE_STATUS_NONE)
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	ops = calloc(n, sizeof(*ops));
 	if (!ops)
 		return CUDA_ERROR_OUT_OF_MEMORY;

@@ -397,6 +397,22 @@ TEST(semaphore_errors)
 		ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
 		EXPECT_EQ(0, *peer.payload);
 	}
+	/* Not in a capture (no graph nodes for them yet). */
+	{
+		CUstream cs;
+		CUgraph graph;
+
+		ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&cs,
+						       CU_STREAM_NON_BLOCKING));
+		ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(cs,
+			  CU_STREAM_CAPTURE_MODE_RELAXED));
+		sig.flags = 0;
+		EXPECT_EQ(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+			  cuSignalExternalSemaphoresAsync(&sem, &sig, 1, cs));
+		if (cuStreamEndCapture(cs, &graph) == CUDA_SUCCESS)
+			cuGraphDestroy(graph);
+		cuStreamDestroy(cs);
+	}
 	ASSERT_EQ(CUDA_SUCCESS, cuDestroyExternalSemaphore(sem));
 	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cuDestroyExternalSemaphore(sem));
 	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cuDestroyExternalSemaphore(NULL));

@@ -164,6 +164,9 @@ $(CUDA_DRV_SAN): $(CUDA_DRV_SAN_OBJS) $(CUDA_DEVRT_OBJ) umd/cuda/exports.map
 	$(CC) $(SAN_CFLAGS) -shared -o $@ -Wl,-soname,libcuda.so.1 \
 		-Wl,--version-script=umd/cuda/exports.map \
 		$(CUDA_DRV_SAN_OBJS) $(CUDA_DEVRT_OBJ) $(CUDA_DRV_LDLIBS)
+	@# The -san tests link with -L$(LIB)/san: without this name there,
+	@# -lcuda found the toolkit's stub, which lacks the GL interop calls.
+	ln -sf libcuda.so.1 $(dir $@)libcuda.so
 
 CUDA_TEST_UTIL := umd/cuda/tests/fw_launcher.c
 

@@ -445,12 +445,12 @@ static void probe_vulkan(void)
 	mai.memoryTypeIndex = i < mp.memoryTypeCount ? i : 0;
 	if (VKI(inst, vkAllocateMemory)(dev, &mai, NULL, &mem)) {
 		printf("vk: no exportable memory\n");
-		return;
+		goto out_dev;
 	}
 	mgfi.memory = mem;
 	if (VKI(inst, vkGetMemoryFdKHR)(dev, &mgfi, &fd)) {
 		printf("vk: no memory fd\n");
-		return;
+		goto out_mem;
 	}
 	memset(&md, 0, sizeof(md));
 	md.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
@@ -492,12 +492,12 @@ static void probe_vulkan(void)
 
 	if (VKI(inst, vkCreateSemaphore)(dev, &sci, NULL, &sem)) {
 		printf("vk: no exportable timeline semaphore\n");
-		return;
+		goto out_mem;
 	}
 	sgfi.semaphore = sem;
 	if (VKI(inst, vkGetSemaphoreFdKHR)(dev, &sgfi, &sfd)) {
 		printf("vk: no semaphore fd\n");
-		return;
+		goto out_sem;
 	}
 	memset(&sd, 0, sizeof(sd));
 	sd.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD;
@@ -515,6 +515,14 @@ static void probe_vulkan(void)
 	sp.flags = 4;
 	P("vk.signal.bad_flags", cuSignalExternalSemaphoresAsync(&s, &sp, 1, 0));
 	P("vk.destroy_sem", cuDestroyExternalSemaphore(s));
+out_sem:
+	VKI(inst, vkDestroySemaphore)(dev, sem, NULL);
+out_mem:
+	VKI(inst, vkFreeMemory)(dev, mem, NULL);
+out_dev:
+	/* Vulkan's objects go, so that a leak checker sees only ours. */
+	VKI(inst, vkDestroyDevice)(dev, NULL);
+	VKI(inst, vkDestroyInstance)(inst, NULL);
 	fflush(stdout);
 }
 

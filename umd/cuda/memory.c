@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cuda_internal.h"
+#include "interop.h"
 
 CUresult cu_mem_internal_host(struct cu_ctx *ctx, size_t size,
 			      uint32_t *handle, void **cpu)
@@ -252,6 +253,9 @@ CU_EXPORT CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
 		cu_graph_alloc_free_ptr(dptr);
 		return CUDA_SUCCESS;
 	}
+	/* A buffer of external memory stays with its object (interop_ext.c). */
+	if (cu_ext_buffer_free(dptr))
+		return CUDA_SUCCESS;
 	return cu_mem_device_free(ctx, dptr);
 }
 

@@ -304,3 +304,17 @@ $(TST)/cudart/test_cudart_coop: umd/cudart/tests/test_cudart_coop.cu \
 		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/cudart/test_cudart_coop
 GUEST_TESTS += $(TST)/cudart/test_cudart_coop
+
+# The interop calls (interop_gl.c, interop_ext.c) against Mesa: its
+# TEST.vmargs brings Mesa's dlopen'ed drivers (tools/vm/mesa.vmargs).
+$(TST)/cudart/test_cudart_interop: umd/cudart/tests/test_cudart_interop.cu \
+		umd/cuda/tests/interop_egl.h \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL) -ldl
+$(TST)/cudart/test_cudart_interop.vmargs: tools/vm/mesa.vmargs
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+ALL_TARGETS += $(TST)/cudart/test_cudart_interop \
+	$(TST)/cudart/test_cudart_interop.vmargs
+GUEST_TESTS += $(TST)/cudart/test_cudart_interop

@@ -11,9 +11,10 @@
  * means "not sanitized", so a counted launch of an old client is
  * unchanged.  The descriptor names two more buffers of the client:
  *
- *   allocs_va:  struct vgpu_san_alloc[nallocs], sorted by @base, not
- *               overlapping: the allocations the program made and
- *               those it freed (memcheck's bounds)
+ *   allocs_va:  struct vgpu_san_alloc[nallocs], sorted by map_base,
+ *               not overlapping: the allocations the program made and
+ *               those it freed (memcheck's bounds), with initcheck's
+ *               bitmaps of the bytes written
  *   reports_va: struct vgpu_san_reports, then report_cap records that
  *               the engine fills when the grid has ended (also when it
  *               faulted), before the queue moves past the LAUNCH
@@ -33,9 +34,11 @@
 #define VGPU_SAN_MEMCHECK		(1U << 0)
 #define VGPU_SAN_RACECHECK		(1U << 1)
 #define VGPU_SAN_SYNCCHECK		(1U << 2)
+#define VGPU_SAN_INITCHECK		(1U << 3)
 #define VGPU_SAN_TOOLS_ALL		(VGPU_SAN_MEMCHECK | \
 					 VGPU_SAN_RACECHECK | \
-					 VGPU_SAN_SYNCCHECK)
+					 VGPU_SAN_SYNCCHECK | \
+					 VGPU_SAN_INITCHECK)
 
 /* The most table entries and report records one launch may name. */
 #define VGPU_SAN_MAX_ALLOCS		65536
@@ -75,6 +78,12 @@ struct vgpu_san_desc {
  * @map_size: its bytes.
  * @flags: VGPU_SAN_ALLOC_*.
  * @reserved: zero.
+ * @init_va: initcheck: the GPU VA of a bitmap of ceil(@size / 8) bytes,
+ *	bit i (of byte i / 8, from the least significant) set when byte i
+ *	of the allocation has been written (by a copy, a memset or a
+ *	kernel); 0: not tracked.  The engine reads it when the grid starts,
+ *	sets the bits of the grid's stores and writes it back when the grid
+ *	has ended.
  */
 struct vgpu_san_alloc {
 	__u64 base;
@@ -83,6 +92,7 @@ struct vgpu_san_alloc {
 	__u64 map_size;
 	__u32 flags;
 	__u32 reserved;
+	__u64 init_va;
 };
 
 /* struct vgpu_san_report.kind */
@@ -95,6 +105,8 @@ enum vgpu_san_kind {
 	VGPU_SAN_RACE_WAW,		/* write after write */
 	VGPU_SAN_DIVERGENT_BARRIER,	/* synccheck: bar.sync in a
 					 * divergent warp */
+	VGPU_SAN_UNINIT_READ,		/* initcheck: a global read of bytes
+					 * never written */
 };
 
 /* struct vgpu_san_report.space (the vISA state space of the access) */

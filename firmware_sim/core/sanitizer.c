@@ -23,6 +23,9 @@
  *    default report does.
  *  - synccheck: a warp that reaches bar.sync with fewer lanes than it has
  *    live threads (a __syncthreads() in divergent code).
+ *  - initcheck: a bitmap per allocation of the bytes written so far (by
+ *    copies and memsets, which libcuda marks, and by kernels' stores,
+ *    marked here); a global load of a byte not marked is reported.
  *
  * Findings go to the launch's report array under its lock; the firmware
  * copies them to the client when the grid has ended.
@@ -161,6 +164,36 @@ san_find(const struct vgpu_core_sanitizer *s, uint64_t addr)
 	return lo ? &s->allocs[lo - 1] : NULL;
 }
 
+/*
+ * initcheck: a store marks its bytes written; a load of a byte never
+ * written is reported.  Bits of several SMs' warps share bytes: atomics.
+ */
+static void check_init(struct warp *w, uint32_t pc, int lane,
+		       const struct vgpu_san_alloc *a, uint64_t addr,
+		       uint32_t bytes, bool store)
+{
+	const struct vgpu_core_sanitizer *s = w->blk->g->l->sanitizer;
+	uint8_t *bits = s->init ? s->init[a - s->allocs] : NULL;
+	uint64_t off = addr - a->base;
+
+	if (!bits)
+		return;
+	for (uint64_t i = off; i < off + bytes; i++) {
+		uint8_t bit = (uint8_t)(1u << (i & 7));
+
+		if (store) {
+			__atomic_fetch_or(&bits[i >> 3], bit,
+					  __ATOMIC_RELAXED);
+		} else if (!(__atomic_load_n(&bits[i >> 3], __ATOMIC_RELAXED) &
+			     bit)) {
+			san_lane_report(w, pc, lane, VGPU_SAN_UNINIT_READ,
+					VISA_SPACE_GLOBAL, store, bytes,
+					addr, a);
+			return;
+		}
+	}
+}
+
 static void check_global(struct warp *w, uint32_t pc, int lane,
 			 uint64_t addr, uint32_t bytes, bool store)
 {
@@ -168,6 +201,14 @@ static void check_global(struct warp *w, uint32_t pc, int lane,
 	const struct vgpu_san_alloc *a = san_find(s, addr);
 	bool mis = addr & (bytes - 1);
 	uint32_t kind;
+
+	if (!(s->tools & VGPU_SAN_MEMCHECK)) {
+		if (a && !(a->flags & VGPU_SAN_ALLOC_FREED) &&
+		    addr >= a->base && addr - a->base <= a->size &&
+		    a->size - (addr - a->base) >= bytes)
+			check_init(w, pc, lane, a, addr, bytes, store);
+		return;
+	}
 
 	if (!a || addr - a->map_base >= a->map_size) {
 		/* no allocation of the program: the MMU's business */
@@ -295,7 +336,7 @@ void san_access(struct warp *w, const struct dinsn *in, const uint64_t *addr,
 			}
 		}
 		if (sp == VISA_SPACE_GLOBAL) {
-			if (s->tools & VGPU_SAN_MEMCHECK)
+			if (s->tools & (VGPU_SAN_MEMCHECK | VGPU_SAN_INITCHECK))
 				check_global(w, pc, l, a, bytes, store);
 		} else if (sp == VISA_SPACE_SHARED || sp == VISA_SPACE_LOCAL) {
 			check_window(w, pc, l, sp, a, bytes, store);

@@ -150,13 +150,16 @@ struct vgpu_core_counters {
 /*
  * vgpu-sanitizer's checks of one grid (include/vgpu_sanitizer.h,
  * firmware_sim/core/sanitizer.c), filled by the caller: @tools, the
- * allocation table (sorted by map_base), and room for @cap findings;
+ * allocation table (sorted by map_base) with initcheck's bitmaps, and
+ * room for @cap findings;
  * the core adds them at @reports under @lock (@count, then @dropped).
  */
 struct vgpu_core_sanitizer {
 	uint32_t tools;			/* VGPU_SAN_* */
 	const struct vgpu_san_alloc *allocs;
 	uint32_t nallocs;
+	/* initcheck: per entry, its bitmap of bytes written (or NULL) */
+	uint8_t **init;
 	uint32_t cap;
 	struct vgpu_san_report *reports;
 	pthread_mutex_t lock;

@@ -6,7 +6,8 @@
  * (struct vgpu_san_desc at VGPU_SAN_DESC_OFFSET, include/vgpu_sanitizer.h):
  * which checks, where its allocation table is and where the findings go.
  * Before the grid, the table is copied out of the client's memory and
- * checked (sorted, not overlapping), so that the core's lookups trust it;
+ * checked (sorted, not overlapping), so that the core's lookups trust it,
+ * with initcheck's bitmaps of the bytes written, which go back after it;
  * after the grid - also after a fault, since the finding often explains
  * the fault - the core's findings are written back with their count, before
  * the queue moves past the LAUNCH, so a client that sees a later fence
@@ -50,10 +51,41 @@ static bool table_ok(const struct vgpu_san_alloc *a, uint32_t n)
 	return true;
 }
 
+static uint64_t bitmap_bytes(const struct vgpu_san_alloc *a)
+{
+	return (a->size + 7) / 8;
+}
+
+/* initcheck: copy each entry's bitmap of bytes written out of the client. */
+static int read_bitmaps(struct fw_queue *q, struct fw_san *s,
+			uint64_t *fault_va)
+{
+	const struct vgpu_san_alloc *a = s->core.allocs;
+	int kind = 0;
+
+	s->core.init = calloc(s->core.nallocs ? s->core.nallocs : 1,
+			      sizeof(*s->core.init));
+	if (!s->core.init)
+		return VGPU_FAULT_BAD_PACKET;
+	for (uint32_t i = 0; i < s->core.nallocs && !kind; i++) {
+		if (!a[i].init_va || (a[i].flags & VGPU_SAN_ALLOC_FREED))
+			continue;
+		s->core.init[i] = malloc(bitmap_bytes(&a[i]));
+		if (!s->core.init[i])
+			return VGPU_FAULT_BAD_PACKET;
+		kind = fw_mem_read(q->ctx, a[i].init_va, s->core.init[i],
+				   bitmap_bytes(&a[i]), fault_va);
+	}
+	return kind;
+}
+
 static void san_free(struct fw_san *s)
 {
 	if (!s)
 		return;
+	for (uint32_t i = 0; s->core.init && i < s->core.nallocs; i++)
+		free(s->core.init[i]);
+	free(s->core.init);
 	pthread_mutex_destroy(&s->core.lock);
 	free((void *)s->core.allocs);
 	free(s->core.reports);
@@ -109,6 +141,15 @@ int fw_san_begin(struct fw_queue *q, struct vgpu_core_launch *l,
 	s->core.nallocs = d.nallocs;
 	s->core.cap = d.report_cap;
 	s->reports_va = d.reports_va;
+	if (d.tools & VGPU_SAN_INITCHECK) {
+		kind = read_bitmaps(q, s, &fault_va);
+		if (kind) {
+			san_free(s);
+			fault->kind = kind;
+			fault->va = fault_va;
+			return 1;
+		}
+	}
 	q->san = s;
 	l->sanitizer = &s->core;
 	return 0;
@@ -124,12 +165,20 @@ int fw_san_finish(struct fw_queue *q, struct vgpu_fault *fault)
 	if (!s)
 		return 0;
 	q->san = NULL;
+	kind = 0;
+	for (uint32_t i = 0; s->core.init && i < s->core.nallocs && !kind; i++)
+		if (s->core.init[i])
+			kind = fw_mem_write(q->ctx, s->core.allocs[i].init_va,
+					    s->core.init[i],
+					    bitmap_bytes(&s->core.allocs[i]),
+					    &fault_va);
 	h.count = s->core.count;
 	h.dropped = s->core.dropped;
-	kind = fw_mem_write(q->ctx, s->reports_va + sizeof(h),
-			    s->core.reports,
-			    (uint64_t)h.count * sizeof(*s->core.reports),
-			    &fault_va);
+	if (!kind)
+		kind = fw_mem_write(q->ctx, s->reports_va + sizeof(h),
+				    s->core.reports,
+				    (uint64_t)h.count *
+				    sizeof(*s->core.reports), &fault_va);
 	if (!kind)	/* the header last: the records are there when seen */
 		kind = fw_mem_write(q->ctx, s->reports_va, &h, sizeof(h),
 				    &fault_va);

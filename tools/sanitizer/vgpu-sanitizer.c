@@ -2,7 +2,8 @@
 /*
  * vgpu-sanitizer - compute-sanitizer for vGPU (Documentation/sanitizer.rst).
  *
- *   vgpu-sanitizer [--tool memcheck|racecheck|synccheck] [--leak-check full]
+ *   vgpu-sanitizer [--tool memcheck|racecheck|synccheck|initcheck]
+ *                  [--leak-check full]
  *                  [--error-exitcode N] [--print-limit N] ./app [args...]
  *
  * Runs the program with VGPU_SANITIZER naming the check and
@@ -36,8 +37,8 @@ static long print_limit = 10000;	/* compute-sanitizer's default */
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: vgpu-sanitizer [--tool memcheck|racecheck|synccheck] "
-		"[--leak-check full|no]\n"
+		"usage: vgpu-sanitizer [--tool memcheck|racecheck|synccheck|"
+		"initcheck] [--leak-check full|no]\n"
 		"                      [--error-exitcode N] [--print-limit N] "
 		"program [args...]\n");
 }
@@ -256,6 +257,21 @@ static void print_sync(const struct finding *f)
 	printf(PFX "\n");
 }
 
+static void print_init(const struct finding *f)
+{
+	char at[700];
+
+	where(at, sizeof(at), f, f->pc, f->line);
+	printf(PFX "Uninitialized __global__ memory read of size %u bytes\n",
+	       f->size);
+	printf(PFX "    at %s\n", at);
+	printf(PFX "    by thread (%u,%u,%u) in block (%u,%u,%u)\n",
+	       f->thread[0], f->thread[1], f->thread[2], f->block[0],
+	       f->block[1], f->block[2]);
+	printf(PFX "    Address 0x%" PRIx64 "\n", f->addr);
+	printf(PFX "\n");
+}
+
 static const char *plural(unsigned long n, const char *one, const char *many)
 {
 	return n == 1 ? one : many;
@@ -300,6 +316,8 @@ static unsigned long report(const char *path)
 			print_race(&f);
 		else if (f.kind == VGPU_SAN_DIVERGENT_BARRIER)
 			print_sync(&f);
+		else if (f.kind == VGPU_SAN_UNINIT_READ)
+			print_init(&f);
 		else
 			print_memcheck(&f);
 	}
@@ -342,10 +360,10 @@ int main(int argc, char **argv)
 		i++;
 		if (!strcmp(o, "--tool")) {
 			if (strcmp(v, "memcheck") && strcmp(v, "racecheck") &&
-			    strcmp(v, "synccheck")) {
+			    strcmp(v, "synccheck") && strcmp(v, "initcheck")) {
 				fprintf(stderr, "vgpu-sanitizer: unknown tool "
-					"'%s' (memcheck, racecheck, synccheck; "
-					"initcheck is not implemented)\n", v);
+					"'%s' (memcheck, racecheck, synccheck, "
+					"initcheck)\n", v);
 				return 2;
 			}
 			tool = v;

@@ -328,8 +328,10 @@ bool cu_san_enabled(void);
 CUresult cu_san_fill(struct cu_ctx *ctx, void *desc_at);
 void cu_san_collect(struct cu_ctx *ctx, const struct cu_function *f);
 void cu_san_ctx_fini(struct cu_ctx *ctx);
-void cu_san_user_alloc(uint64_t base, uint64_t size);
+void cu_san_user_alloc(struct cu_ctx *ctx, uint64_t base, uint64_t size);
 void cu_san_freed(const struct cu_mem *m);
+/* initcheck: a copy or memset writes [dst, dst + size) */
+void cu_san_written(uint64_t dst, uint64_t size);
 /* timing_model.c: VGPU_TIMING=model, a kernel's modelled ns, the clock */
 bool cu_timing_model(void);
 uint64_t cu_timing_kernel_ns(const struct vgpu_launch_counters *c,

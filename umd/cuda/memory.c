@@ -167,7 +167,7 @@ CU_EXPORT CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	res = cu_mem_device_alloc(ctx, bytesize, dptr);
 	if (res == CUDA_SUCCESS)
-		cu_san_user_alloc(*dptr, bytesize);	/* --leak-check */
+		cu_san_user_alloc(ctx, *dptr, bytesize); /* leaks, initcheck */
 	return res;
 }
 

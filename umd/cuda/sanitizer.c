@@ -4,7 +4,7 @@
  *
  * vgpu-sanitizer runs the program with
  *
- *   VGPU_SANITIZER=memcheck|racecheck|synccheck   which checks
+ *   VGPU_SANITIZER=memcheck|racecheck|synccheck|initcheck   which checks
  *   VGPU_SANITIZER_OUT=FILE                       where findings go
  *   VGPU_SANITIZER_LEAKS=1                        --leak-check full
  *
@@ -22,7 +22,12 @@
  *
  * and, with VGPU_SANITIZER_LEAKS, the allocations of cuMemAlloc still live
  * at exit one line each ("vgpu-san-leak 1 size=N addr=A").  vgpu-sanitizer
- * formats them.  Without VGPU_SANITIZER nothing here runs but one
+ * formats them.  For initcheck each allocation of cuMemAlloc gets a
+ * pinned bitmap of its bytes written: copies and memsets mark theirs here
+ * when they are issued (cu_san_written()), kernels' stores are marked by
+ * the firmware, which reads the bitmaps when a grid starts and writes
+ * them back when it ends.
+ * Without VGPU_SANITIZER nothing here runs but one
  * pthread_once check per launch (the one profile.c makes anyway).
  */
 #include <fcntl.h>
@@ -54,10 +59,19 @@ static pthread_mutex_t san_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t san_tools;
 static int san_fd = -1;
 static bool san_leaks;
+/* cuMemAlloc's allocation, with initcheck's bitmap of bytes written */
+struct san_user {
+	uint64_t base, size;
+	struct cu_ctx *ctx;
+	uint8_t *bits;		/* pinned: GPU VA == host address; or NULL */
+	uint32_t bits_handle;
+	size_t bits_bytes;
+};
+
 /* under san_lock: freed ranges (a ring) and cuMemAlloc's live ones */
 static struct vgpu_san_alloc san_freed[SAN_FREED_MAX];
 static uint32_t san_nfreed;
-static struct vgpu_san_alloc *san_user;
+static struct san_user *san_user;
 static uint32_t san_nuser, san_user_cap;
 
 static void san_init(void)
@@ -74,6 +88,8 @@ static void san_init(void)
 		san_tools = VGPU_SAN_RACECHECK;
 	else if (!strcmp(tool, "synccheck"))
 		san_tools = VGPU_SAN_SYNCCHECK;
+	else if (!strcmp(tool, "initcheck"))
+		san_tools = VGPU_SAN_INITCHECK;
 	else
 		return;
 	san_fd = open(out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
@@ -95,24 +111,69 @@ static void san_out(const char *line, int n)
 		return;	/* a full disk loses the line, not the program */
 }
 
-void cu_san_user_alloc(uint64_t base, uint64_t size)
+void cu_san_user_alloc(struct cu_ctx *ctx, uint64_t base, uint64_t size)
 {
-	if (!cu_san_enabled() || !san_leaks)
+	struct san_user u = { .base = base, .size = size, .ctx = ctx };
+	bool init;
+	void *p;
+
+	if (!cu_san_enabled())
 		return;
+	init = san_tools == VGPU_SAN_INITCHECK;
+	if (!san_leaks && !init)
+		return;
+	if (init) {
+		/* a pinned bitmap the firmware reads and writes back */
+		u.bits_bytes = cu_align_up((size + 7) / 8,
+					   VGPU_SMALL_PAGE_SIZE);
+		if (cu_mem_internal_host(ctx, u.bits_bytes, &u.bits_handle,
+					 &p) != CUDA_SUCCESS)
+			return;	/* not tracked: no finding, no false one */
+		u.bits = p;
+		memset(u.bits, 0, u.bits_bytes);
+	}
 	pthread_mutex_lock(&san_lock);
 	if (san_nuser == san_user_cap) {
 		uint32_t cap = san_user_cap ? 2 * san_user_cap : 64;
-		void *p = realloc(san_user, cap * sizeof(*san_user));
+		void *n = realloc(san_user, cap * sizeof(*san_user));
 
-		if (!p) {
+		if (!n) {
 			pthread_mutex_unlock(&san_lock);
+			if (u.bits)
+				cu_mem_internal_free(ctx, u.bits_handle,
+						     u.bits, u.bits_bytes);
 			return;
 		}
-		san_user = p;
+		san_user = n;
 		san_user_cap = cap;
 	}
-	san_user[san_nuser++] = (struct vgpu_san_alloc){ .base = base,
-							 .size = size };
+	san_user[san_nuser++] = u;
+	pthread_mutex_unlock(&san_lock);
+}
+
+static struct san_user *user_find(uint64_t addr)
+{
+	for (uint32_t i = 0; i < san_nuser; i++)
+		if (addr - san_user[i].base < san_user[i].size)
+			return &san_user[i];
+	return NULL;
+}
+
+void cu_san_written(uint64_t dst, uint64_t size)
+{
+	struct san_user *u;
+
+	if (!cu_san_enabled() || san_tools != VGPU_SAN_INITCHECK || !size)
+		return;
+	pthread_mutex_lock(&san_lock);
+	u = user_find(dst);
+	if (u && u->bits) {
+		uint64_t off = dst - u->base;
+		uint64_t end = size < u->size - off ? off + size : u->size;
+
+		for (uint64_t i = off; i < end; i++)
+			u->bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+	}
 	pthread_mutex_unlock(&san_lock);
 }
 
@@ -123,6 +184,11 @@ void cu_san_freed(const struct cu_mem *m)
 	pthread_mutex_lock(&san_lock);
 	for (uint32_t i = 0; i < san_nuser; i++) {
 		if (san_user[i].base == m->base) {
+			if (san_user[i].bits)
+				cu_mem_internal_free(san_user[i].ctx,
+						     san_user[i].bits_handle,
+						     san_user[i].bits,
+						     san_user[i].bits_bytes);
 			san_user[i] = san_user[--san_nuser];
 			break;
 		}
@@ -191,6 +257,16 @@ static uint32_t san_table(const struct cu_ctx *ctx, struct vgpu_san_alloc *t)
 		}
 	}
 	(void)live;
+	/* initcheck: each live allocation of cuMemAlloc names its bitmap */
+	pthread_mutex_lock(&san_lock);
+	for (uint32_t i = 0; i < k; i++) {
+		struct san_user *u = (t[i].flags & VGPU_SAN_ALLOC_FREED) ?
+				     NULL : user_find(t[i].base);
+
+		if (u && u->base == t[i].base && u->bits)
+			t[i].init_va = (uint64_t)(uintptr_t)u->bits;
+	}
+	pthread_mutex_unlock(&san_lock);
 	return k;
 }
 
@@ -302,6 +378,18 @@ void cu_san_ctx_fini(struct cu_ctx *ctx)
 {
 	struct cu_san_ctx *s = ctx->san;
 
+	/* the bitmaps go with the context (its allocations are kept for
+	 * --leak-check) */
+	pthread_mutex_lock(&san_lock);
+	for (uint32_t i = 0; i < san_nuser; i++) {
+		if (san_user[i].ctx == ctx && san_user[i].bits) {
+			cu_mem_internal_free(ctx, san_user[i].bits_handle,
+					     san_user[i].bits,
+					     san_user[i].bits_bytes);
+			san_user[i].bits = NULL;
+		}
+	}
+	pthread_mutex_unlock(&san_lock);
 	if (!s)
 		return;
 	cu_mem_internal_free(ctx, s->table_handle, s->table, s->table_bytes);

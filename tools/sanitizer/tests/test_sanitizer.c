@@ -214,7 +214,7 @@ int main(void)
 	pid_t fw = fw_launcher_start();
 	int rc;
 
-	tap_plan(14);
+	tap_plan(16);
 	if (fw < 0 || !read_file(GOLDEN_TXT, golden, sizeof(golden))) {
 		tap_diag("cannot start the firmware or read " GOLDEN_TXT);
 		return 1;
@@ -229,6 +229,8 @@ int main(void)
 	compare("--tool memcheck", "clean", 0);
 	compare("--tool racecheck", "clean", 0);
 	compare("--tool synccheck", "clean", 0);
+	compare("--tool initcheck", "uninit", 0);
+	compare("--tool initcheck", "clean", 0);
 
 	/* use after free: every thread's write into the freed 128 bytes */
 	rc = run(VGPU_SANITIZER_BIN " --tool memcheck " PROBE_BIN
@@ -251,7 +253,7 @@ int main(void)
 		 " clean >/dev/null 2>&1", out, sizeof(out));
 	tap_ok(rc == 0, "--error-exitcode without errors: the program's 0 "
 	       "(%d)", rc);
-	rc = run(VGPU_SANITIZER_BIN " --tool initcheck " PROBE_BIN
+	rc = run(VGPU_SANITIZER_BIN " --tool nocheck " PROBE_BIN
 		 " clean >/dev/null 2>&1", out, sizeof(out));
 	tap_ok(rc == 2, "an unknown tool is refused with 2 (%d)", rc);
 	rc = run(VGPU_SANITIZER_BIN " /nonexistent/program >/dev/null 2>&1",

@@ -58,3 +58,34 @@ $(BIN)/vgpu-sanitizer-bench: $(OBJ)/tools/sanitizer/bench/san_bench.o \
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $(filter %.o %.a,$^) $(CORE_LDLIBS)
 ALL_TARGETS += $(BIN)/vgpu-sanitizer-bench
+
+# The core's checks on their own (tests/test_san_core.c, a ctest of
+# tests/build.mk, included before this file): the probe's kernels as PTX
+# with .loc, as sanitized grids, natively and under ASan/UBSan.
+SAN_PROBE_PTX := $(TST)/sanitizer/probe_sanitizer.ptx
+$(SAN_PROBE_PTX): tools/cuda-probe/probe_sanitizer.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -ptx -lineinfo -arch=sm_90 -o $@ $<
+$(OBJ)/tests/test_san_core.o $(OBJ)/san/tests/test_san_core.o: \
+	CTEST_EXTRA := -DPROBE_PTX='"$(abspath $(SAN_PROBE_PTX))"'
+$(eval $(call ctest,test_san_core,$(LIB)/libvgpu-ptx.a))
+$(TST)/core/test_san_core $(TST)/core/test_san_core-san: | $(SAN_PROBE_PTX)
+
+# Every sample of `make run` under each tool (guest): exit 0, nothing
+# found.  One test per tool: each takes about 3.5 minutes in a TCG guest.
+SAN_SAMPLE_TOOLS := memcheck racecheck synccheck initcheck
+define san_samples_test
+$$(TST)/sanitizer/test_sanitizer_samples_$(1): \
+		tools/sanitizer/tests/test_sanitizer_samples.c \
+		$$(CUDART_TEST_UTIL) $$(CUDART_TEST_HDRS) $$(VGPU_SANITIZER) \
+		$$(SAMPLES)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(USER_CFLAGS) -Iumd/cudart/tests -Iumd/cuda/tests \
+		-DVGPU_SANITIZER_BIN='"$$(abspath $$(VGPU_SANITIZER))"' \
+		-DTOOL='"$(1)"' -DROOT_DIR='"$$(abspath .)"' \
+		-DSAMPLES='"$$(strip $$(foreach s,$$(SAMPLES),$$(abspath $$(s))))"' \
+		-o $$@ $$< $$(CUDART_TEST_UTIL)
+ALL_TARGETS += $$(TST)/sanitizer/test_sanitizer_samples_$(1)
+GUEST_TESTS += $$(TST)/sanitizer/test_sanitizer_samples_$(1)
+endef
+$(foreach t,$(SAN_SAMPLE_TOOLS),$(eval $(call san_samples_test,$(t))))

@@ -281,8 +281,8 @@ struct ptx_operand {
 #define PTX_MAX_MODS 12
 
 struct ptx_insn {
-	const char *op;			/* "ld" */
-	const char *mods[PTX_MAX_MODS];	/* "global", "nc", "v4", "f32" */
+	enum ptx_op op;			/* OP_LD */
+	enum ptx_mod mods[PTX_MAX_MODS];/* MOD_GLOBAL, MOD_NC, MOD_V4, MOD_F32 */
 	uint32_t nmods;
 	struct ptx_reg *guard;		/* @%p / @!%p, or NULL */
 	bool guard_neg;
@@ -380,7 +380,7 @@ struct ptx_symref {
 
 void ptx_parse_module(struct ptx_ctx *cx, uint32_t src, struct ptx_module *m);
 
-/* Modifier helpers used by the instruction selectors. */
-bool insn_has(const struct ptx_insn *in, const char *mod);
+/* Whether in carries modifier mod (for the instruction selectors). */
+bool insn_has(const struct ptx_insn *in, enum ptx_mod mod);
 
 #endif /* VGPU_PTX_INTERNAL_H */

@@ -3,8 +3,6 @@
  * types.c - PTX fundamental types and state spaces: sizes, classes and
  * names, from the lists in ptx_types.h.
  */
-#include <string.h>
-
 #include "ptx_internal.h"
 
 #define TYPE_INFO(name, spelling, bytes, class) \
@@ -59,12 +57,12 @@ const char *ptx_space_name(enum ptx_space s)
 	return space_names[s];
 }
 
-bool insn_has(const struct ptx_insn *in, const char *mod)
+bool insn_has(const struct ptx_insn *in, enum ptx_mod mod)
 {
 	uint32_t i;
 
 	for (i = 0; i < in->nmods; i++)
-		if (!strcmp(in->mods[i], mod))
+		if (in->mods[i] == mod)
 			return true;
 	return false;
 }

@@ -352,12 +352,13 @@ static void sel_mbarrier(struct cg *g, struct cg_fn *fn,
 static void sel_elect(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
 	struct visa_insn *vi;
-	struct ptx_operand p = in->ops[0];
+	struct ptx_operand p;
 
 	ALLOW(g, in, MOD_SYNC);
 	if (!insn_has(in, MOD_SYNC))
 		cg_fail(g, &in->pos, "'elect' needs .sync");
 	want_ops(g, in, 2, 2);
+	p = in->ops[0];		/* only now known to be there */
 	if (!in->ops[0].pred2)
 		cg_fail(g, &in->ops[0].pos, "'elect.sync' writes d|p");
 	vi = cg_insn(fn, VISA_OP_ELECT, VISA_T_U32);

@@ -189,6 +189,14 @@
 	X(COMPLETE_TX, "complete_tx", MK_OTHER, 0) \
 	X(PENDING_COUNT, "pending_count", MK_OTHER, 0) \
 	X(LAUNCH_DEPENDENTS, "launch_dependents", MK_OTHER, 0) \
+	/* tensor memory access (isel_tma.c): tensor rank and mode, reductions */ \
+	X(4D, "4d", MK_OTHER, 0) \
+	X(5D, "5d", MK_OTHER, 0) \
+	X(TILE, "tile", MK_OTHER, 0) \
+	X(IM2COL, "im2col", MK_OTHER, 0) \
+	X(IM2COL_NO_OFFS, "im2col_no_offs", MK_OTHER, 0) \
+	X(REDUCE, "reduce", MK_OTHER, 0) \
+	X(TENSORMAP_GENERIC, "tensormap::generic", MK_OTHER, 0) \
 	/* tensor cores (isel_mma.c): element types, layouts, shapes, fragments */ \
 	X(B1, "b1", MK_OTHER, 0) \
 	X(S4, "s4", MK_OTHER, 0) \

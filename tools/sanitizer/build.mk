@@ -71,21 +71,34 @@ $(OBJ)/tests/test_san_core.o $(OBJ)/san/tests/test_san_core.o: \
 $(eval $(call ctest,test_san_core,$(LIB)/libvgpu-ptx.a))
 $(TST)/core/test_san_core $(TST)/core/test_san_core-san: | $(SAN_PROBE_PTX)
 
-# Every sample of `make run` under each tool (guest): exit 0, nothing
-# found.  One test per tool: each takes about 3.5 minutes in a TCG guest.
+# Samples of `make run` under the tools (guest): exit 0, nothing found.
+# $(call san_samples_test,NAME,TOOLS,SAMPLE PROGRAMS)
 SAN_SAMPLE_TOOLS := memcheck racecheck synccheck initcheck
 define san_samples_test
-$$(TST)/sanitizer/test_sanitizer_samples_$(1): \
-		tools/sanitizer/tests/test_sanitizer_samples.c \
+$$(TST)/sanitizer/$(1): tools/sanitizer/tests/test_sanitizer_samples.c \
 		$$(CUDART_TEST_UTIL) $$(CUDART_TEST_HDRS) $$(VGPU_SANITIZER) \
-		$$(SAMPLES)
+		$(3)
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(USER_CFLAGS) -Iumd/cudart/tests -Iumd/cuda/tests \
 		-DVGPU_SANITIZER_BIN='"$$(abspath $$(VGPU_SANITIZER))"' \
-		-DTOOL='"$(1)"' -DROOT_DIR='"$$(abspath .)"' \
-		-DSAMPLES='"$$(strip $$(foreach s,$$(SAMPLES),$$(abspath $$(s))))"' \
+		-DTOOLS='"$(2)"' -DROOT_DIR='"$$(abspath .)"' \
+		-DSAMPLES='"$$(strip $$(foreach s,$(3),$$(abspath $$(s))))"' \
 		-o $$@ $$< $$(CUDART_TEST_UTIL)
-ALL_TARGETS += $$(TST)/sanitizer/test_sanitizer_samples_$(1)
-GUEST_TESTS += $$(TST)/sanitizer/test_sanitizer_samples_$(1)
+ALL_TARGETS += $$(TST)/sanitizer/$(1)
 endef
-$(foreach t,$(SAN_SAMPLE_TOOLS),$(eval $(call san_samples_test,$(t))))
+
+# make check: every tool over three samples that between them use global
+# and shared memory, barriers, copies and graphs (about a minute a guest).
+SAN_CHECK_SAMPLES := $(addprefix $(SAMPLES_BIN)/,vectorAdd matrixMul graphs)
+$(eval $(call san_samples_test,test_sanitizer_samples,$(SAN_SAMPLE_TOOLS),$(SAN_CHECK_SAMPLES)))
+GUEST_TESTS += $(TST)/sanitizer/test_sanitizer_samples
+
+# make sanitizer-sweep (not part of check): each tool over every sample,
+# one guest per tool on 6.12 (about 3.5 minutes each under TCG).
+$(foreach t,$(SAN_SAMPLE_TOOLS),$(eval $(call san_samples_test,sweep_$(t),$(t),$$(SAMPLES))))
+SAN_SWEEP := $(addprefix $(TST)/sanitizer/sweep_,$(SAN_SAMPLE_TOOLS))
+.PHONY: sanitizer-sweep
+sanitizer-sweep: $(SAN_SWEEP) all
+	@for t in $(SAN_SWEEP); do \
+		tools/vgpu-vm --kernel 6.12 --timeout 900 -- $$t || exit 1; \
+	done

@@ -132,8 +132,12 @@ static void vgpu_mmu_clear(struct vgpu_ctx *ctx, struct vgpu_mapping *m,
 	}
 }
 
-/* The PTE that maps byte @off of the mapping's object. */
-static u64 vgpu_pte_value(const struct vgpu_mapping *m, u64 off)
+/*
+ * The PTE that maps byte @off of the mapping's object in @ctx: the object
+ * of a peer device (a peer handle, vgpu_share.c) is named by a PEER PTE.
+ */
+static u64 vgpu_pte_value(const struct vgpu_ctx *ctx,
+			  const struct vgpu_mapping *m, u64 off)
 {
 	u64 pte = VGPU_PTE_VALID;
 
@@ -142,6 +146,10 @@ static u64 vgpu_pte_value(const struct vgpu_mapping *m, u64 off)
 		if (!(m->flags & VGPU_MAP_NO_ATOMIC))
 			pte |= VGPU_PTE_ATOMIC;
 	}
+	if (m->bo->kind == VGPU_BO_VRAM && m->bo->dev != ctx->dev)
+		return pte | VGPU_PTE_APERTURE_PEER |
+		       (u64)m->bo->dev->index << VGPU_PTE_PEER_SHIFT |
+		       (m->bo->vram_offset + off);
 	if (m->bo->kind == VGPU_BO_VRAM)
 		return pte | VGPU_PTE_APERTURE_VRAM | (m->bo->vram_offset + off);
 	return pte | VGPU_PTE_APERTURE_GART |
@@ -161,7 +169,7 @@ static int vgpu_mmu_fill(struct vgpu_ctx *ctx, struct vgpu_mapping *m)
 		ret = vgpu_pte_addr(ctx, m->va + done, big, true, &pte);
 		if (!ret)
 			ret = vgpu_vram_write64(ctx->dev, pte,
-						vgpu_pte_value(m, m->offset + done));
+						vgpu_pte_value(ctx, m, m->offset + done));
 		if (ret) {
 			vgpu_mmu_clear(ctx, m, done);
 			return ret;

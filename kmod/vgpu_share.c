@@ -10,8 +10,11 @@
  * into an open file of the same device, getting a handle of its own.  The
  * descriptor is the capability, as a dma-buf descriptor is.
  *
- * Objects are not shared across devices: VRAM and GART entries belong to
- * one device (-EXDEV).
+ * VRAM of another device imports as a peer handle (vgpu_peer.c): the
+ * object stays its owner's, and this device's page tables may name it
+ * with PEER PTEs.  Host objects are not shared across devices here: their
+ * GART entries belong to one device (-EXDEV; HOST_REGISTER of the
+ * mapping shares the pages instead).
  */
 #include <linux/anon_inodes.h>
 #include <linux/fcntl.h>
@@ -83,9 +86,9 @@ int vgpu_ioctl_mem_import(struct vgpu_file *vf, void *data)
 		goto out;
 	}
 	bo = file->private_data;
-	if (bo->dev != vf->dev) {
+	if (bo->dev != vf->dev && bo->kind != VGPU_BO_VRAM) {
 		ret = vgpu_refuse(vf->dev, -EXDEV,
-				  "MEM_IMPORT: fd %d is memory of another device",
+				  "MEM_IMPORT: fd %d is host memory of another device",
 				  args->fd);
 		goto out;
 	}

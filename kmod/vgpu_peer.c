@@ -51,9 +51,12 @@ int vgpu_ioctl_fw_peer(struct vgpu_file *vf, void *data)
 		return vgpu_refuse(vf->dev, -EINVAL,
 				   "FW_PEER: flags 0x%x: none defined",
 				   args->flags);
+	if (!READ_ONCE(vf->is_fw))
+		return vgpu_refuse(vf->dev, -EPERM,
+				   "FW_PEER: not the firmware's file");
 	if (!vgpu_fw_is_current(vf))
 		return vgpu_refuse(vf->dev, -ENODEV,
-				   "FW_PEER: not the device's firmware");
+				   "FW_PEER: this firmware was detached");
 	peer = vgpu_dev_by_index(args->index);
 	if (!peer || peer == vf->dev)
 		return vgpu_refuse(vf->dev, -ENODEV,

@@ -624,7 +624,8 @@ CU_EXPORT CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size,
 	}
 	/*
 	 * A device other than the memory's own would reach it over a peer
-	 * link; vGPU devices have none (cuDeviceCanAccessPeer says 0).
+	 * link; peer access (peer.c) maps cuMemAlloc memory only, not VMM
+	 * mappings yet.
 	 */
 	for (at = ptr; at < ptr + size; at += m->size) {
 		m = cu_vmm_map_at(at);

@@ -761,13 +761,13 @@ TEST(peer_errors)
 	int can = -1;
 
 	ASSERT_EQ(CUDA_SUCCESS, two_devices(&c0, &c1));
-	/* No device reaches another's memory: no peer access. */
+	/* vGPU devices are peers (test_cu_peer has the peer paths). */
 	ASSERT_EQ(CUDA_SUCCESS, cuDeviceCanAccessPeer(&can, 0, 1));
-	ASSERT_EQ(0, can);
+	ASSERT_EQ(1, can);
 	ASSERT_EQ(CUDA_ERROR_INVALID_DEVICE, cuDeviceCanAccessPeer(&can, 0, 7));
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(c0));
 	ASSERT_EQ(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED,
-		  cuCtxEnablePeerAccess(c1, 0));
+		  cuCtxEnablePeerAccess(c0, 0));
 	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&a, 4096));
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(c1));
 	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&b, 4096));

@@ -40,6 +40,7 @@
 
 #include "vgpu_drv.h"
 
+/* Guards every device's fw_map_file and fw_mapping as peers read them. */
 DEFINE_MUTEX(vgpu_peer_lock);
 
 int vgpu_ioctl_fw_peer(struct vgpu_file *vf, void *data)

@@ -71,10 +71,10 @@ int vgpu_ioctl_mem_import(struct vgpu_file *vf, void *data)
 	struct file *file;
 	int ret;
 
-	if (args->flags)
+	if (args->flags & ~VGPU_MEM_IMPORT_OWN_DEVICE)
 		return vgpu_refuse(vf->dev, -EINVAL,
-				   "MEM_IMPORT: flags 0x%x: none defined",
-				   args->flags);
+				   "MEM_IMPORT: unknown flags 0x%x",
+				   args->flags & ~VGPU_MEM_IMPORT_OWN_DEVICE);
 	file = fget(args->fd);
 	if (!file)
 		return vgpu_refuse(vf->dev, -EBADF,
@@ -86,6 +86,12 @@ int vgpu_ioctl_mem_import(struct vgpu_file *vf, void *data)
 		goto out;
 	}
 	bo = file->private_data;
+	if (bo->dev != vf->dev && (args->flags & VGPU_MEM_IMPORT_OWN_DEVICE)) {
+		ret = vgpu_refuse(vf->dev, -EXDEV,
+				  "MEM_IMPORT: fd %d is memory of another device",
+				  args->fd);
+		goto out;
+	}
 	if (bo->dev != vf->dev && bo->kind != VGPU_BO_VRAM) {
 		ret = vgpu_refuse(vf->dev, -EXDEV,
 				  "MEM_IMPORT: fd %d is host memory of another device",

@@ -322,6 +322,17 @@ TEST_F(peer, errors)
 	EXPECT_EQ(-EXDEV, vgpu_ioctl(self->c1, VGPU_IOCTL_MEM_IMPORT, &imp));
 	close(e.fd);
 
+	/* VGPU_MEM_IMPORT_OWN_DEVICE refuses a peer's object. */
+	ASSERT_EQ(0, vgpu_vram_alloc(self->c0, SIZE, &h0));
+	e.handle = h0;
+	ASSERT_EQ(0, vgpu_ioctl(self->c0, VGPU_IOCTL_MEM_EXPORT, &e));
+	memset(&imp, 0, sizeof(imp));
+	imp.fd = e.fd;
+	imp.flags = VGPU_MEM_IMPORT_OWN_DEVICE;
+	EXPECT_EQ(-EXDEV, vgpu_ioctl(self->c1, VGPU_IOCTL_MEM_IMPORT, &imp));
+	EXPECT_EQ(0, vgpu_ioctl(self->c0, VGPU_IOCTL_MEM_IMPORT, &imp));
+	close(e.fd);
+
 	/* A peer handle maps only as VRAM does, and is not mmap()ed. */
 	share(self, _metadata, &h0, &imp);
 	x = mmap(NULL, 4096, PROT_READ, MAP_SHARED, self->c1,

@@ -293,7 +293,7 @@ cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle,
 	/* The descriptor knows its device: each other device says EXDEV. */
 	for (i = 0; i < cu_device_count() && ret == -EXDEV; i++) {
 		d = cu_device_get(i);
-		ret = vgpu_mem_import(d->vdev, fd, &a->handle, &kind, &size);
+		ret = vgpu_mem_import_own(d->vdev, fd, &a->handle, &kind, &size);
 	}
 	if (!ret && kind != VGPU_MEM_KIND_VRAM) {
 		vgpu_mem_free(d->vdev, a->handle, NULL, 0);

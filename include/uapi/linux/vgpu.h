@@ -379,7 +379,7 @@ struct vgpu_mem_export {
  *	firmware follows into the peer's VRAM, and cannot be mmap()ed;
  *	host memory of another device is -EXDEV (register its mapping
  *	with VGPU_IOCTL_HOST_REGISTER instead).
- * @flags: zero.
+ * @flags: VGPU_MEM_IMPORT_* (since 1.4; unknown bits -EINVAL).
  * @handle: out: handle of the object in this file.
  * @kind: out: VGPU_MEM_KIND_* of the object.
  * @size: out: size of the object in bytes.
@@ -394,6 +394,12 @@ struct vgpu_mem_import {
 	__u64 size;
 	__u64 mmap_offset;
 };
+
+/*
+ * Refuse an object of another device (-EXDEV) instead of importing it as a
+ * peer handle: "which device is this descriptor's?" (CUDA's VMM import).
+ */
+#define VGPU_MEM_IMPORT_OWN_DEVICE	(1U << 0)
 
 #define VGPU_MEM_KIND_VRAM	0	/* VGPU_IOCTL_VRAM_ALLOC */
 #define VGPU_MEM_KIND_HOST	1	/* VGPU_IOCTL_HOST_ALLOC */

@@ -43,17 +43,6 @@ static struct test_gpu gpu;
 static struct tap t;
 static uint32_t access_pc;	/* pc of the tested ld/st of the last build */
 
-static struct visa_insn *op3(struct vb *b, uint16_t op, uint8_t ty, uint16_t d,
-			     uint16_t a, uint16_t bb)
-{
-	struct visa_insn *i = vb_op(b, op, ty);
-
-	i->d = d;
-	i->a = a;
-	i->b = bb;
-	return i;
-}
-
 static struct visa_insn *mem(struct vb *b, uint16_t op, uint8_t space,
 			     uint8_t ty, int n, uint16_t addr, uint64_t off)
 {
@@ -155,16 +144,16 @@ static void emit_index(struct vb *b, enum pattern p, uint16_t d, uint16_t tid)
 {
 	switch (p) {
 	case UNIFORM:
-		op3(b, VISA_OP_AND, VISA_T_B32, d, tid, vb_lit(b, ~31u));
+		vb_op3(b, VISA_OP_AND, VISA_T_B32, d, tid, vb_lit(b, ~31u));
 		break;
 	case CONTIGUOUS:
-		op3(b, VISA_OP_MOV, VISA_T_B32, d, tid, NONE);
+		vb_op3(b, VISA_OP_MOV, VISA_T_B32, d, tid, NONE);
 		break;
 	default:
-		op3(b, VISA_OP_MUL, VISA_T_U32, d + 1, tid, vb_lit(b, 7));
-		op3(b, VISA_OP_AND, VISA_T_B32, d + 1, d + 1, vb_lit(b, 31));
-		op3(b, VISA_OP_AND, VISA_T_B32, d, tid, vb_lit(b, ~31u));
-		op3(b, VISA_OP_OR, VISA_T_B32, d, d, d + 1);
+		vb_op3(b, VISA_OP_MUL, VISA_T_U32, d + 1, tid, vb_lit(b, 7));
+		vb_op3(b, VISA_OP_AND, VISA_T_B32, d + 1, d + 1, vb_lit(b, 31));
+		vb_op3(b, VISA_OP_AND, VISA_T_B32, d, tid, vb_lit(b, ~31u));
+		vb_op3(b, VISA_OP_OR, VISA_T_B32, d, d, d + 1);
 	}
 }
 
@@ -234,30 +223,30 @@ static int build_load(enum ld_source src, enum pattern p,
 	if (src == SRC_SHARED || src == SRC_GENERIC_SHARED) {
 		/* fill shared memory from global: 16 bytes per thread */
 		vb_ld_param(b, VISA_T_U64, 14, 24);
-		op3(b, VISA_OP_MULWIDE, VISA_T_U32, 15, 0, vb_lit(b, 16));
-		op3(b, VISA_OP_ADD, VISA_T_U64, 14, 14, 15);
+		vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 15, 0, vb_lit(b, 16));
+		vb_op3(b, VISA_OP_ADD, VISA_T_U64, 14, 14, 15);
 		ldv(b, VISA_SPACE_GLOBAL, VISA_T_U64, 2, 10, 14, 0);
 		stv(b, VISA_SPACE_SHARED, VISA_T_U64, 2, 15, 0, 10);
 		vb_op(b, VISA_OP_BAR, VISA_T_NONE)->a = vb_lit(b, 0);
 	}
 	for (int k = 0; k < 4; k++)
-		op3(b, VISA_OP_MOV, VISA_T_B64, 10 + k, vb_lit(b, SENTINEL),
+		vb_op3(b, VISA_OP_MOV, VISA_T_B64, 10 + k, vb_lit(b, SENTINEL),
 		    NONE);
-	op3(b, VISA_OP_AND, VISA_T_B32, 4, 0, vb_lit(b, 31));
-	op3(b, VISA_OP_SHR, VISA_T_B32, 5, 3, 4);
-	op3(b, VISA_OP_AND, VISA_T_B32, 5, 5, vb_lit(b, 1));
+	vb_op3(b, VISA_OP_AND, VISA_T_B32, 4, 0, vb_lit(b, 31));
+	vb_op3(b, VISA_OP_SHR, VISA_T_B32, 5, 3, 4);
+	vb_op3(b, VISA_OP_AND, VISA_T_B32, 5, 5, vb_lit(b, 1));
 	i = vb_op(b, VISA_OP_SETP, VISA_T_U32);
 	i->mod = VISA_MOD_MKSUB(VISA_CMP_NE);
 	i->pd = 0;
 	i->a = 5;
 	i->b = vb_lit(b, 0);
 	emit_index(b, p, 6, 0);
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 8, 6, vb_lit(b, bytes));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 8, 8, 1);
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 8, 6, vb_lit(b, bytes));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 8, 8, 1);
 	access_pc = vb_pc(b);
 	ldv(b, space, s->type, s->n, 10, 8, 0)->guard = 0;
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 14, 0, vb_lit(b, 32));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 14, 14, 2);
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 14, 0, vb_lit(b, 32));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 14, 14, 2);
 	stv(b, VISA_SPACE_GLOBAL, VISA_T_U64, 4, 14, 0, 10);
 	vb_exit(b);
 	vb_end_func(b, 16, 1, 0);
@@ -374,35 +363,35 @@ static int build_store(enum st_target dst, enum pattern p,
 	vb_ld_param(b, VISA_T_U32, 3, 16);
 	if (shared) {
 		/* zero the shared region: 16 bytes per thread */
-		op3(b, VISA_OP_MULWIDE, VISA_T_U32, 15, 0, vb_lit(b, 16));
-		op3(b, VISA_OP_MOV, VISA_T_B64, 10, vb_lit(b, 0), NONE);
-		op3(b, VISA_OP_MOV, VISA_T_B64, 11, vb_lit(b, 0), NONE);
+		vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 15, 0, vb_lit(b, 16));
+		vb_op3(b, VISA_OP_MOV, VISA_T_B64, 10, vb_lit(b, 0), NONE);
+		vb_op3(b, VISA_OP_MOV, VISA_T_B64, 11, vb_lit(b, 0), NONE);
 		stv(b, VISA_SPACE_SHARED, VISA_T_U64, 2, 15, 0, 10);
 		vb_op(b, VISA_OP_BAR, VISA_T_NONE)->a = vb_lit(b, 0);
 	}
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 9, 0, vb_lit(b, 1));
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 9, 0, vb_lit(b, 1));
 	for (int k = 0; k < 4; k++) {
-		i = op3(b, VISA_OP_MAD, VISA_T_U64, 10 + k, 9,
+		i = vb_op3(b, VISA_OP_MAD, VISA_T_U64, 10 + k, 9,
 			vb_lit(b, 0x0101010101010101ull));
 		i->c = vb_lit(b, (uint64_t)(k + 1) * 0x1020304050607080ull);
 	}
-	op3(b, VISA_OP_AND, VISA_T_B32, 4, 0, vb_lit(b, 31));
-	op3(b, VISA_OP_SHR, VISA_T_B32, 5, 3, 4);
-	op3(b, VISA_OP_AND, VISA_T_B32, 5, 5, vb_lit(b, 1));
+	vb_op3(b, VISA_OP_AND, VISA_T_B32, 4, 0, vb_lit(b, 31));
+	vb_op3(b, VISA_OP_SHR, VISA_T_B32, 5, 3, 4);
+	vb_op3(b, VISA_OP_AND, VISA_T_B32, 5, 5, vb_lit(b, 1));
 	i = vb_op(b, VISA_OP_SETP, VISA_T_U32);
 	i->mod = VISA_MOD_MKSUB(VISA_CMP_NE);
 	i->pd = 0;
 	i->a = 5;
 	i->b = vb_lit(b, 0);
 	emit_index(b, p, 6, 0);
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 8, 6, vb_lit(b, bytes));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 8, 8, 1);
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 8, 6, vb_lit(b, bytes));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 8, 8, 1);
 	access_pc = vb_pc(b);
 	stv(b, space, s->type, s->n, 8, 0, 10)->guard = 0;
 	if (shared) {
 		vb_op(b, VISA_OP_BAR, VISA_T_NONE)->a = vb_lit(b, 0);
 		ldv(b, VISA_SPACE_SHARED, VISA_T_U64, 2, 10, 15, 0);
-		op3(b, VISA_OP_ADD, VISA_T_U64, 14, 15, 2);
+		vb_op3(b, VISA_OP_ADD, VISA_T_U64, 14, 15, 2);
 		stv(b, VISA_SPACE_GLOBAL, VISA_T_U64, 2, 14, 0, 10);
 	}
 	vb_exit(b);
@@ -507,29 +496,29 @@ static void test_local(void)
 	vb_sreg(b, 0, VISA_SREG_TID_X);
 	vb_ld_param(b, VISA_T_U64, 1, 0);
 	vb_ld_param(b, VISA_T_U32, 2, 8);
-	op3(b, VISA_OP_AND, VISA_T_B32, 3, 0, vb_lit(b, 31));	/* lane */
-	op3(b, VISA_OP_SHR, VISA_T_B32, 4, 2, 3);
-	op3(b, VISA_OP_AND, VISA_T_B32, 4, 4, vb_lit(b, 1));
+	vb_op3(b, VISA_OP_AND, VISA_T_B32, 3, 0, vb_lit(b, 31));	/* lane */
+	vb_op3(b, VISA_OP_SHR, VISA_T_B32, 4, 2, 3);
+	vb_op3(b, VISA_OP_AND, VISA_T_B32, 4, 4, vb_lit(b, 1));
 	i = vb_op(b, VISA_OP_SETP, VISA_T_U32);
 	i->mod = VISA_MOD_MKSUB(VISA_CMP_EQ);
 	i->pd = 0;
 	i->a = 4;
 	i->b = vb_lit(b, 0);
 	vb_exit(b)->guard = 0;
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 5, 0, vb_lit(b, 1));
-	op3(b, VISA_OP_MUL, VISA_T_U64, 6, 5, vb_lit(b, 3));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 6, 6, vb_lit(b, 1));
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 5, 0, vb_lit(b, 1));
+	vb_op3(b, VISA_OP_MUL, VISA_T_U64, 6, 5, vb_lit(b, 3));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 6, 6, vb_lit(b, 1));
 	stv(b, VISA_SPACE_LOCAL, VISA_T_U64, 1, NONE, 16, 6);
-	op3(b, VISA_OP_MUL, VISA_T_U64, 6, 5, vb_lit(b, 5));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 6, 6, vb_lit(b, 2));
-	op3(b, VISA_OP_MOV, VISA_T_B64, 7, vb_lit(b, 24), NONE);
+	vb_op3(b, VISA_OP_MUL, VISA_T_U64, 6, 5, vb_lit(b, 5));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 6, 6, vb_lit(b, 2));
+	vb_op3(b, VISA_OP_MOV, VISA_T_B64, 7, vb_lit(b, 24), NONE);
 	stv(b, VISA_SPACE_LOCAL, VISA_T_U64, 1, 7, 0, 6);
-	op3(b, VISA_OP_MUL, VISA_T_U64, 6, 5, vb_lit(b, 9));
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 7, 3, vb_lit(b, 8));
+	vb_op3(b, VISA_OP_MUL, VISA_T_U64, 6, 5, vb_lit(b, 9));
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 7, 3, vb_lit(b, 8));
 	stv(b, VISA_SPACE_LOCAL, VISA_T_U64, 1, 7, 64, 6);
 	/* general reads: 16 + (lane & 1) * 8 and 64 + ((lane * 7) & 31) * 8 */
-	op3(b, VISA_OP_AND, VISA_T_B32, 8, 3, vb_lit(b, 1));
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 8, 8, vb_lit(b, 8));
+	vb_op3(b, VISA_OP_AND, VISA_T_B32, 8, 3, vb_lit(b, 1));
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 8, 8, vb_lit(b, 8));
 	ldv(b, VISA_SPACE_LOCAL, VISA_T_U64, 1, 10, 8, 16);
 	/* 4 bytes with a lane stride of 8: neither uniform nor contiguous */
 	ldv(b, VISA_SPACE_LOCAL, VISA_T_U32, 1, 11, 7, 64);
@@ -540,8 +529,8 @@ static void test_local(void)
 	i->d = 8;
 	i->a = vb_lit(b, 16);
 	ldv(b, VISA_SPACE_GENERIC, VISA_T_U64, 1, 12, 8, 0);
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 14, 0, vb_lit(b, 32));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 14, 14, 1);
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 14, 0, vb_lit(b, 32));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 14, 14, 1);
 	stv(b, VISA_SPACE_GLOBAL, VISA_T_U64, 2, 14, 0, 10);
 	stv(b, VISA_SPACE_GLOBAL, VISA_T_U64, 1, 14, 16, 12);
 	vb_exit(b);
@@ -829,19 +818,19 @@ static void test_tids(void)
 	vb_sreg(b, 4, VISA_SREG_NTID_Y);
 	vb_sreg(b, 5, VISA_SREG_NTID_Z);
 	vb_sreg(b, 6, VISA_SREG_CTAID_X);
-	i = op3(b, VISA_OP_MAD, VISA_T_U32, 7, 6, 5);	/* ctaid*nz + z */
+	i = vb_op3(b, VISA_OP_MAD, VISA_T_U32, 7, 6, 5);	/* ctaid*nz + z */
 	i->c = 2;
-	i = op3(b, VISA_OP_MAD, VISA_T_U32, 7, 7, 4);	/* ... * ny + y */
+	i = vb_op3(b, VISA_OP_MAD, VISA_T_U32, 7, 7, 4);	/* ... * ny + y */
 	i->c = 1;
-	i = op3(b, VISA_OP_MAD, VISA_T_U32, 7, 7, 3);	/* ... * nx + x */
+	i = vb_op3(b, VISA_OP_MAD, VISA_T_U32, 7, 7, 3);	/* ... * nx + x */
 	i->c = 0;
-	op3(b, VISA_OP_SHL, VISA_T_B32, 8, 1, vb_lit(b, 10));
-	op3(b, VISA_OP_SHL, VISA_T_B32, 9, 2, vb_lit(b, 20));
-	op3(b, VISA_OP_OR, VISA_T_B32, 8, 8, 9);
-	op3(b, VISA_OP_OR, VISA_T_B32, 8, 8, 0);
+	vb_op3(b, VISA_OP_SHL, VISA_T_B32, 8, 1, vb_lit(b, 10));
+	vb_op3(b, VISA_OP_SHL, VISA_T_B32, 9, 2, vb_lit(b, 20));
+	vb_op3(b, VISA_OP_OR, VISA_T_B32, 8, 8, 9);
+	vb_op3(b, VISA_OP_OR, VISA_T_B32, 8, 8, 0);
 	vb_ld_param(b, VISA_T_U64, 10, 0);
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 11, 7, vb_lit(b, 4));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 10, 10, 11);
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 11, 7, vb_lit(b, 4));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 10, 10, 11);
 	stv(b, VISA_SPACE_GLOBAL, VISA_T_U32, 1, 10, 0, 8);
 	vb_exit(b);
 	vb_end_func(b, 12, 0, 0);
@@ -885,11 +874,11 @@ static void test_tids(void)
 static void emit_op_out(struct vb *b, uint16_t op, uint8_t ty, uint16_t a,
 			uint16_t bb, uint16_t c, int k)
 {
-	struct visa_insn *i = op3(b, op, ty, 30, a, bb);
+	struct visa_insn *i = vb_op3(b, op, ty, 30, a, bb);
 
 	i->c = c;
-	op3(b, VISA_OP_MOV, VISA_T_B64, 31, vb_lit(b, 0), NONE);
-	i = op3(b, VISA_OP_MOV, ty == VISA_T_F64 ? VISA_T_B64 : VISA_T_B32,
+	vb_op3(b, VISA_OP_MOV, VISA_T_B64, 31, vb_lit(b, 0), NONE);
+	i = vb_op3(b, VISA_OP_MOV, ty == VISA_T_F64 ? VISA_T_B64 : VISA_T_B32,
 		31, 30, NONE);
 	stv(b, VISA_SPACE_GLOBAL, VISA_T_U64, 1, 20, (uint64_t)k * 8, 31);
 }
@@ -944,26 +933,26 @@ static void test_simd_levels(void)
 	vb_sreg(b, 0, VISA_SREG_TID_X);
 	vb_sreg(b, 1, VISA_SREG_CTAID_X);
 	vb_sreg(b, 2, VISA_SREG_NTID_X);
-	i = op3(b, VISA_OP_MAD, VISA_T_U32, 3, 1, 2);
+	i = vb_op3(b, VISA_OP_MAD, VISA_T_U32, 3, 1, 2);
 	i->c = 0;
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 4, 3, vb_lit(b, 8));
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 4, 3, vb_lit(b, 8));
 	for (int k = 0; k < 3; k++) {	/* r5..r7 f32 bits, r8..r10 f64 */
 		vb_ld_param(b, VISA_T_U64, 11, (uint32_t)k * 8);
-		op3(b, VISA_OP_ADD, VISA_T_U64, 11, 11, 4);
+		vb_op3(b, VISA_OP_ADD, VISA_T_U64, 11, 11, 4);
 		ldv(b, VISA_SPACE_GLOBAL, VISA_T_F32, 1, 5 + k, 11, 0);
 		ldv(b, VISA_SPACE_GLOBAL, VISA_T_F64, 1, 8 + k, 11, 0);
 	}
 	vb_ld_param(b, VISA_T_U64, 20, 24);
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 21, 3, vb_lit(b, NOUT * 8));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 20, 20, 21);
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 21, 3, vb_lit(b, NOUT * 8));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 20, 20, 21);
 	emit_op_out(b, VISA_OP_MUL, VISA_T_F32, 5, 6, NONE, 0);
-	op3(b, VISA_OP_MUL, VISA_T_F32, 12, 5, 6);	/* unfused a*b + c */
+	vb_op3(b, VISA_OP_MUL, VISA_T_F32, 12, 5, 6);	/* unfused a*b + c */
 	emit_op_out(b, VISA_OP_ADD, VISA_T_F32, 12, 7, NONE, 1);
 	emit_op_out(b, VISA_OP_FMA, VISA_T_F32, 5, 6, 7, 2);
 	emit_op_out(b, VISA_OP_DIV, VISA_T_F32, 5, 6, NONE, 3);
 	emit_op_out(b, VISA_OP_SQRT, VISA_T_F32, 5, NONE, NONE, 4);
 	emit_op_out(b, VISA_OP_SUB, VISA_T_F32, 5, 7, NONE, 5);
-	op3(b, VISA_OP_MUL, VISA_T_F64, 13, 8, 9);
+	vb_op3(b, VISA_OP_MUL, VISA_T_F64, 13, 8, 9);
 	emit_op_out(b, VISA_OP_ADD, VISA_T_F64, 13, 10, NONE, 6);
 	emit_op_out(b, VISA_OP_FMA, VISA_T_F64, 8, 9, 10, 7);
 	emit_op_out(b, VISA_OP_DIV, VISA_T_F64, 8, 9, NONE, 8);

@@ -26,62 +26,6 @@
 static struct test_gpu gpu;
 static struct tap t;
 
-/* d = a OP b */
-static struct visa_insn *op3(struct vb *b, uint16_t op, uint8_t ty, uint16_t d,
-			     uint16_t a, uint16_t bb)
-{
-	struct visa_insn *i = vb_op(b, op, ty);
-
-	i->d = d;
-	i->a = a;
-	i->b = bb;
-	return i;
-}
-
-/* d = global thread index (uses d .. d+2) */
-static void emit_gid(struct vb *b, uint16_t d)
-{
-	struct visa_insn *i;
-
-	vb_sreg(b, d, VISA_SREG_TID_X);
-	vb_sreg(b, d + 1, VISA_SREG_CTAID_X);
-	vb_sreg(b, d + 2, VISA_SREG_NTID_X);
-	i = op3(b, VISA_OP_MAD, VISA_T_U32, d, d + 1, d + 2);
-	i->c = d;
-}
-
-/* d = param pointer at @off + idx * 4 (uses d, d+1) */
-static void emit_elem(struct vb *b, uint16_t d, uint32_t off, uint16_t idx)
-{
-	vb_ld_param(b, VISA_T_U64, d, off);
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, d + 1, idx, vb_lit(b, 4));
-	op3(b, VISA_OP_ADD, VISA_T_U64, d, d, d + 1);
-}
-
-static struct visa_insn *ld(struct vb *b, uint8_t space, uint8_t ty,
-			    uint16_t d, uint16_t addr, uint64_t off)
-{
-	struct visa_insn *i = vb_op(b, VISA_OP_LD, ty);
-
-	i->type2 = space;
-	i->d = d;
-	i->a = addr;
-	i->imm = off;
-	return i;
-}
-
-static struct visa_insn *st(struct vb *b, uint8_t space, uint8_t ty,
-			    uint16_t addr, uint64_t off, uint16_t v)
-{
-	struct visa_insn *i = vb_op(b, VISA_OP_ST, ty);
-
-	i->type2 = space;
-	i->a = addr;
-	i->imm = off;
-	i->b = v;
-	return i;
-}
-
 static struct visa_insn *setp(struct vb *b, uint8_t ty, unsigned int cmp,
 			      uint16_t p, uint16_t a, uint16_t bb)
 {
@@ -120,18 +64,18 @@ static void test_vadd(uint64_t page)
 	uint32_t fn;
 
 	fn = vb_func(b, "vadd", VISA_FUNC_KERNEL);
-	emit_gid(b, 0);
+	vb_global_tid(b, 0);
 	vb_ld_param(b, VISA_T_U32, 3, 24);
 	setp(b, VISA_T_U32, VISA_CMP_GE, 0, 0, 3);
 	i = vb_exit(b);
 	i->guard = 0;
-	emit_elem(b, 4, 0, 0);
-	emit_elem(b, 6, 8, 0);
-	emit_elem(b, 8, 16, 0);
-	ld(b, VISA_SPACE_GLOBAL, VISA_T_U32, 10, 4, 0);
-	ld(b, VISA_SPACE_GLOBAL, VISA_T_U32, 11, 6, 0);
-	op3(b, VISA_OP_ADD, VISA_T_U32, 12, 10, 11);
-	st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 8, 0, 12);
+	vb_param_elem(b, 4, 0, 0);
+	vb_param_elem(b, 6, 8, 0);
+	vb_param_elem(b, 8, 16, 0);
+	vb_ld(b, VISA_SPACE_GLOBAL, VISA_T_U32, 10, 4, 0);
+	vb_ld(b, VISA_SPACE_GLOBAL, VISA_T_U32, 11, 6, 0);
+	vb_op3(b, VISA_OP_ADD, VISA_T_U32, 12, 10, 11);
+	vb_st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 8, 0, 12);
 	vb_exit(b);
 	vb_end_func(b, 13, 1, 0);
 	vb_kernel(b, "vadd", fn, 32, 0);
@@ -164,21 +108,21 @@ static void test_divergence(void)
 	struct visa_insn *i;
 
 	fn = vb_func(b, "div", VISA_FUNC_KERNEL);
-	emit_gid(b, 0);
-	op3(b, VISA_OP_AND, VISA_T_U32, 3, 0, vb_lit(b, 1));
+	vb_global_tid(b, 0);
+	vb_op3(b, VISA_OP_AND, VISA_T_U32, 3, 0, vb_lit(b, 1));
 	setp(b, VISA_T_U32, VISA_CMP_EQ, 0, 3, vb_lit(b, 0));
 	br_else = vb_pc(b);
 	vb_bra(b, 0, 0)->guard = 0;
 	/* odd: nested if (tid & 2) */
-	op3(b, VISA_OP_AND, VISA_T_U32, 4, 0, vb_lit(b, 2));
+	vb_op3(b, VISA_OP_AND, VISA_T_U32, 4, 0, vb_lit(b, 2));
 	setp(b, VISA_T_U32, VISA_CMP_EQ, 1, 4, vb_lit(b, 0));
 	br_o2 = vb_pc(b);
 	vb_bra(b, 0, 0)->guard = 1;
-	op3(b, VISA_OP_MUL, VISA_T_U32, 5, 0, vb_lit(b, 2));
+	vb_op3(b, VISA_OP_MUL, VISA_T_U32, 5, 0, vb_lit(b, 2));
 	j_o = vb_pc(b);
 	vb_bra(b, 0, 0);
 	vb_at(b, br_o2)->imm = VISA_BRA_IMM(vb_pc(b), 0);	/* patched below */
-	op3(b, VISA_OP_MUL, VISA_T_U32, 5, 0, vb_lit(b, 5));
+	vb_op3(b, VISA_OP_MUL, VISA_T_U32, 5, 0, vb_lit(b, 5));
 	{
 		uint32_t oj = vb_pc(b);
 
@@ -188,16 +132,16 @@ static void test_divergence(void)
 	j_join = vb_pc(b);
 	vb_bra(b, 0, 0);
 	vb_at(b, br_else)->imm = VISA_BRA_IMM(vb_pc(b), 0);
-	op3(b, VISA_OP_MUL, VISA_T_U32, 5, 0, vb_lit(b, 3));
+	vb_op3(b, VISA_OP_MUL, VISA_T_U32, 5, 0, vb_lit(b, 3));
 	{
 		uint32_t join = vb_pc(b);
 
 		vb_at(b, br_else)->imm = VISA_BRA_IMM(join - 1, join);
 		vb_at(b, j_join)->imm = VISA_BRA_IMM(join, 0);
 	}
-	i = op3(b, VISA_OP_ADD, VISA_T_U32, 6, 5, vb_lit(b, 1));
-	emit_elem(b, 7, 0, 0);
-	st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 7, 0, 6);
+	i = vb_op3(b, VISA_OP_ADD, VISA_T_U32, 6, 5, vb_lit(b, 1));
+	vb_param_elem(b, 7, 0, 0);
+	vb_st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 7, 0, 6);
 	vb_exit(b);
 	vb_end_func(b, 9, 2, 0);
 	vb_kernel(b, "div", fn, 8, 0);
@@ -227,29 +171,29 @@ static void test_loop_break_continue(void)
 	struct visa_insn *i;
 
 	fn = vb_func(b, "loop", VISA_FUNC_KERNEL);
-	emit_gid(b, 0);
-	op3(b, VISA_OP_REM, VISA_T_U32, 3, 0, vb_lit(b, 7));
-	op3(b, VISA_OP_MOV, VISA_T_U32, 4, vb_lit(b, 0), NONE);
-	op3(b, VISA_OP_MOV, VISA_T_U32, 5, vb_lit(b, 0), NONE);
+	vb_global_tid(b, 0);
+	vb_op3(b, VISA_OP_REM, VISA_T_U32, 3, 0, vb_lit(b, 7));
+	vb_op3(b, VISA_OP_MOV, VISA_T_U32, 4, vb_lit(b, 0), NONE);
+	vb_op3(b, VISA_OP_MOV, VISA_T_U32, 5, vb_lit(b, 0), NONE);
 	loop = vb_pc(b);
 	setp(b, VISA_T_U32, VISA_CMP_EQ, 0, 5, 3);
 	brk = vb_pc(b);
 	vb_bra(b, 0, 0)->guard = 0;
-	op3(b, VISA_OP_AND, VISA_T_U32, 6, 5, vb_lit(b, 1));
+	vb_op3(b, VISA_OP_AND, VISA_T_U32, 6, 5, vb_lit(b, 1));
 	setp(b, VISA_T_U32, VISA_CMP_NE, 1, 6, vb_lit(b, 0));
 	cont_br = vb_pc(b);
 	vb_bra(b, 0, 0)->guard = 1;
-	op3(b, VISA_OP_ADD, VISA_T_U32, 4, 4, 5);
+	vb_op3(b, VISA_OP_ADD, VISA_T_U32, 4, 4, 5);
 	cont = vb_pc(b);
-	op3(b, VISA_OP_ADD, VISA_T_U32, 5, 5, vb_lit(b, 1));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U32, 5, 5, vb_lit(b, 1));
 	vb_bra(b, loop, 0);
 	end = vb_pc(b);
 	vb_at(b, brk)->imm = VISA_BRA_IMM(end, end);
 	vb_at(b, cont_br)->imm = VISA_BRA_IMM(cont, cont);
-	i = op3(b, VISA_OP_MAD, VISA_T_U32, 7, 4, vb_lit(b, 100));
+	i = vb_op3(b, VISA_OP_MAD, VISA_T_U32, 7, 4, vb_lit(b, 100));
 	i->c = 5;
-	emit_elem(b, 8, 0, 0);
-	st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 8, 0, 7);
+	vb_param_elem(b, 8, 0, 0);
+	vb_st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 8, 0, 7);
 	vb_exit(b);
 	vb_end_func(b, 10, 2, 0);
 	vb_kernel(b, "loop", fn, 8, 0);
@@ -290,17 +234,17 @@ static void test_shared_barrier(uint32_t live)
 	vb_sreg(b, 0, VISA_SREG_TID_X);
 	setp(b, VISA_T_U32, VISA_CMP_GE, 0, 0, vb_lit(b, live));
 	vb_exit(b)->guard = 0;
-	emit_elem(b, 1, 0, 0);
-	ld(b, VISA_SPACE_GLOBAL, VISA_T_U32, 3, 1, 0);
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 4, 0, vb_lit(b, 4));
-	st(b, VISA_SPACE_SHARED, VISA_T_U32, 4, 0, 3);
+	vb_param_elem(b, 1, 0, 0);
+	vb_ld(b, VISA_SPACE_GLOBAL, VISA_T_U32, 3, 1, 0);
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 4, 0, vb_lit(b, 4));
+	vb_st(b, VISA_SPACE_SHARED, VISA_T_U32, 4, 0, 3);
 	i = vb_op(b, VISA_OP_BAR, VISA_T_NONE);
 	i->a = vb_lit(b, 0);
-	op3(b, VISA_OP_SUB, VISA_T_U32, 5, vb_lit(b, 63), 0);
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 6, 5, vb_lit(b, 4));
-	ld(b, VISA_SPACE_SHARED, VISA_T_U32, 7, 6, 0);
-	emit_elem(b, 8, 8, 0);
-	st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 8, 0, 7);
+	vb_op3(b, VISA_OP_SUB, VISA_T_U32, 5, vb_lit(b, 63), 0);
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 6, 5, vb_lit(b, 4));
+	vb_ld(b, VISA_SPACE_SHARED, VISA_T_U32, 7, 6, 0);
+	vb_param_elem(b, 8, 8, 0);
+	vb_st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 8, 0, 7);
 	vb_exit(b);
 	vb_end_func(b, 10, 1, 0);
 	vb_kernel(b, "rev", fn, 16, 256);
@@ -338,33 +282,33 @@ static void test_recursion(void)
 	/* function 0: the kernel; function 1: fib (frame 16: n, result) */
 	kfn = vb_func(b, "fibk", VISA_FUNC_KERNEL);
 	vb_sreg(b, 0, VISA_SREG_TID_X);
-	op3(b, VISA_OP_REM, VISA_T_U32, 1, 0, vb_lit(b, 12));
-	st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 16, 1);
+	vb_op3(b, VISA_OP_REM, VISA_T_U32, 1, 0, vb_lit(b, 12));
+	vb_st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 16, 1);
 	vb_op(b, VISA_OP_CALL, VISA_T_NONE)->imm = 1;
-	ld(b, VISA_SPACE_LOCAL, VISA_T_U32, 2, NONE, 20);
-	emit_elem(b, 3, 0, 0);
-	st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 3, 0, 2);
+	vb_ld(b, VISA_SPACE_LOCAL, VISA_T_U32, 2, NONE, 20);
+	vb_param_elem(b, 3, 0, 0);
+	vb_st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 3, 0, 2);
 	vb_exit(b);
 	vb_end_func(b, 5, 0, 16);
 
 	fib = vb_func(b, "fib", VISA_FUNC_RECURSIVE);
-	ld(b, VISA_SPACE_LOCAL, VISA_T_U32, 0, NONE, 0);
+	vb_ld(b, VISA_SPACE_LOCAL, VISA_T_U32, 0, NONE, 0);
 	setp(b, VISA_T_U32, VISA_CMP_LT, 0, 0, vb_lit(b, 2));
 	br = vb_pc(b);
 	vb_bra(b, 0, VISA_RECONV_EXIT)->guard = 0;
-	op3(b, VISA_OP_SUB, VISA_T_U32, 1, 0, vb_lit(b, 1));
-	st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 16, 1);
+	vb_op3(b, VISA_OP_SUB, VISA_T_U32, 1, 0, vb_lit(b, 1));
+	vb_st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 16, 1);
 	vb_op(b, VISA_OP_CALL, VISA_T_NONE)->imm = fib;
-	ld(b, VISA_SPACE_LOCAL, VISA_T_U32, 2, NONE, 20);
-	op3(b, VISA_OP_SUB, VISA_T_U32, 1, 0, vb_lit(b, 2));
-	st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 16, 1);
+	vb_ld(b, VISA_SPACE_LOCAL, VISA_T_U32, 2, NONE, 20);
+	vb_op3(b, VISA_OP_SUB, VISA_T_U32, 1, 0, vb_lit(b, 2));
+	vb_st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 16, 1);
 	vb_op(b, VISA_OP_CALL, VISA_T_NONE)->imm = fib;
-	ld(b, VISA_SPACE_LOCAL, VISA_T_U32, 3, NONE, 20);
-	op3(b, VISA_OP_ADD, VISA_T_U32, 4, 2, 3);
-	st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 4, 4);
+	vb_ld(b, VISA_SPACE_LOCAL, VISA_T_U32, 3, NONE, 20);
+	vb_op3(b, VISA_OP_ADD, VISA_T_U32, 4, 2, 3);
+	vb_st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 4, 4);
 	vb_op(b, VISA_OP_RET, VISA_T_NONE);
 	vb_at(b, br)->imm = VISA_BRA_IMM(vb_pc(b), VISA_RECONV_EXIT);
-	st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 4, 0);
+	vb_st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 4, 0);
 	i = vb_op(b, VISA_OP_RET, VISA_T_NONE);
 	(void)i;
 	vb_end_func(b, 5, 1, 16);
@@ -390,8 +334,8 @@ static void test_shfl(void)
 	uint32_t fn;
 
 	fn = vb_func(b, "red", VISA_FUNC_KERNEL);
-	emit_gid(b, 0);
-	op3(b, VISA_OP_MOV, VISA_T_U32, 3, 0, NONE);
+	vb_global_tid(b, 0);
+	vb_op3(b, VISA_OP_MOV, VISA_T_U32, 3, 0, NONE);
 	for (uint32_t off = 16; off; off /= 2) {
 		struct visa_insn *i = vb_op(b, VISA_OP_SHFL, VISA_T_B32);
 
@@ -401,10 +345,10 @@ static void test_shfl(void)
 		i->b = vb_lit(b, off);
 		i->c = vb_lit(b, 0x1f);
 		i->e = vb_lit(b, 0xffffffffu);
-		op3(b, VISA_OP_ADD, VISA_T_U32, 3, 3, 4);
+		vb_op3(b, VISA_OP_ADD, VISA_T_U32, 3, 3, 4);
 	}
-	emit_elem(b, 5, 0, 0);
-	st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 5, 0, 3);
+	vb_param_elem(b, 5, 0, 0);
+	vb_st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 5, 0, 3);
 	vb_exit(b);
 	vb_end_func(b, 7, 0, 0);
 	vb_kernel(b, "red", fn, 8, 0);
@@ -494,12 +438,12 @@ static void test_printf(void)
 	so = vb_global(b, s, sizeof(s), 8);
 	fn = vb_func(b, "pr", VISA_FUNC_KERNEL);
 	vb_sreg(b, 0, VISA_SREG_TID_X);
-	st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 0, 0);
+	vb_st(b, VISA_SPACE_LOCAL, VISA_T_U32, NONE, 0, 0);
 	i = vb_op(b, VISA_OP_MOVA, VISA_T_U64);
 	i->type2 = VISA_SPACE_GLOBAL;
 	i->d = 1;
 	i->imm = so;
-	st(b, VISA_SPACE_LOCAL, VISA_T_U64, NONE, 8, 1);
+	vb_st(b, VISA_SPACE_LOCAL, VISA_T_U64, NONE, 8, 1);
 	i = vb_op(b, VISA_OP_MOVA, VISA_T_U64);
 	i->type2 = VISA_SPACE_GLOBAL;
 	i->d = 2;
@@ -575,7 +519,7 @@ static void test_faults(void)
 	vb_at(b, vb_pc(b) - 1)->pa = 0;
 	st_pc = vb_pc(b);
 	vb_line(b, st_pc, "bad.ptx", 42);
-	st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 3, 0, 0);
+	vb_st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 3, 0, 0);
 	vb_line(b, st_pc + 1, "bad.ptx", 43);
 	vb_exit(b);
 	vb_end_func(b, 4, 1, 0);
@@ -726,7 +670,7 @@ static void test_validator(void)
 		int r;
 
 		vb_func(b, "k", VISA_FUNC_KERNEL);
-		i = op3(b, VISA_OP_ADD, VISA_T_U32, 0, 1, 1);
+		i = vb_op3(b, VISA_OP_ADD, VISA_T_U32, 0, 1, 1);
 		switch (cases[c].kind) {
 		case 0: i->a = 9; break;
 		case 1: vb_bra(b, 100, 0); break;

@@ -25,46 +25,6 @@
 static struct test_gpu gpu;
 static struct tap t;
 
-static struct visa_insn *op3(struct vb *b, uint16_t op, uint8_t ty, uint16_t d,
-			     uint16_t a, uint16_t bb)
-{
-	struct visa_insn *i = vb_op(b, op, ty);
-
-	i->d = d;
-	i->a = a;
-	i->b = bb;
-	return i;
-}
-
-/* d = global thread index (uses d .. d+2) */
-static void emit_gid(struct vb *b, uint16_t d)
-{
-	struct visa_insn *i;
-
-	vb_sreg(b, d, VISA_SREG_TID_X);
-	vb_sreg(b, d + 1, VISA_SREG_CTAID_X);
-	vb_sreg(b, d + 2, VISA_SREG_NTID_X);
-	i = op3(b, VISA_OP_MAD, VISA_T_U32, d, d + 1, d + 2);
-	i->c = d;
-}
-
-/* d = the pointer parameter at 0 + idx * 4 (uses d, d+1) */
-static void emit_elem(struct vb *b, uint16_t d, uint16_t idx)
-{
-	vb_ld_param(b, VISA_T_U64, d, 0);
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, d + 1, idx, vb_lit(b, 4));
-	op3(b, VISA_OP_ADD, VISA_T_U64, d, d, d + 1);
-}
-
-static void st_global(struct vb *b, uint16_t addr, uint16_t v)
-{
-	struct visa_insn *i = vb_op(b, VISA_OP_ST, VISA_T_U32);
-
-	i->type2 = VISA_SPACE_GLOBAL;
-	i->a = addr;
-	i->b = v;
-}
-
 /*
  * out[gid] = r2, where only odd blocks write r2 (a guarded mov): even
  * blocks read it unwritten and must see 0, though the odd block before
@@ -85,17 +45,17 @@ static void test_read_before_write(void)
 
 	k = vb_func(b, "stale", VISA_FUNC_KERNEL);
 	vb_sreg(b, 0, VISA_SREG_CTAID_X);
-	op3(b, VISA_OP_AND, VISA_T_B32, 1, 0, vb_lit(b, 1));
+	vb_op3(b, VISA_OP_AND, VISA_T_B32, 1, 0, vb_lit(b, 1));
 	i = vb_op(b, VISA_OP_SETP, VISA_T_U32);
 	i->mod = VISA_MOD_MKSUB(VISA_CMP_NE);
 	i->pd = 0;
 	i->a = 1;
 	i->b = vb_lit(b, 0);
-	i = op3(b, VISA_OP_MOV, VISA_T_U32, 2, vb_lit(b, 7), NONE);
+	i = vb_op3(b, VISA_OP_MOV, VISA_T_U32, 2, vb_lit(b, 7), NONE);
 	i->guard = 0;
-	emit_gid(b, 3);
-	emit_elem(b, 6, 3);
-	st_global(b, 6, 2);
+	vb_global_tid(b, 3);
+	vb_param_elem(b, 6, 0, 3);
+	vb_st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 6, 0, 2);
 	vb_exit(b);
 	vb_end_func(b, 8, 1, 0);
 	vb_kernel(b, "stale", k, 8, 0);
@@ -139,11 +99,11 @@ static void test_loop(void)
 	i->b = vb_lit(b, 0);
 	i = vb_bra(b, head + 5, head + 5);		/* 2: @p0 leave */
 	i->guard = 0;
-	op3(b, VISA_OP_ADD, VISA_T_U32, 1, 0, vb_lit(b, 3));	/* 3 */
-	op3(b, VISA_OP_SUB, VISA_T_U32, 0, 0, vb_lit(b, 1));	/* 4 */
+	vb_op3(b, VISA_OP_ADD, VISA_T_U32, 1, 0, vb_lit(b, 3));	/* 3 */
+	vb_op3(b, VISA_OP_SUB, VISA_T_U32, 0, 0, vb_lit(b, 1));	/* 4 */
 	vb_bra(b, head, head + 5);			/* 5 - 1: again */
-	emit_elem(b, 2, 1);				/* reads r1 */
-	st_global(b, 2, 1);
+	vb_param_elem(b, 2, 0, 1);				/* reads r1 */
+	vb_st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 2, 0, 1);
 	vb_exit(b);
 	vb_end_func(b, 4, 1, 0);
 	vb_kernel(b, "loop", k, 8, 0);
@@ -177,8 +137,8 @@ static void test_cross_lane(void)
 	i->b = vb_lit(b, 1);
 	i->c = vb_lit(b, 0x1f);
 	i->e = vb_lit(b, 0xffffffffu);
-	emit_elem(b, 2, 0);
-	st_global(b, 2, 1);
+	vb_param_elem(b, 2, 0, 0);
+	vb_st(b, VISA_SPACE_GLOBAL, VISA_T_U32, 2, 0, 1);
 	vb_exit(b);
 	vb_end_func(b, 4, 0, 0);
 	vb_kernel(b, "xl", k, 8, 0);

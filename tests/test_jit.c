@@ -31,17 +31,6 @@
 static struct test_gpu gpu;
 static struct tap t;
 
-static struct visa_insn *op3(struct vb *b, uint16_t op, uint8_t ty, uint16_t d,
-			     uint16_t a, uint16_t bb)
-{
-	struct visa_insn *i = vb_op(b, op, ty);
-
-	i->d = d;
-	i->a = a;
-	i->b = bb;
-	return i;
-}
-
 static void test_tier_names(void)
 {
 	tap_ok(&t, vgpu_jit_parse_tier("interp") == VGPU_TIER_INTERP &&
@@ -72,8 +61,8 @@ static struct vb *ticket_kernel(void)
 	vb_func(b, "tickets", VISA_FUNC_KERNEL);
 	vb_ld_param(b, VISA_T_U64, 0, 0);		/* r0 = out */
 	vb_sreg(b, 1, VISA_SREG_TID_X);			/* r1 = tid */
-	op3(b, VISA_OP_MUL, VISA_T_U32, 2, 1, vb_lit(b, ITERS));
-	op3(b, VISA_OP_MOV, VISA_T_U32, 3, vb_lit(b, 0), NONE);	/* k */
+	vb_op3(b, VISA_OP_MUL, VISA_T_U32, 2, 1, vb_lit(b, ITERS));
+	vb_op3(b, VISA_OP_MOV, VISA_T_U32, 3, vb_lit(b, 0), NONE);	/* k */
 	loop = vb_pc(b);
 	i = vb_op(b, VISA_OP_ATOM, VISA_T_U32);		/* r4 = ticket */
 	i->type2 = VISA_SPACE_GLOBAL;
@@ -81,16 +70,16 @@ static struct vb *ticket_kernel(void)
 	i->d = 4;
 	i->a = 0;
 	i->b = vb_lit(b, 1);
-	op3(b, VISA_OP_ADD, VISA_T_U32, 5, 2, 3);	/* tid * ITERS + k */
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 6, 5, vb_lit(b, 4));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 6, 0, 6);
+	vb_op3(b, VISA_OP_ADD, VISA_T_U32, 5, 2, 3);	/* tid * ITERS + k */
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 6, 5, vb_lit(b, 4));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 6, 0, 6);
 	i = vb_op(b, VISA_OP_ST, VISA_T_U32);
 	i->type2 = VISA_SPACE_GLOBAL;
 	i->a = 6;
 	i->imm = 4;
 	i->b = 4;
-	op3(b, VISA_OP_ADD, VISA_T_U32, 3, 3, vb_lit(b, 1));
-	i = op3(b, VISA_OP_SETP, VISA_T_U32, NONE, 3, vb_lit(b, ITERS));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U32, 3, 3, vb_lit(b, 1));
+	i = vb_op3(b, VISA_OP_SETP, VISA_T_U32, NONE, 3, vb_lit(b, ITERS));
 	i->mod = VISA_MOD_MKSUB(VISA_CMP_LT);
 	i->pd = 0;
 	i = vb_bra(b, loop, vb_pc(b) + 1);
@@ -156,22 +145,22 @@ static void test_masks(void)
 	vb_func(b, "masks", VISA_FUNC_KERNEL);
 	vb_ld_param(b, VISA_T_U64, 0, 0);
 	vb_sreg(b, 1, VISA_SREG_TID_X);
-	op3(b, VISA_OP_AND, VISA_T_U32, 3, 1, vb_lit(b, 1));
-	i = op3(b, VISA_OP_SETP, VISA_T_U32, NONE, 3, vb_lit(b, 0));
+	vb_op3(b, VISA_OP_AND, VISA_T_U32, 3, 1, vb_lit(b, 1));
+	i = vb_op3(b, VISA_OP_SETP, VISA_T_U32, NONE, 3, vb_lit(b, 0));
 	i->mod = VISA_MOD_MKSUB(VISA_CMP_NE);
 	i->pd = 0;				/* p0: odd lane */
 	i = vb_exit(b);
 	i->guard = 0;				/* odd lanes leave */
-	op3(b, VISA_OP_MOV, VISA_T_U32, 2, vb_lit(b, 100), NONE);
-	i = op3(b, VISA_OP_SETP, VISA_T_U32, NONE, 1, vb_lit(b, 8));
+	vb_op3(b, VISA_OP_MOV, VISA_T_U32, 2, vb_lit(b, 100), NONE);
+	i = vb_op3(b, VISA_OP_SETP, VISA_T_U32, NONE, 1, vb_lit(b, 8));
 	i->mod = VISA_MOD_MKSUB(VISA_CMP_LT);
 	i->pd = 1;				/* p1: tid < 8 */
-	i = op3(b, VISA_OP_ADD, VISA_T_U32, 2, 2, 1);
+	i = vb_op3(b, VISA_OP_ADD, VISA_T_U32, 2, 2, 1);
 	i->guard = 1;				/* r2 = 100 + tid if tid < 8 */
-	i = op3(b, VISA_OP_MUL, VISA_T_U32, 2, 2, vb_lit(b, 3));
+	i = vb_op3(b, VISA_OP_MUL, VISA_T_U32, 2, 2, vb_lit(b, 3));
 	i->guard = 1 | VISA_GUARD_NEG;		/* r2 = 300 otherwise */
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 4, 1, vb_lit(b, 4));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 4, 0, 4);
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 4, 1, vb_lit(b, 4));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 4, 0, 4);
 	i = vb_op(b, VISA_OP_ST, VISA_T_U32);
 	i->type2 = VISA_SPACE_GLOBAL;
 	i->a = 4;
@@ -263,11 +252,11 @@ static struct vb *sum_kernel(int adds)
 	vb_func(b, "sum", VISA_FUNC_KERNEL);
 	vb_ld_param(b, VISA_T_U64, 0, 0);
 	vb_sreg(b, 1, VISA_SREG_TID_X);
-	op3(b, VISA_OP_MOV, VISA_T_U64, 2, vb_lit(b, 0), NONE);
+	vb_op3(b, VISA_OP_MOV, VISA_T_U64, 2, vb_lit(b, 0), NONE);
 	for (int k = 0; k < adds; k++)
-		op3(b, VISA_OP_ADD, VISA_T_U64, 2, 2, 1);
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 3, 1, vb_lit(b, 8));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 3, 0, 3);
+		vb_op3(b, VISA_OP_ADD, VISA_T_U64, 2, 2, 1);
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 3, 1, vb_lit(b, 8));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 3, 0, 3);
 	i = vb_op(b, VISA_OP_ST, VISA_T_U64);
 	i->type2 = VISA_SPACE_GLOBAL;
 	i->a = 3;
@@ -402,11 +391,11 @@ static void test_unknown_ops(void)
 	vb_func(b, "f64", VISA_FUNC_KERNEL);
 	vb_ld_param(b, VISA_T_U64, 0, 0);
 	vb_sreg(b, 1, VISA_SREG_TID_X);
-	op3(b, VISA_OP_MOV, VISA_T_U64, 2, vb_lit(b, 0x3ff8000000000000ull),
+	vb_op3(b, VISA_OP_MOV, VISA_T_U64, 2, vb_lit(b, 0x3ff8000000000000ull),
 	    NONE);					/* 1.5 */
-	op3(b, VISA_OP_ADD, VISA_T_F64, 2, 2, 2);	/* helper */
-	op3(b, VISA_OP_MULWIDE, VISA_T_U32, 3, 1, vb_lit(b, 8));
-	op3(b, VISA_OP_ADD, VISA_T_U64, 3, 0, 3);
+	vb_op3(b, VISA_OP_ADD, VISA_T_F64, 2, 2, 2);	/* helper */
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, 3, 1, vb_lit(b, 8));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, 3, 0, 3);
 	i = vb_op(b, VISA_OP_ST, VISA_T_U64);
 	i->type2 = VISA_SPACE_GLOBAL;
 	i->a = 3;

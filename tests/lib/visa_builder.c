@@ -255,6 +255,56 @@ struct visa_insn *vb_ld_param(struct vb *b, uint8_t type, uint16_t d,
 	return i;
 }
 
+struct visa_insn *vb_op3(struct vb *b, uint16_t op, uint8_t type, uint16_t d,
+			 uint16_t a, uint16_t bb)
+{
+	struct visa_insn *i = vb_op(b, op, type);
+
+	i->d = d;
+	i->a = a;
+	i->b = bb;
+	return i;
+}
+
+void vb_global_tid(struct vb *b, uint16_t d)
+{
+	vb_sreg(b, d, VISA_SREG_TID_X);
+	vb_sreg(b, d + 1, VISA_SREG_CTAID_X);
+	vb_sreg(b, d + 2, VISA_SREG_NTID_X);
+	vb_op3(b, VISA_OP_MAD, VISA_T_U32, d, d + 1, d + 2)->c = d;
+}
+
+void vb_param_elem(struct vb *b, uint16_t d, uint32_t param_off, uint16_t idx)
+{
+	vb_ld_param(b, VISA_T_U64, d, param_off);
+	vb_op3(b, VISA_OP_MULWIDE, VISA_T_U32, d + 1, idx, vb_lit(b, 4));
+	vb_op3(b, VISA_OP_ADD, VISA_T_U64, d, d, d + 1);
+}
+
+struct visa_insn *vb_ld(struct vb *b, uint8_t space, uint8_t type, uint16_t d,
+			uint16_t addr, uint64_t off)
+{
+	struct visa_insn *i = vb_op(b, VISA_OP_LD, type);
+
+	i->type2 = space;
+	i->d = d;
+	i->a = addr;
+	i->imm = off;
+	return i;
+}
+
+struct visa_insn *vb_st(struct vb *b, uint8_t space, uint8_t type,
+			uint16_t addr, uint64_t off, uint16_t v)
+{
+	struct visa_insn *i = vb_op(b, VISA_OP_ST, type);
+
+	i->type2 = space;
+	i->a = addr;
+	i->imm = off;
+	i->b = v;
+	return i;
+}
+
 struct visa_insn *vb_bra(struct vb *b, uint32_t target, uint32_t reconv)
 {
 	struct visa_insn *i = vb_op(b, VISA_OP_BRA, VISA_T_NONE);

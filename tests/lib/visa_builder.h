@@ -56,6 +56,18 @@ void *vb_finish(struct vb *b, size_t *size);
 struct visa_insn *vb_sreg(struct vb *b, uint16_t d, uint32_t sreg);
 struct visa_insn *vb_ld_param(struct vb *b, uint8_t type, uint16_t d,
 			      uint32_t offset);
+/* d = a OP b. */
+struct visa_insn *vb_op3(struct vb *b, uint16_t op, uint8_t type, uint16_t d,
+			 uint16_t a, uint16_t bb);
+/* d = ctaid.x * ntid.x + tid.x (uses d .. d+2). */
+void vb_global_tid(struct vb *b, uint16_t d);
+/* d = &p[idx] for the u32 pointer parameter p at @param_off (d, d+1). */
+void vb_param_elem(struct vb *b, uint16_t d, uint32_t param_off, uint16_t idx);
+/* d = [addr + off] and [addr + off] = v in state space @space. */
+struct visa_insn *vb_ld(struct vb *b, uint8_t space, uint8_t type, uint16_t d,
+			uint16_t addr, uint64_t off);
+struct visa_insn *vb_st(struct vb *b, uint8_t space, uint8_t type,
+			uint16_t addr, uint64_t off, uint16_t v);
 struct visa_insn *vb_bra(struct vb *b, uint32_t target, uint32_t reconv);
 struct visa_insn *vb_exit(struct vb *b);
 

@@ -101,10 +101,11 @@ NVRTC_TST := $(TST)/nvrtc
 NVRTC_TOOLKIT_LIBS := $(wildcard $(CUDA_HOME)/lib64/libnvrtc.so.13 \
 	$(CUDA_HOME)/lib64/libnvrtc-builtins.so.13.0)
 NVJITLINK_TOOLKIT_LIBS := $(wildcard $(CUDA_HOME)/lib64/libnvJitLink.so.13)
-NVRTC_TEST_DEPS := umd/cuda/tests/fw_launcher.c umd/cuda/tests/cuda_test.h \
+NVRTC_TEST_DEPS := umd/nvrtc/tests/rtc_test.h umd/cuda/tests/fw_launcher.c \
+	umd/cuda/tests/cuda_test.h \
 	umd/cuda/tests/fw_launcher.h $(CUDA_DRV) $(NVRTC_FRONT) \
 	$(NVJITLINK_FRONT) $(LIB)/libnvrtc.so $(LIB)/libnvJitLink.so
-NVRTC_TEST_SAN_DEPS := umd/cuda/tests/fw_launcher.c \
+NVRTC_TEST_SAN_DEPS := umd/nvrtc/tests/rtc_test.h umd/cuda/tests/fw_launcher.c \
 	umd/cuda/tests/cuda_test.h umd/cuda/tests/fw_launcher.h \
 	$(CUDA_DRV_SAN) $(NVRTC_FRONT_SAN) $(NVJITLINK_FRONT_SAN) \
 	$(LIB)/san/libnvrtc.so $(LIB)/san/libnvJitLink.so

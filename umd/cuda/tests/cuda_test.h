@@ -8,7 +8,9 @@
 #ifndef VGPU_CUDA_TEST_H
 #define VGPU_CUDA_TEST_H
 
+#include <dlfcn.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -37,10 +39,33 @@ static void cuda_test_stop_fw(void)
 		fw_launcher_stop(cuda_test_fw);
 }
 
+/*
+ * A test built with the sanitizers is there to run the sanitizer build of
+ * libcuda (build/lib/san, named by its RPATH).  A library path that wins
+ * over the RPATH would quietly give it the plain one, and the -san run
+ * would prove nothing: refuse to run then.
+ */
+static int cuda_test_check_libcuda(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+	Dl_info info;
+
+	if (!dladdr((void *)cuInit, &info) || !info.dli_fname ||
+	    !strstr(info.dli_fname, "/lib/san/")) {
+		printf("Bail out! a sanitizer test loaded %s, not the sanitizer build of libcuda\n",
+		       info.dli_fname ? info.dli_fname : "(unknown)");
+		return -1;
+	}
+#endif
+	return 0;
+}
+
 #define CUDA_TEST_MAIN							\
 	int main(int argc, char **argv)					\
 	{								\
 		cuda_test_main_pid = getpid();				\
+		if (cuda_test_check_libcuda())				\
+			return 1;					\
 		cuda_test_fw = fw_launcher_start();			\
 		if (cuda_test_fw < 0) {					\
 			printf("Bail out! cannot start vgpu-fw: %d\n",	\

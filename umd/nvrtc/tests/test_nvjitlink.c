@@ -18,7 +18,7 @@
 #include <nvJitLink.h>
 #include <nvrtc.h>
 
-#include "cuda_test.h"
+#include "rtc_test.h"
 #include "vgpu_visa.h"
 
 #define N 777
@@ -134,37 +134,13 @@ static char *link_both(struct __test_metadata *_metadata, int lto,
 static void run_apply(struct __test_metadata *_metadata, const void *image)
 {
 	float x[N], y[N], want[N], a = -1.5f;
-	CUdeviceptr dx, dy;
-	CUmodule mod;
-	CUfunction fn;
-	CUcontext ctx;
-	int n = N;
-	void *args[] = { &a, &dx, &dy, &n };
 
-	CU_SETUP(&ctx);
 	for (int i = 0; i < N; i++) {
 		x[i] = (float)(i % 100) * 0.25f;
 		y[i] = (float)i;
 		want[i] = a * (2.0f * x[i] + 1.0f) + y[i];
 	}
-	ASSERT_EQ(CUDA_SUCCESS, cuModuleLoadData(&mod, image));
-	ASSERT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&fn, mod, "apply"));
-	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&dx, sizeof(x)));
-	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&dy, sizeof(y)));
-	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyHtoD(dx, x, sizeof(x)));
-	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyHtoD(dy, y, sizeof(y)));
-	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(fn, (N + 127) / 128, 1, 1,
-					       128, 1, 1, 0, NULL, args,
-					       NULL));
-	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(y, dy, sizeof(y)));
-	for (int i = 0; i < N; i++) {
-		if (want[i] != y[i])
-			TH_LOG("element %d: %g, want %g", i, y[i], want[i]);
-		ASSERT_EQ(want[i], y[i]);
-	}
-	cuMemFree(dx);
-	cuMemFree(dy);
-	cuModuleUnload(mod);
+	rtc_run_axpy(_metadata, image, "apply", a, x, y, want, N);
 }
 
 /* -rdc=true PTX of two units, linked for sm_90: a vISA image that runs. */

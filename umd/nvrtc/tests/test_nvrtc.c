@@ -17,7 +17,7 @@
 #include <cuda.h>
 #include <nvrtc.h>
 
-#include "cuda_test.h"
+#include "rtc_test.h"
 
 #define N 1000
 
@@ -101,41 +101,16 @@ static char *compile(const char *src, const char *const *opts, int nopts,
 }
 
 /* Load @image, run saxpy on N elements, compare with the CPU. */
-static int run_saxpy(struct __test_metadata *_metadata, const void *image)
+static void run_saxpy(struct __test_metadata *_metadata, const void *image)
 {
 	float x[N], y[N], want[N], a = 2.5f;
-	CUdeviceptr dx, dy;
-	CUmodule mod;
-	CUfunction fn;
-	CUcontext ctx;
-	int n = N;
-	void *args[] = { &a, &dx, &dy, &n };
 
-	CU_SETUP(&ctx);
 	for (int i = 0; i < N; i++) {
 		x[i] = (float)i * 0.5f;
 		y[i] = 1000.0f - (float)i;
 		want[i] = a * x[i] + y[i];
 	}
-	EXPECT_EQ(CUDA_SUCCESS, cuModuleLoadData(&mod, image));
-	EXPECT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&fn, mod, "saxpy"));
-	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&dx, sizeof(x)));
-	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&dy, sizeof(y)));
-	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyHtoD(dx, x, sizeof(x)));
-	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyHtoD(dy, y, sizeof(y)));
-	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(fn, (N + 127) / 128, 1, 1,
-					       128, 1, 1, 0, NULL, args,
-					       NULL));
-	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(y, dy, sizeof(y)));
-	for (int i = 0; i < N; i++) {
-		if (want[i] != y[i])
-			TH_LOG("element %d: %g, want %g", i, y[i], want[i]);
-		ASSERT_EQ(want[i], y[i]);
-	}
-	cuMemFree(dx);
-	cuMemFree(dy);
-	cuModuleUnload(mod);
-	return 0;
+	rtc_run_axpy(_metadata, image, "saxpy", a, x, y, want, N);
 }
 
 /* The NVRTC sample's way: -arch=sm_90, nvrtcGetCUBIN, cuModuleLoadData. */

@@ -145,6 +145,8 @@ TEST(peer_copies_with_access_enabled)
 
 	/* Async on a stream of device 1, and back with unified cuMemcpy. */
 	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD8(b, 0, sizeof(host)));
+	/* A non-blocking stream does not wait for the legacy stream's memset. */
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
 	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
 	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyPeerAsync(b + 1, ctx1, a + 1, ctx0,
 						  sizeof(host) - 2, s));

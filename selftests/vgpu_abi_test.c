@@ -58,6 +58,16 @@ LAYOUT(struct vgpu_fw_engine_status, 16);
 LAYOUT(struct vgpu_fw_heartbeat, 16);
 AT(struct vgpu_fw_heartbeat, engines, 8);
 
+/* Since 1.4: managed memory. */
+LAYOUT(struct vgpu_managed_alloc, 32);
+AT(struct vgpu_managed_alloc, mmap_offset, 16);
+LAYOUT(struct vgpu_managed_migrate, 32);
+AT(struct vgpu_managed_migrate, target, 24);
+LAYOUT(struct vgpu_managed_query, 24);
+AT(struct vgpu_managed_query, location, 16);
+LAYOUT(struct vgpu_fw_mmu_fault, 16);
+AT(struct vgpu_fw_mmu_fault, va, 8);
+
 LAYOUT(struct vgpu_doorbell, 128);
 AT(struct vgpu_doorbell, rptr, 64);
 AT(struct vgpu_doorbell, fw_sleeping, 72);
@@ -90,7 +100,7 @@ int main(void)
 	ok &= cmds[3] == 0x4188b742u;	/* 0x4088b742 in 1.0 */
 	ok &= cmds[4] == 0xc190b703u;	/* 0xc090b703 in 1.0 */
 	ok &= cmds[5] == 0x4010b744u;
-	ok &= cmds[6] == 0xc018b745u;	/* since 1.4 */
+	ok &= cmds[6] == 0xc018b745u;	/* since 1.5 */
 	printf("%s 2 ioctl numbers\n", ok ? "ok" : "not ok");
 	return ok ? 0 : 1;
 }

@@ -32,7 +32,7 @@ void fw_peers_map(struct fw_device *dev)
 			if (errno != ENOTTY)
 				fw_log_err("%s: peer %u: %s", dev->path, n,
 					   strerror(errno));
-			break;	/* ENOTTY: a driver before uAPI 1.4 */
+			break;	/* ENOTTY: a driver before uAPI 1.5 */
 		}
 		ret = fw_aperture_map(&dev->peers[n], dev->fd,
 				      args.vram_offset, args.vram_size);

@@ -632,8 +632,14 @@ CU_EXPORT CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value)
 		return res;
 	switch (limit) {
 	case CU_LIMIT_PRINTF_FIFO_SIZE:
-		if (value < 4096)
+		/*
+		 * An H100 refuses a change once a kernel that prints has
+		 * run, and makes a smaller FIFO its least size.
+		 */
+		if (__atomic_load_n(&ctx->printf_launched, __ATOMIC_RELAXED))
 			return CUDA_ERROR_INVALID_VALUE;
+		if (value < CU_PRINTF_FIFO_MIN)
+			value = CU_PRINTF_FIFO_MIN;
 		res = cu_ctx_sync(ctx);
 		if (res != CUDA_SUCCESS)
 			return res;

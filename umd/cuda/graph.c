@@ -208,8 +208,8 @@ static bool cu_graph_has_memory_nodes(const struct cu_graph *g)
 	return false;
 }
 
-static CUresult cu_node_set_params(struct cu_graph_node *n,
-				   const void *params, CUcontext ctx)
+CUresult cu_graph_node_set_params(struct cu_graph_node *n,
+				  const void *params, CUcontext ctx)
 {
 	switch (n->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL:
@@ -393,7 +393,7 @@ CUresult cu_graph_add(struct cu_graph *g, CUgraphNodeType type,
 	n->graph = g;
 	n->index = g->num_nodes;
 	n->type = type;
-	res = cu_node_set_params(n, params, ctx);
+	res = cu_graph_node_set_params(n, params, ctx);
 	for (i = 0; i < num_deps && res == CUDA_SUCCESS; i++)
 		res = cu_node_list_push(&n->deps, &n->num_deps, &n->deps_cap,
 					deps[i]);
@@ -1001,21 +1001,9 @@ CU_EXPORT CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode,
 			return CUDA_ERROR_NOT_SUPPORTED;
 	switch (nodeParams->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL: {
-		CUDA_KERNEL_NODE_PARAMS k = {
-			.func = nodeParams->kernel.func,
-			.gridDimX = nodeParams->kernel.gridDimX,
-			.gridDimY = nodeParams->kernel.gridDimY,
-			.gridDimZ = nodeParams->kernel.gridDimZ,
-			.blockDimX = nodeParams->kernel.blockDimX,
-			.blockDimY = nodeParams->kernel.blockDimY,
-			.blockDimZ = nodeParams->kernel.blockDimZ,
-			.sharedMemBytes = nodeParams->kernel.sharedMemBytes,
-			.kernelParams = nodeParams->kernel.kernelParams,
-			.extra = nodeParams->kernel.extra,
-			.kern = nodeParams->kernel.kern,
-			.ctx = nodeParams->kernel.ctx,
-		};
+		CUDA_KERNEL_NODE_PARAMS k;
 
+		cu_kernel_params_of(nodeParams, &k);
 		return cuGraphAddKernelNode(phGraphNode, hGraph, dependencies,
 					    numDependencies, &k);
 	}
@@ -1025,25 +1013,17 @@ CU_EXPORT CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode,
 					    &nodeParams->memcpy.copyParams,
 					    nodeParams->memcpy.copyCtx);
 	case CU_GRAPH_NODE_TYPE_MEMSET: {
-		CUDA_MEMSET_NODE_PARAMS m = {
-			.dst = nodeParams->memset.dst,
-			.pitch = nodeParams->memset.pitch,
-			.value = nodeParams->memset.value,
-			.elementSize = nodeParams->memset.elementSize,
-			.width = nodeParams->memset.width,
-			.height = nodeParams->memset.height,
-		};
+		CUDA_MEMSET_NODE_PARAMS m;
 
+		cu_memset_params_of(nodeParams, &m);
 		return cuGraphAddMemsetNode(phGraphNode, hGraph, dependencies,
 					    numDependencies, &m,
 					    nodeParams->memset.ctx);
 	}
 	case CU_GRAPH_NODE_TYPE_HOST: {
-		CUDA_HOST_NODE_PARAMS h = {
-			.fn = nodeParams->host.fn,
-			.userData = nodeParams->host.userData,
-		};
+		CUDA_HOST_NODE_PARAMS h;
 
+		cu_host_params_of(nodeParams, &h);
 		return cuGraphAddHostNode(phGraphNode, hGraph, dependencies,
 					  numDependencies, &h);
 	}

@@ -113,6 +113,9 @@ struct cu_graph_node {
 	size_t num_sub;
 	/* In an executable graph: it holds its allocation (MEM_ALLOC). */
 	bool holds_alloc;
+	/* In an executable graph: cuGraphNodeSetEnabled turned it off, and
+	 * a launch treats it as an empty node (graph_edit.c). */
+	bool disabled;
 	/* In a clone only: the node it was copied from. */
 	const struct cu_graph_node *cloned_from;
 };
@@ -199,6 +202,26 @@ void cu_graph_exec_free(struct cu_graph_exec *e);
 /* A live executable-graph handle, or NULL. */
 struct cu_graph_exec *cu_exec_of(CUgraphExec h);
 
+/* ---- graph_update.c ---------------------------------------------------- */
+
+/*
+ * Give executable graph @e the parameters of @g, a graph of the same
+ * shape (cuGraphExecUpdate's rules); CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE
+ * and @e unchanged if the shapes differ.  The caller holds what keeps
+ * launches of @e out.
+ */
+CUresult cu_graph_exec_update_from(struct cu_graph_exec *e,
+				   const struct cu_graph *g);
+
+/* ---- graph_edit.c ------------------------------------------------------ */
+
+/* The kernel, memset and host parameters of a CUgraphNodeParams. */
+void cu_kernel_params_of(const CUgraphNodeParams *p,
+			 CUDA_KERNEL_NODE_PARAMS *k);
+void cu_memset_params_of(const CUgraphNodeParams *p,
+			 CUDA_MEMSET_NODE_PARAMS *m);
+void cu_host_params_of(const CUgraphNodeParams *p, CUDA_HOST_NODE_PARAMS *h);
+
 /* ---- graph_cond.c --------------------------------------------------------- */
 
 void cu_cond_get(struct cu_graph_cond *c);
@@ -256,6 +279,12 @@ CUresult cu_graph_add(struct cu_graph *g, CUgraphNodeType type,
 /* Append @p to a growing array of node pointers. */
 CUresult cu_node_list_push(struct cu_graph_node ***v, size_t *n, size_t *cap,
 			   struct cu_graph_node *p);
+/*
+ * Check @params (the struct of @n's type) and make them @n's; @n's old
+ * parameters must own nothing (a new node, or a copy to be discarded).
+ */
+CUresult cu_graph_node_set_params(struct cu_graph_node *n,
+				  const void *params, CUcontext ctx);
 /* Copy node @src's parameters into @dst (a new node of the same type). */
 CUresult cu_graph_node_copy_params(struct cu_graph_node *dst,
 				   const struct cu_graph_node *src);
@@ -283,6 +312,7 @@ struct cu_capture {
 	pthread_t thread;		/* that began it */
 	CUresult error;			/* CUDA_SUCCESS while valid */
 	bool ended;
+	bool user_graph;		/* cuStreamBeginCaptureToGraph's */
 	unsigned int refs;		/* streams and events that name it */
 	struct cu_capture *next;	/* in the list of live captures */
 };

@@ -175,6 +175,9 @@ static CUresult cu_exec_node(const struct cu_graph_exec *e,
 	bool auto_free = e->flags &
 			 CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH;
 
+	/* A disabled node orders its dependents like an empty one. */
+	if (n->disabled)
+		return CUDA_SUCCESS;
 	switch (n->type) {
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		/* The child's executable graph, ordered in this lane. */

@@ -194,6 +194,16 @@ static CUresult cu_update_apply(struct cu_graph_exec *e,
 	return res;
 }
 
+CUresult cu_graph_exec_update_from(struct cu_graph_exec *e,
+				   const struct cu_graph *g)
+{
+	struct cu_update_result r = { CU_GRAPH_EXEC_UPDATE_SUCCESS, 0, 0 };
+
+	if (!cu_update_check(e, g, &r))
+		return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
+	return cu_update_apply(e, g);
+}
+
 CU_EXPORT CUresult CUDAAPI cuGraphExecUpdate(CUgraphExec hGraphExec,
 		CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo)
 {

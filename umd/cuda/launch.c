@@ -174,6 +174,8 @@ static CUresult cu_launch_submit(struct cu_function *f,
 	if (f->kernel->flags & VISA_KERNEL_USES_PRINTF) {
 		v1->printf_fifo_va = (uintptr_t)ctx->printf_fifo;
 		v1->printf_fifo_size = ctx->printf_fifo ? ctx->printf_size : 0;
+		/* Its size is fixed from now on, as on an H100. */
+		__atomic_store_n(&ctx->printf_launched, true, __ATOMIC_RELAXED);
 	}
 	v1->param_size = psize;
 	/* cuStreamCreateWithPriority's range [-5, 0] is the packet's. */

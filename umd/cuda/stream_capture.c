@@ -78,7 +78,7 @@ static void cu_seq_put(struct cu_capture *seq)
 {
 	if (--seq->refs)
 		return;
-	if (seq->graph)
+	if (seq->graph && !seq->user_graph)
 		cu_graph_free(seq->graph);
 	free(seq);
 }
@@ -502,13 +502,19 @@ CU_EXPORT CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(
 	return CUDA_SUCCESS;
 }
 
-CU_EXPORT CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream,
-						CUstreamCaptureMode mode)
+/*
+ * Begin a capture on @hStream into @g (NULL: a new graph of the
+ * capture's own), its first operations depending on @deps, nodes of @g.
+ */
+static CUresult cu_begin_capture(CUstream hStream, struct cu_graph *g,
+				 struct cu_graph_node *const *deps, size_t n,
+				 CUstreamCaptureMode mode)
 {
 	struct cu_capture *seq;
 	struct cu_stream *s;
 	struct cu_ctx *ctx;
 	CUresult res = cu_stream_current(hStream, &ctx, &s);
+	size_t i;
 
 	if (res != CUDA_SUCCESS)
 		return res;
@@ -519,10 +525,17 @@ CU_EXPORT CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream,
 	/* The legacy stream cannot capture. */
 	if (s->is_null)
 		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	if (n && !deps)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < n; i++)
+		if (!cu_graph_node_valid(deps[i]) || deps[i]->graph != g)
+			return CUDA_ERROR_INVALID_VALUE;
 	seq = calloc(1, sizeof(*seq));
 	if (!seq)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	res = cu_graph_new(&seq->graph);
+	seq->graph = g;
+	seq->user_graph = g != NULL;
+	res = g ? CUDA_SUCCESS : cu_graph_new(&seq->graph);
 	if (res != CUDA_SUCCESS) {
 		free(seq);
 		return res;
@@ -534,7 +547,7 @@ CU_EXPORT CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream,
 	if (s->capture) {
 		res = CUDA_ERROR_ILLEGAL_STATE;
 	} else {
-		s->capture = cu_point_new(seq, NULL, 0);
+		s->capture = cu_point_new(seq, deps, n);
 		if (!s->capture)
 			res = CUDA_ERROR_OUT_OF_MEMORY;
 	}
@@ -546,9 +559,94 @@ CU_EXPORT CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream,
 	}
 	pthread_mutex_unlock(&cu_capture_lock);
 	if (res != CUDA_SUCCESS) {
-		cu_graph_free(seq->graph);
+		if (!seq->user_graph)
+			cu_graph_free(seq->graph);
 		free(seq);
 	}
+	return res;
+}
+
+CU_EXPORT CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream,
+						CUstreamCaptureMode mode)
+{
+	return cu_begin_capture(hStream, NULL, NULL, 0, mode);
+}
+
+/*
+ * A capture into the program's own graph (CUDA 12.3): the captured
+ * operations are added to @hGraph after @dependencies, and
+ * cuStreamEndCapture hands back @hGraph itself.  The graph stays the
+ * program's: a capture that fails leaves it with the nodes added so far.
+ */
+CU_EXPORT CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream,
+		CUgraph hGraph, const CUgraphNode *dependencies,
+		const CUgraphEdgeData *dependencyData, size_t numDependencies,
+		CUstreamCaptureMode mode)
+{
+	static const CUgraphEdgeData none;
+	CUresult res = cu_initialized();
+	size_t i;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if (!cu_graph_valid((struct cu_graph *)hGraph))
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; dependencyData && i < numDependencies; i++)
+		if (memcmp(&dependencyData[i], &none, sizeof(none)))
+			return CUDA_ERROR_NOT_SUPPORTED;
+	return cu_begin_capture(hStream, (struct cu_graph *)hGraph,
+				(struct cu_graph_node *const *)dependencies,
+				numDependencies, mode);
+}
+
+/*
+ * Change the set of nodes the stream's next captured operation will
+ * depend on: add @dependencies to it, or make it exactly them (the
+ * empty set included).  They must be nodes of the capture's graph.  A
+ * stream that does not capture is CUDA_ERROR_ILLEGAL_STATE (H100).
+ */
+CU_EXPORT CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream,
+		CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData,
+		size_t numDependencies, unsigned int flags)
+{
+	struct cu_graph_node *const *deps =
+		(struct cu_graph_node *const *)dependencies;
+	static const CUgraphEdgeData none;
+	struct cu_capture_point *p, extra = { 0 };
+	struct cu_stream *s;
+	struct cu_ctx *ctx;
+	CUresult res = cu_stream_current(hStream, &ctx, &s);
+	size_t i;
+
+	if (res != CUDA_SUCCESS)
+		return res;
+	if ((flags != CU_STREAM_ADD_CAPTURE_DEPENDENCIES &&
+	     flags != CU_STREAM_SET_CAPTURE_DEPENDENCIES) ||
+	    (numDependencies && !dependencies))
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; dependencyData && i < numDependencies; i++)
+		if (memcmp(&dependencyData[i], &none, sizeof(none)))
+			return CUDA_ERROR_NOT_SUPPORTED;
+	pthread_mutex_lock(&cu_capture_lock);
+	p = s->capture;
+	if (!p) {
+		res = CUDA_ERROR_ILLEGAL_STATE;
+		goto out;
+	}
+	res = p->seq->error;
+	for (i = 0; i < numDependencies && res == CUDA_SUCCESS; i++)
+		if (!cu_graph_node_valid(deps[i]) ||
+		    deps[i]->graph != p->seq->graph)
+			res = CUDA_ERROR_INVALID_VALUE;
+	if (res != CUDA_SUCCESS)
+		goto out;
+	if (flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES)
+		p->num_deps = 0;
+	extra.deps = (struct cu_graph_node **)deps;
+	extra.num_deps = numDependencies;
+	res = cu_point_merge(p, &extra);
+out:
+	pthread_mutex_unlock(&cu_capture_lock);
 	return res;
 }
 

@@ -188,7 +188,15 @@ TEST(limits_and_priorities)
 
 	CU_SETUP(&ctx);
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxGetLimit(&v, CU_LIMIT_PRINTF_FIFO_SIZE));
-	ASSERT_EQ(1u << 20, v);
+	/* The printf FIFO's size and least size, measured on an H100
+	 * (tools/cuda-probe/golden/probe_assert_printf.h100.txt). */
+	ASSERT_EQ(8650752u, v);
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, 4096));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxGetLimit(&v, CU_LIMIT_PRINTF_FIFO_SIZE));
+	ASSERT_EQ(524288u, v);
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxGetLimit(&v, CU_LIMIT_PRINTF_FIFO_SIZE));
+	ASSERT_EQ(524288u, v);
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE,
 					      2u << 20));
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxGetLimit(&v, CU_LIMIT_PRINTF_FIFO_SIZE));

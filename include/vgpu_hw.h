@@ -64,9 +64,11 @@
 /*
  * PTE:
  *   bit 0       VALID
- *   bits 2..1   APERTURE: 0 VRAM, 1 GART (other values fault)
+ *   bits 2..1   APERTURE: 0 VRAM, 1 GART, 2 PEER (3 reserved: faults)
  *   bit 3       WRITE    device may write
  *   bit 4       ATOMIC   device may do atomics (needs WRITE)
+ *   bits 11..8  PEER: with APERTURE PEER, N of the /dev/vgpuN whose VRAM
+ *               FRAME is in (a big page of another device); else zero
  *   bits 51..12 FRAME: VRAM byte offset (>> 12) or GART entry index
  *   others      zero
  * A read is allowed by VALID alone.
@@ -76,6 +78,12 @@
 #define VGPU_PTE_APERTURE_MASK	(3ULL << VGPU_PTE_APERTURE_SHIFT)
 #define VGPU_PTE_APERTURE_VRAM	(0ULL << VGPU_PTE_APERTURE_SHIFT)
 #define VGPU_PTE_APERTURE_GART	_BITULL(VGPU_PTE_APERTURE_SHIFT)
+#define VGPU_PTE_APERTURE_PEER	(2ULL << VGPU_PTE_APERTURE_SHIFT)
+#define VGPU_PTE_PEER_SHIFT	8
+#define VGPU_PTE_PEER_MAX	16	/* devices a PEER PTE can name */
+#define VGPU_PTE_PEER_MASK	(0xfULL << VGPU_PTE_PEER_SHIFT)
+#define VGPU_PTE_PEER(pte) \
+	(((pte) & VGPU_PTE_PEER_MASK) >> VGPU_PTE_PEER_SHIFT)
 #define VGPU_PTE_WRITE		_BITULL(3)
 #define VGPU_PTE_ATOMIC		_BITULL(4)
 #define VGPU_PTE_FRAME_SHIFT	12

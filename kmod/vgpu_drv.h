@@ -40,6 +40,7 @@ struct dentry;
 struct eventfd_ctx;
 struct mm_struct;
 struct page;
+struct vm_area_struct;
 
 /*
  * Pages a process asks for in bulk (host memory objects, queue rings):
@@ -74,6 +75,10 @@ struct page;
 	dev_dbg((dev)->misc.this_device, fmt "\n", ##__VA_ARGS__);	\
 	(err);								\
 })
+
+/* Devices /dev/vgpuN a module can make (num_devices). */
+#define VGPU_MAX_DEVICES	8
+static_assert(VGPU_MAX_DEVICES <= VGPU_PTE_PEER_MAX);
 
 /* Module parameters (vgpu_main.c). */
 extern unsigned int vgpu_kernel_exec_timeout_ms;
@@ -516,8 +521,8 @@ int vgpu_vram_alloc(struct vgpu_dev *dev, unsigned long npages,
 void vgpu_vram_free(struct vgpu_dev *dev, u64 offset, unsigned long npages);
 int vgpu_vram_write64(struct vgpu_dev *dev, u64 offset, u64 val);
 u64 vgpu_vram_read64(struct vgpu_dev *dev, u64 offset);
-vm_fault_t vgpu_vram_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
-			   unsigned long index);
+vm_fault_t vgpu_vram_fault(struct vgpu_dev *dev, struct vgpu_dev *via,
+			   struct vm_fault *vmf, unsigned long index);
 int vgpu_vram_copy_page(struct vgpu_dev *dev, u64 offset, struct page *host,
 			bool to_vram);
 
@@ -547,6 +552,16 @@ int vgpu_ioctl_mem_export(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_mem_import(struct vgpu_file *vf, void *data);
 void vgpu_bo_put(struct vgpu_bo *bo);
 void vgpu_bo_get(struct vgpu_bo *bo);
+
+/* vgpu_peer.c: other devices' firmware reaching this device's VRAM */
+extern struct mutex vgpu_peer_lock;
+int vgpu_ioctl_fw_peer(struct vgpu_file *vf, void *data);
+int vgpu_peer_mmap(struct vgpu_file *vf, struct vm_area_struct *vma,
+		   u32 index, unsigned long first);
+void vgpu_peer_zap(struct vgpu_dev *dev, u64 offset, u64 size);
+
+/* vgpu_main.c */
+struct vgpu_dev *vgpu_dev_by_index(unsigned int index);
 
 /* vgpu_mmu.c */
 int vgpu_mmu_init(struct vgpu_ctx *ctx);

@@ -58,21 +58,23 @@ static void vgpu_fw_set_mapping(struct vgpu_dev *dev, struct file *file)
 {
 	mutex_lock(&dev->vram.lock);
 	mutex_lock(&dev->gart.lock);
+	mutex_lock(&vgpu_peer_lock);	/* peers read them too: vgpu_peer.c */
 	dev->fw_map_file = file;
 	dev->fw_mapping = file ? file->f_mapping : NULL;
+	mutex_unlock(&vgpu_peer_lock);
 	mutex_unlock(&dev->gart.lock);
 	mutex_unlock(&dev->vram.lock);
 }
 
 /*
  * Remove every firmware mapping (VRAM, GART, rings, doorbells) of the
- * device's files: they are kinds VGPU_MMAP_FW_VRAM..FW_DOORBELL of the
+ * device's files: they are kinds VGPU_MMAP_FW_VRAM..FW_PEER_VRAM of the
  * offset space.  Client mappings are other kinds and stay.
  */
 static void vgpu_fw_zap_mappings(struct address_space *mapping)
 {
 	loff_t first = vgpu_mmap_offset(VGPU_MMAP_FW_VRAM, 0);
-	loff_t end = vgpu_mmap_offset(VGPU_MMAP_FW_DOORBELL + 1, 0);
+	loff_t end = vgpu_mmap_offset(VGPU_MMAP_FW_PEER_VRAM + 1, 0);
 
 	unmap_mapping_range(mapping, first, end - first, 1);
 }

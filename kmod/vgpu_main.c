@@ -34,10 +34,24 @@ module_param(gart_mb, uint, 0444);
 MODULE_PARM_DESC(gart_mb,
 		 "Host memory the device can reach at once, in MiB (1-65536, default 1024)");
 
-#define VGPU_MAX_DEVICES	8
 #define VGPU_MAX_MB		65536U
 
 static struct vgpu_dev *vgpu_devs[VGPU_MAX_DEVICES];
+
+/**
+ * vgpu_dev_by_index() - device /dev/vgpu@index, for peer access
+ * @index: N.
+ *
+ * Without kernel_param_lock: the caller holds an open file of this module,
+ * and devices are made before the first file opens and destroyed only
+ * when the module goes, after the last file closed.
+ *
+ * Return: the device or NULL.
+ */
+struct vgpu_dev *vgpu_dev_by_index(unsigned int index)
+{
+	return index < VGPU_MAX_DEVICES ? READ_ONCE(vgpu_devs[index]) : NULL;
+}
 
 /*
  * The per-kernel execution limit: none by default, as on a compute GPU
@@ -221,6 +235,7 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(FW_ACK, vgpu_ioctl_fw_ack, false),
 	VGPU_IOCTL(FW_HEARTBEAT, vgpu_ioctl_fw_heartbeat, false),
 	VGPU_IOCTL(FW_MMU_FAULT, vgpu_ioctl_fw_mmu_fault, false),
+	VGPU_IOCTL(FW_PEER, vgpu_ioctl_fw_peer, false),
 };
 
 /* Large enough for every argument struct. */
@@ -248,6 +263,7 @@ union vgpu_ioctl_args {
 	struct vgpu_managed_migrate managed_migrate;
 	struct vgpu_managed_query managed_query;
 	struct vgpu_fw_mmu_fault fw_mmu_fault;
+	struct vgpu_fw_peer fw_peer;
 };
 
 static const struct vgpu_ioctl_desc *vgpu_ioctl_find(unsigned int cmd)

@@ -265,7 +265,9 @@ static int vgpu_mmap_queue_part(struct vgpu_queue *q,
 
 static vm_fault_t vgpu_fw_vram_fault(struct vm_fault *vmf)
 {
-	return vgpu_vram_fault(vmf->vma->vm_private_data, vmf,
+	struct vgpu_dev *dev = vmf->vma->vm_private_data;
+
+	return vgpu_vram_fault(dev, dev, vmf,
 			       vmf->pgoff & (VGPU_MMAP_OFF_MASK >> PAGE_SHIFT));
 }
 
@@ -313,6 +315,7 @@ int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 	bool is_fw = READ_ONCE(vf->is_fw);
 	struct vgpu_queue *q;
 	struct vgpu_bo *bo;
+	int ret;
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return vgpu_refuse(dev, -EINVAL, "mmap: not MAP_SHARED");
@@ -360,6 +363,17 @@ int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 					   "mmap: aperture offset with id %u, not 0",
 					   id);
 		return vgpu_mmap_aperture(dev, vma, kind, first);
+	case VGPU_MMAP_FW_PEER_VRAM:
+		if (!is_fw)
+			return vgpu_refuse(dev, -EACCES,
+					   "mmap: a peer's VRAM on a client's file");
+		if (!vgpu_fw_is_current(vf))
+			return vgpu_refuse(dev, -ENODEV,
+					   "mmap: this firmware was detached");
+		ret = vgpu_peer_mmap(vf, vma, id, first);
+		if (!ret)
+			vgpu_vm_flags_set(vma, VM_PFNMAP);
+		return ret;
 	case VGPU_MMAP_FW_RING:
 	case VGPU_MMAP_FW_DOORBELL:
 		if (!is_fw)

@@ -34,6 +34,7 @@ enum vgpu_mmap_kind {
 	VGPU_MMAP_FW_GART = 9,
 	VGPU_MMAP_FW_RING = 10,
 	VGPU_MMAP_FW_DOORBELL = 11,
+	VGPU_MMAP_FW_PEER_VRAM = 12,	/* id: N of the peer (vgpu_peer.c) */
 };
 
 #define VGPU_MMAP_KIND_SHIFT	58

@@ -171,13 +171,21 @@ int vgpu_mmu_write_big_pte(struct vgpu_ctx *ctx, u64 va, u64 pte)
 	return vgpu_vram_write64(ctx->dev, addr, pte);
 }
 
-/* The PTE that maps byte @off of the mapping's object. */
-static u64 vgpu_pte_value(const struct vgpu_mapping *m, u64 off)
+/*
+ * The PTE that maps byte @off of the mapping's object in @ctx: the object
+ * of a peer device (a peer handle, vgpu_share.c) is named by a PEER PTE.
+ */
+static u64 vgpu_pte_value(const struct vgpu_ctx *ctx,
+			  const struct vgpu_mapping *m, u64 off)
 {
 	u64 pte = vgpu_mmu_pte_perm(m);
 
 	if (m->bo->kind == VGPU_BO_MANAGED)
 		return vgpu_managed_pte(m, off);
+	if (m->bo->kind == VGPU_BO_VRAM && m->bo->dev != ctx->dev)
+		return pte | VGPU_PTE_APERTURE_PEER |
+		       (u64)m->bo->dev->index << VGPU_PTE_PEER_SHIFT |
+		       (m->bo->vram_offset + off);
 	if (m->bo->kind == VGPU_BO_VRAM)
 		return pte | VGPU_PTE_APERTURE_VRAM | (m->bo->vram_offset + off);
 	return pte | VGPU_PTE_APERTURE_GART |
@@ -197,7 +205,7 @@ int vgpu_mmu_fill(struct vgpu_ctx *ctx, struct vgpu_mapping *m)
 		ret = vgpu_pte_addr(ctx, m->va + done, big, true, &pte);
 		if (!ret)
 			ret = vgpu_vram_write64(ctx->dev, pte,
-						vgpu_pte_value(m, m->offset + done));
+						vgpu_pte_value(ctx, m, m->offset + done));
 		if (ret) {
 			vgpu_mmu_clear(ctx, m, done);
 			return ret;

@@ -10,8 +10,11 @@
  * into an open file of the same device, getting a handle of its own.  The
  * descriptor is the capability, as a dma-buf descriptor is.
  *
- * Objects are not shared across devices: VRAM and GART entries belong to
- * one device (-EXDEV).
+ * VRAM of another device imports as a peer handle (vgpu_peer.c): the
+ * object stays its owner's, and this device's page tables may name it
+ * with PEER PTEs.  Host objects are not shared across devices here: their
+ * GART entries belong to one device (-EXDEV; HOST_REGISTER of the
+ * mapping shares the pages instead).
  */
 #include <linux/anon_inodes.h>
 #include <linux/fcntl.h>
@@ -75,10 +78,10 @@ int vgpu_ioctl_mem_import(struct vgpu_file *vf, void *data)
 	struct file *file;
 	int ret;
 
-	if (args->flags)
+	if (args->flags & ~VGPU_MEM_IMPORT_OWN_DEVICE)
 		return vgpu_refuse(vf->dev, -EINVAL,
-				   "MEM_IMPORT: flags 0x%x: none defined",
-				   args->flags);
+				   "MEM_IMPORT: unknown flags 0x%x",
+				   args->flags & ~VGPU_MEM_IMPORT_OWN_DEVICE);
 	file = fget(args->fd);
 	if (!file)
 		return vgpu_refuse(vf->dev, -EBADF,
@@ -90,9 +93,15 @@ int vgpu_ioctl_mem_import(struct vgpu_file *vf, void *data)
 		goto out;
 	}
 	bo = file->private_data;
-	if (bo->dev != vf->dev) {
+	if (bo->dev != vf->dev && (args->flags & VGPU_MEM_IMPORT_OWN_DEVICE)) {
 		ret = vgpu_refuse(vf->dev, -EXDEV,
 				  "MEM_IMPORT: fd %d is memory of another device",
+				  args->fd);
+		goto out;
+	}
+	if (bo->dev != vf->dev && bo->kind != VGPU_BO_VRAM) {
+		ret = vgpu_refuse(vf->dev, -EXDEV,
+				  "MEM_IMPORT: fd %d is host memory of another device",
 				  args->fd);
 		goto out;
 	}

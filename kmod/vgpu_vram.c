@@ -114,6 +114,7 @@ void vgpu_vram_free(struct vgpu_dev *dev, u64 offset, unsigned long npages)
 		unmap_mapping_range(dev->fw_mapping,
 				    vgpu_mmap_offset(VGPU_MMAP_FW_VRAM, 0) +
 				    offset, (u64)npages << PAGE_SHIFT, 1);
+	vgpu_peer_zap(dev, offset, (u64)npages << PAGE_SHIFT);
 	vgpu_vram_release_pages(vram, first, npages);
 	mutex_unlock(&vram->lock);
 }
@@ -213,8 +214,10 @@ u64 vgpu_vram_read64(struct vgpu_dev *dev, u64 offset)
 }
 
 /**
- * vgpu_vram_fault() - serve a fault in the firmware's VRAM mapping
- * @dev: the device.
+ * vgpu_vram_fault() - serve a fault in a firmware's view of VRAM
+ * @dev: the device whose VRAM it is.
+ * @via: the device whose firmware faulted: @dev, or a peer mapping @dev's
+ *	VRAM (vgpu_peer.c).
  * @vmf: the fault.
  * @index: 4 KiB page index in VRAM.
  *
@@ -223,21 +226,30 @@ u64 vgpu_vram_read64(struct vgpu_dev *dev, u64 offset)
  * firmware touched memory nobody owns, or the mapping belongs to a
  * firmware that was detached as hung), or VM_FAULT_OOM.
  */
-vm_fault_t vgpu_vram_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
-			   unsigned long index)
+vm_fault_t vgpu_vram_fault(struct vgpu_dev *dev, struct vgpu_dev *via,
+			   struct vm_fault *vmf, unsigned long index)
 {
 	struct vgpu_vram *vram = &dev->vram;
 	struct page *page;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 
 	mutex_lock(&vram->lock);
+	/*
+	 * A peer's fw_map_file is not guarded by our vram.lock: the peer lock
+	 * orders this check and insert with the peer's detach (which zaps
+	 * after) and with vgpu_peer_zap().
+	 */
+	if (via != dev)
+		mutex_lock(&vgpu_peer_lock);
 	/* A firmware detached as hung has no business here any more. */
-	if (vmf->vma->vm_file == dev->fw_map_file &&
+	if (vmf->vma->vm_file == via->fw_map_file &&
 	    vgpu_vram_allocated(vram, index)) {
 		page = vgpu_vram_backing(vram, index);
 		ret = page ? vmf_insert_pfn(vmf->vma, vmf->address,
 					    page_to_pfn(page)) : VM_FAULT_OOM;
 	}
+	if (via != dev)
+		mutex_unlock(&vgpu_peer_lock);
 	mutex_unlock(&vram->lock);
 	return ret;
 }

@@ -18,7 +18,7 @@ SAMPLES_COMMON := samples/common/sample_check.h
 # One-file samples: samples/<name>/<name>.cu -> build/bin/samples/<name>.
 SAMPLES_SIMPLE := deviceQuery vectorAdd matrixMul simplePrintf graphs wmmaGemm \
 	graphConditional simpleTexture surfaceWrite pitchLinearTexture \
-	layeredTexture managedMigration
+	layeredTexture managedMigration p2pAccess
 
 define samples_simple_rule
 $(SAMPLES_BIN)/$(1): samples/$(1)/$(1).cu $(SAMPLES_COMMON)

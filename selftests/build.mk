@@ -9,7 +9,7 @@ SELFTESTS_LIB_SRCS := selftests/vgpu_lib.c selftests/vgpu_test_fw.c
 SELFTESTS_LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SELFTESTS_LIB_SRCS))
 SELFTESTS_PROGS := vgpu_uapi_test vgpu_fw_test vgpu_fuzz vgpu_race_test \
 		   vgpu_admin_test \
-		   vgpu_limits_test vgpu_managed_test
+		   vgpu_limits_test vgpu_managed_test vgpu_peer_test
 SELFTESTS_BINS := $(addprefix $(TST)/selftests/,$(SELFTESTS_PROGS))
 
 $(OBJ)/selftests/%.o: selftests/%.c selftests/vgpu_lib.h \
@@ -23,6 +23,12 @@ $(TST)/selftests/%: $(OBJ)/selftests/%.o $(SELFTESTS_LIB_OBJS)
 
 ALL_TARGETS += $(SELFTESTS_BINS)
 GUEST_TESTS += $(SELFTESTS_BINS)
+
+# vgpu_peer_test needs two devices.
+$(TST)/selftests/vgpu_peer_test.vmargs:
+	@mkdir -p $(dir $@)
+	echo "--module-param num_devices=2" > $@
+ALL_TARGETS += $(TST)/selftests/vgpu_peer_test.vmargs
 
 # The ABI layout check needs no driver: it runs on the host.
 $(TST)/selftests/vgpu_abi_test: $(OBJ)/selftests/vgpu_abi_test.o

@@ -48,6 +48,7 @@ LAYOUT(struct vgpu_queue_eventfd, 8);
 LAYOUT(struct vgpu_mem_export, 16);
 LAYOUT(struct vgpu_mem_import, 32);
 LAYOUT(struct vgpu_fw_attach, 40);
+LAYOUT(struct vgpu_fw_peer, 24);
 LAYOUT(struct vgpu_fw_signal, 16);
 LAYOUT(struct vgpu_fw_fault, 392);	/* 136 in 1.0 */
 LAYOUT(struct vgpu_fw_event, 48);
@@ -86,7 +87,7 @@ int main(void)
 	unsigned int cmds[] = {
 		VGPU_IOCTL_GET_INFO, VGPU_IOCTL_CTX_CREATE, VGPU_IOCTL_WAIT,
 		VGPU_IOCTL_FW_FAULT, VGPU_IOCTL_CTX_STATUS,
-		VGPU_IOCTL_FW_HEARTBEAT,
+		VGPU_IOCTL_FW_HEARTBEAT, VGPU_IOCTL_FW_PEER,
 	};
 	int ok = 1;
 
@@ -99,6 +100,7 @@ int main(void)
 	ok &= cmds[3] == 0x4188b742u;	/* 0x4088b742 in 1.0 */
 	ok &= cmds[4] == 0xc190b703u;	/* 0xc090b703 in 1.0 */
 	ok &= cmds[5] == 0x4010b744u;
+	ok &= cmds[6] == 0xc018b745u;	/* since 1.5 */
 	printf("%s 2 ioctl numbers\n", ok ? "ok" : "not ok");
 	return ok ? 0 : 1;
 }

@@ -766,7 +766,7 @@ TEST_F(dev, mem_export_import_errors)
 	e.handle = vram;
 	ASSERT_EQ(0, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_EXPORT, &e));
 	i.fd = e.fd;
-	i.flags = 1;
+	i.flags = 1u << 1;	/* not VGPU_MEM_IMPORT_OWN_DEVICE */
 	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_MEM_IMPORT, &i));
 	close(e.fd);
 	close(null);

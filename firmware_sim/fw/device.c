@@ -401,6 +401,7 @@ int fw_device_attach(struct fw_device *dev, const char *path,
 		fw_log_err("%s: mapping VRAM/GART: %s", path, strerror(-ret));
 		goto err_unmap;
 	}
+	fw_peers_map(dev);
 	dev->core = vgpu_core_create(&cfg);
 	dev->l2 = vgpu_l2_create(VGPU_L2_BYTES);
 	dev->stop_fd = eventfd(0, EFD_CLOEXEC);
@@ -449,6 +450,7 @@ err_core:
 		vgpu_core_destroy(dev->core);
 	vgpu_l2_destroy(dev->l2);
 err_unmap:
+	fw_peers_unmap(dev);
 	fw_aperture_unmap(&dev->gart);
 	fw_aperture_unmap(&dev->vram);
 err_close:
@@ -492,6 +494,7 @@ void fw_device_detach(struct fw_device *dev)
 	vgpu_core_destroy(dev->core);
 	vgpu_l2_destroy(dev->l2);
 	close(dev->stop_fd);
+	fw_peers_unmap(dev);
 	fw_aperture_unmap(&dev->gart);
 	fw_aperture_unmap(&dev->vram);
 	close(dev->fd);

@@ -119,6 +119,8 @@ struct fw_device {
 	int stop_fd;			/* eventfd: tells the event thread to quit */
 	struct fw_aperture vram;
 	struct fw_aperture gart;
+	/* VRAM of device N for PEER PTEs (peer.c); unmapped: PEER faults. */
+	struct fw_aperture peers[VGPU_PTE_PEER_MAX];
 	struct vgpu_core *core;
 	struct vgpu_l2 *l2;		/* the L2 model (counted grids) */
 	struct fw_engine engines[FW_NUM_ENGINES];
@@ -165,6 +167,9 @@ struct fw_options {
 int fw_device_attach(struct fw_device *dev, const char *path,
 		     const struct fw_options *opt);
 void fw_device_detach(struct fw_device *dev);
+/* peer.c: map (at attach) and unmap the other devices' VRAM. */
+void fw_peers_map(struct fw_device *dev);
+void fw_peers_unmap(struct fw_device *dev);
 /* oom.c: lower our oom_score_adj as system daemons do (best effort). */
 void fw_protect_from_oom(void);
 void fw_ctx_put(struct fw_ctx *ctx);

@@ -18,7 +18,8 @@
 #include "vgpu_core.h"
 
 #define FW_PTE_KNOWN_BITS (VGPU_PTE_VALID | VGPU_PTE_APERTURE_MASK | \
-			   VGPU_PTE_WRITE | VGPU_PTE_ATOMIC | VGPU_PTE_FRAME_MASK)
+			   VGPU_PTE_WRITE | VGPU_PTE_ATOMIC | VGPU_PTE_FRAME_MASK | \
+			   VGPU_PTE_PEER_MASK)
 
 /* Read the u64 entry @index of the table at VRAM offset @table. */
 static int load_entry(struct fw_device *dev, uint64_t table, uint64_t index,
@@ -52,8 +53,13 @@ static int pte_to_page(struct fw_device *dev, uint64_t pte, uint64_t size,
 		       struct fw_mmu_page *page)
 {
 	uint64_t frame = VGPU_PTE_FRAME(pte);
+	struct fw_aperture *peer;
 
 	if (pte & ~FW_PTE_KNOWN_BITS)
+		return -1;
+	/* The peer index means something only in a PEER PTE. */
+	if ((pte & VGPU_PTE_APERTURE_MASK) != VGPU_PTE_APERTURE_PEER &&
+	    VGPU_PTE_PEER(pte))
 		return -1;
 	switch (pte & VGPU_PTE_APERTURE_MASK) {
 	case VGPU_PTE_APERTURE_VRAM: {
@@ -73,6 +79,22 @@ static int pte_to_page(struct fw_device *dev, uint64_t pte, uint64_t size,
 		fw_aperture_revalidate(&dev->gart, frame * size, size);
 		page->host = dev->gart.base + frame * size;
 		break;
+	case VGPU_PTE_APERTURE_PEER: {
+		/*
+		 * Another device's VRAM (peer.c): big pages only, as VRAM.
+		 * The same host pages as the owner's firmware maps, so this
+		 * access is coherent (and an atomic atomic) with its own.
+		 */
+		uint64_t off = frame << VGPU_PTE_FRAME_SHIFT;
+
+		peer = &dev->peers[VGPU_PTE_PEER(pte)];
+		if (!peer->base || size != VGPU_BIG_PAGE_SIZE ||
+		    off & (size - 1) || off + size > peer->size)
+			return -1;
+		fw_aperture_revalidate(peer, off, size);
+		page->host = peer->base + off;
+		break;
+	}
 	default:
 		return -1;
 	}

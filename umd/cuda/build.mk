@@ -525,6 +525,13 @@ $(CUDA_TST)/test_cu_memcpy3d_peer.vmargs $(CUDA_TST)/test_cu_memcpy3d_peer-san.v
 ALL_TARGETS += $(CUDA_TST)/test_cu_memcpy3d_peer.vmargs \
 	$(CUDA_TST)/test_cu_memcpy3d_peer-san.vmargs
 
+# test_cu_peer: peer access between two devices.
+$(CUDA_TST)/test_cu_peer.vmargs $(CUDA_TST)/test_cu_peer-san.vmargs:
+	@mkdir -p $(dir $@)
+	echo "--module-param num_devices=2" > $@
+ALL_TARGETS += $(CUDA_TST)/test_cu_peer.vmargs \
+	$(CUDA_TST)/test_cu_peer-san.vmargs
+
 $(CUDA_TST)/test_cu_vmm_two_devices.vmargs \
 $(CUDA_TST)/test_cu_vmm_two_devices-san.vmargs:
 	@mkdir -p $(dir $@)

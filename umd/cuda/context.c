@@ -194,6 +194,7 @@ void cu_ctx_free(struct cu_ctx *ctx)
 		vgpu_queue_destroy(ctx->queues[i].vq);
 		pthread_mutex_destroy(&ctx->queues[i].lock);
 	}
+	cu_peer_ctx_gone(ctx);	/* before its memory and address space go */
 	cu_mem_free_ctx(ctx);
 	if (ctx->stage)
 		cu_mem_internal_free(ctx, ctx->stage_handle, ctx->stage,

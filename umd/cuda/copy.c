@@ -203,9 +203,15 @@ CUresult cu_copy(struct cu_stream *s, uint64_t dst, uint64_t src,
 	      cu_copy_capture(s, dst, src, size, &recorded);
 	if (res != CUDA_SUCCESS || recorded)
 		return res;
-	/* Device memory of another context: not in this address space. */
-	if ((dctx && dctx != s->ctx) || (sctx && sctx != s->ctx))
+	/*
+	 * Device memory of another context: not in this address space,
+	 * unless peer access mapped it here (peer.c).
+	 */
+	if (!cu_peer_reaches(s->ctx, dctx) || !cu_peer_reaches(s->ctx, sctx))
 		return cu_copy_across(s, dst, dctx, src, sctx, size);
+	res = cu_peer_order(s, dctx, sctx);
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (wd != CU_WHERE_PAGEABLE && ws != CU_WHERE_PAGEABLE &&
 	    (wd == CU_WHERE_DEVICE || ws == CU_WHERE_DEVICE)) {
 		res = cu_copy_dma(s, dst, src, size, NULL, &done);

@@ -315,8 +315,12 @@ CUresult cu_copy_box(struct cu_stream *s, const struct cu_copy_box *box,
 		return cu_copy(s, b.dst, b.src, b.width, sync);
 	dctx = cu_copy_owner(b.dst);
 	sctx = cu_copy_owner(b.src);
-	if ((dctx && dctx != s->ctx) || (sctx && sctx != s->ctx))
+	/* Another context's memory, unless peer access mapped it here. */
+	if (!cu_peer_reaches(s->ctx, dctx) || !cu_peer_reaches(s->ctx, sctx))
 		return cu_box_across(s, &b, dctx, sctx);
+	res = cu_peer_order(s, dctx, sctx);
+	if (res != CUDA_SUCCESS)
+		return res;
 	if (cu_box_dma(s, &b, dspan, sspan))
 		return cu_box_emit(s, &b, sync);
 	if (b.width <= CU_STAGE_SIZE) {

@@ -5,10 +5,12 @@
  *
  * Each context has its own GPU address space and each device its own
  * VRAM, and a copy engine reaches only what is mapped in its context.
- * The devices of this stack share no bus, so no device can map another's
- * VRAM: cuDeviceCanAccessPeer answers 0 and peer access cannot be
- * enabled (misc.c).  Real CUDA copies between such devices through host
- * memory, and so does this file:
+ * With peer access enabled (peer.c) the other context's memory is mapped
+ * too: a copy whose sides the caller's context reaches never comes here
+ * (copy.c), and one where either side's context reaches the other's is
+ * one packet of that context's copy engine.  Without peer access, real
+ * CUDA copies between devices through host memory, and so does this
+ * file:
  *
  *  - device memory of context X <-> host memory: X's copy engine does it,
  *    as if X were current;
@@ -127,6 +129,23 @@ CUresult cu_copy_across(struct cu_stream *s, uint64_t dst,
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/*
+	 * One side's context has peer access to the other's memory: one
+	 * packet of its copy engine reads (or writes) the peer's VRAM.
+	 */
+	if (dctx && sctx && dctx != sctx &&
+	    (cu_peer_linked(dctx, sctx) || cu_peer_linked(sctx, dctx))) {
+		struct cu_point done;
+
+		side = cu_side_stream(s, cu_peer_linked(dctx, sctx) ? dctx :
+									sctx);
+		res = cu_peer_order(side, dctx, sctx);
+		if (res == CUDA_SUCCESS)
+			res = cu_copy_dma(side, dst, src, size, NULL, &done);
+		if (res == CUDA_SUCCESS)
+			res = cu_point_wait(side->ctx, &done);
+		return res;
+	}
 	if (dctx && sctx && dctx != sctx)
 		return cu_copy_staged_peer(cu_side_stream(s, dctx), dst,
 					   cu_side_stream(s, sctx), src, size);
@@ -158,6 +177,16 @@ CUresult cu_box_across(struct cu_stream *s, const struct cu_copy_box *b,
 
 	if (res != CUDA_SUCCESS)
 		return res;
+	/* Peer access from one side to the other: that side's engine. */
+	if (dctx && sctx && dctx != sctx &&
+	    (cu_peer_linked(sctx, dctx) || cu_peer_linked(dctx, sctx))) {
+		side = cu_side_stream(s, cu_peer_linked(sctx, dctx) ? sctx :
+								      dctx);
+		res = cu_peer_order(side, dctx, sctx);
+		if (res == CUDA_SUCCESS)
+			res = cu_copy_box(side, b, true);
+		return res;
+	}
 	if (!dctx || !sctx || dctx == sctx) {
 		side = cu_side_stream(s, dctx ? dctx : sctx);
 		res = cu_copy_box(side, b, true);

@@ -602,6 +602,29 @@ bool cu_vmm_covers(uint64_t ptr, uint64_t size);
 /* The context to copy VMM memory of @d with (NULL: the current one). */
 struct cu_ctx *cu_vmm_owner(struct cu_device *d);
 
+/* ---- peer access (peer.c) ---------------------------------------------- */
+
+/*
+ * A device allocation was entered in the registry / is about to go: map
+ * it into (unmap it from) every context with peer access to its context.
+ */
+CUresult cu_peer_added(const struct cu_mem *m);
+void cu_peer_removed(const struct cu_mem *m);
+/* @ctx is being destroyed: drop its links, both ways. */
+void cu_peer_ctx_gone(struct cu_ctx *ctx);
+/* Whether @ctx enabled access to @peer. */
+bool cu_peer_linked(struct cu_ctx *ctx, struct cu_ctx *peer);
+/* Whether memory of @owner (NULL: host memory) is mapped in @ctx. */
+bool cu_peer_reaches(struct cu_ctx *ctx, struct cu_ctx *owner);
+/*
+ * Before a peer copy on @s touches memory of contexts @a and @b (either
+ * may be NULL or s's own): the work already queued on their legacy
+ * streams is done, as CUDA serializes cuMemcpyPeer with the work of both
+ * contexts.  The host waits for that work only, not for the copy.
+ */
+CUresult cu_peer_order(struct cu_stream *s, struct cu_ctx *a,
+		       struct cu_ctx *b);
+
 /* ---- stream-ordered memory pools (mem_pool*.c) ------------------------ */
 
 struct cu_pool_clock;

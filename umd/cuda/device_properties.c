@@ -67,9 +67,11 @@ CU_EXPORT CUresult CUDAAPI cuDeviceGetProperties(CUdevprop *prop,
 }
 
 /*
- * Between two vGPU devices there is no link: each is a firmware process
- * of its own, and device memory is reached across devices only through
- * copies (copy_peer.c), so every attribute of the link reads 0.
+ * Between two vGPU devices the "link" is host memory that both firmwares
+ * map (peer.c): access and native atomics are supported (both firmwares'
+ * atomics are CPU atomics on the same pages), one link kind so one
+ * performance rank (0, the best), and CUDA arrays are not reached across
+ * devices (texture fetches read the own device's VRAM only).
  */
 CU_EXPORT CUresult CUDAAPI cuDeviceGetP2PAttribute(int *value,
 						   CUdevice_P2PAttribute attrib,
@@ -86,9 +88,11 @@ CU_EXPORT CUresult CUDAAPI cuDeviceGetP2PAttribute(int *value,
 	    srcDevice == dstDevice)
 		return CUDA_ERROR_INVALID_DEVICE;
 	switch (attrib) {
-	case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
 	case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
 	case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+		*value = 1;
+		return CUDA_SUCCESS;
+	case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
 	case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED:
 	case CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED:
 		*value = 0;

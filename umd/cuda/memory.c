@@ -76,6 +76,15 @@ CUresult cu_mem_device_map(struct cu_ctx *ctx, uint32_t handle,
 		cu_va_free(va, alloc_size);
 		return res;
 	}
+	/* Contexts with peer access to @ctx see it too (peer.c). */
+	res = cu_peer_added(&m);
+	if (res != CUDA_SUCCESS) {
+		cu_peer_removed(&m);
+		cu_registry_remove(va, CU_MEM_DEVICE, NULL);
+		vgpu_mem_unmap(vdev, ctx->vctx, va);
+		cu_va_free(va, alloc_size);
+		return res;
+	}
 	*out = va;
 	return CUDA_SUCCESS;
 }
@@ -103,6 +112,8 @@ void cu_mem_device_release(const struct cu_mem *m, bool unmap)
 {
 	struct vgpu_device *vdev = m->dev->vdev;
 
+	/* Out of the peers' address spaces first: the VA may be reused. */
+	cu_peer_removed(m);
 	if (unmap)
 		vgpu_mem_unmap(vdev, m->ctx->vctx, m->map_base);
 	if (m->export_fd >= 0)

@@ -1,55 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * misc.c - the small rest of the API: peers (there are none), the
- * profiler hooks.  (Stream-ordered allocation: mem_pool*.c.)
+ * misc.c - the small rest of the API: the profiler hooks.  (Peers:
+ * peer.c.)  (Stream-ordered allocation: mem_pool*.c.)
  */
 #include <cudaProfiler.h>
 
 #include "cuda_internal.h"
-
-CU_EXPORT CUresult CUDAAPI cuDeviceCanAccessPeer(int *canAccessPeer,
-						 CUdevice dev,
-						 CUdevice peerDev)
-{
-	CUresult res = cu_initialized();
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!canAccessPeer)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!cu_device_get(dev) || !cu_device_get(peerDev))
-		return CUDA_ERROR_INVALID_DEVICE;
-	*canAccessPeer = 0;	/* software devices share no bus */
-	return CUDA_SUCCESS;
-}
-
-/* In the order an H100 checks (tools/cuda-probe/golden/probe_vmm.h100.txt). */
-CU_EXPORT CUresult CUDAAPI cuCtxEnablePeerAccess(CUcontext peer,
-						 unsigned int Flags)
-{
-	struct cu_ctx *ctx;
-	CUresult res = cu_ctx_get(&ctx);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!peer || !cu_ctx_valid((struct cu_ctx *)peer))
-		return CUDA_ERROR_INVALID_CONTEXT;
-	if (Flags)
-		return CUDA_ERROR_INVALID_VALUE;
-	return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
-}
-
-CU_EXPORT CUresult CUDAAPI cuCtxDisablePeerAccess(CUcontext peer)
-{
-	struct cu_ctx *ctx;
-	CUresult res = cu_ctx_get(&ctx);
-
-	if (res != CUDA_SUCCESS)
-		return res;
-	if (!peer || !cu_ctx_valid((struct cu_ctx *)peer))
-		return CUDA_ERROR_INVALID_CONTEXT;
-	return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
-}
 
 CU_EXPORT CUresult CUDAAPI cuProfilerStart(void)
 {

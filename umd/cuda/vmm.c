@@ -293,7 +293,7 @@ cuMemImportFromShareableHandle(CUmemGenericAllocationHandle *handle,
 	/* The descriptor knows its device: each other device says EXDEV. */
 	for (i = 0; i < cu_device_count() && ret == -EXDEV; i++) {
 		d = cu_device_get(i);
-		ret = vgpu_mem_import(d->vdev, fd, &a->handle, &kind, &size);
+		ret = vgpu_mem_import_own(d->vdev, fd, &a->handle, &kind, &size);
 	}
 	if (!ret && kind != VGPU_MEM_KIND_VRAM) {
 		vgpu_mem_free(d->vdev, a->handle, NULL, 0);
@@ -624,7 +624,8 @@ CU_EXPORT CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size,
 	}
 	/*
 	 * A device other than the memory's own would reach it over a peer
-	 * link; vGPU devices have none (cuDeviceCanAccessPeer says 0).
+	 * link; peer access (peer.c) maps cuMemAlloc memory only, not VMM
+	 * mappings yet.
 	 */
 	for (at = ptr; at < ptr + size; at += m->size) {
 		m = cu_vmm_map_at(at);

@@ -107,6 +107,12 @@ int vgpu_mem_export(struct vgpu_device *dev, uint32_t handle, uint32_t flags,
 		    int *fd);
 int vgpu_mem_import(struct vgpu_device *dev, int fd, uint32_t *handle,
 		    uint32_t *kind, uint64_t *size);
+/*
+ * The same, for an object of @dev only (-EXDEV for another device's, which
+ * vgpu_mem_import() takes as a peer handle: VRAM a peer may map).
+ */
+int vgpu_mem_import_own(struct vgpu_device *dev, int fd, uint32_t *handle,
+			uint32_t *kind, uint64_t *size);
 
 /*
  * Managed memory (uAPI 1.4, managed.c): blocks of VGPU_MANAGED_BLOCK_SIZE

@@ -100,10 +100,11 @@ int vgpu_mem_export(struct vgpu_device *dev, uint32_t handle, uint32_t flags,
 	return ret;
 }
 
-int vgpu_mem_import(struct vgpu_device *dev, int fd, uint32_t *handle,
-		    uint32_t *kind, uint64_t *size)
+static int vgpu_mem_import_flags(struct vgpu_device *dev, int fd,
+				 uint32_t flags, uint32_t *handle,
+				 uint32_t *kind, uint64_t *size)
 {
-	struct vgpu_mem_import args = { .fd = fd };
+	struct vgpu_mem_import args = { .fd = fd, .flags = flags };
 	int ret;
 
 	ret = vgpu_ioctl(dev->fd, VGPU_IOCTL_MEM_IMPORT, &args);
@@ -115,6 +116,19 @@ int vgpu_mem_import(struct vgpu_device *dev, int fd, uint32_t *handle,
 	if (size)
 		*size = args.size;
 	return 0;
+}
+
+int vgpu_mem_import(struct vgpu_device *dev, int fd, uint32_t *handle,
+		    uint32_t *kind, uint64_t *size)
+{
+	return vgpu_mem_import_flags(dev, fd, 0, handle, kind, size);
+}
+
+int vgpu_mem_import_own(struct vgpu_device *dev, int fd, uint32_t *handle,
+			uint32_t *kind, uint64_t *size)
+{
+	return vgpu_mem_import_flags(dev, fd, VGPU_MEM_IMPORT_OWN_DEVICE,
+				     handle, kind, size);
 }
 
 int vgpu_mem_map(struct vgpu_device *dev, uint32_t ctx, uint32_t handle,

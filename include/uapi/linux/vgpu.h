@@ -39,7 +39,7 @@
 #include <linux/types.h>
 
 #define VGPU_UAPI_VERSION_MAJOR	1
-#define VGPU_UAPI_VERSION_MINOR	4
+#define VGPU_UAPI_VERSION_MINOR	5
 
 #define VGPU_IOCTL_BASE		0xB7
 
@@ -372,9 +372,14 @@ struct vgpu_mem_export {
 /**
  * struct vgpu_mem_import - import an exported memory object
  *	(VGPU_IOCTL_MEM_IMPORT)
- * @fd: descriptor from VGPU_IOCTL_MEM_EXPORT (-EINVAL for any other file,
- *	-EXDEV if it belongs to another device).
- * @flags: zero.
+ * @fd: descriptor from VGPU_IOCTL_MEM_EXPORT (-EINVAL for any other file).
+ *	Since 1.5, VRAM of another vgpu device imports as a *peer handle*:
+ *	it holds the object (and so its VRAM) for as long as it lives, maps
+ *	with VGPU_IOCTL_MAP as PEER PTEs (vgpu_hw.h) that this device's
+ *	firmware follows into the peer's VRAM, and cannot be mmap()ed;
+ *	host memory of another device is -EXDEV (register its mapping
+ *	with VGPU_IOCTL_HOST_REGISTER instead).
+ * @flags: VGPU_MEM_IMPORT_* (since 1.5; unknown bits -EINVAL).
  * @handle: out: handle of the object in this file.
  * @kind: out: VGPU_MEM_KIND_* of the object.
  * @size: out: size of the object in bytes.
@@ -389,6 +394,12 @@ struct vgpu_mem_import {
 	__u64 size;
 	__u64 mmap_offset;
 };
+
+/*
+ * Refuse an object of another device (-EXDEV) instead of importing it as a
+ * peer handle: "which device is this descriptor's?" (CUDA's VMM import).
+ */
+#define VGPU_MEM_IMPORT_OWN_DEVICE	(1U << 0)
 
 #define VGPU_MEM_KIND_VRAM	0	/* VGPU_IOCTL_VRAM_ALLOC */
 #define VGPU_MEM_KIND_HOST	1	/* VGPU_IOCTL_HOST_ALLOC */
@@ -591,6 +602,28 @@ struct vgpu_fw_attach {
 #define VGPU_FW_ATTACH_FLAGS		(VGPU_FW_ATTACH_HEARTBEAT | \
 					 VGPU_FW_ATTACH_CONFIG | \
 					 VGPU_FW_ATTACH_EXEC_LIMIT)
+
+/**
+ * struct vgpu_fw_peer - reach another device's VRAM (VGPU_IOCTL_FW_PEER)
+ * @index: N of the peer /dev/vgpuN.
+ * @flags: zero.
+ * @vram_size: out: bytes of the peer's VRAM.
+ * @vram_offset: out: mmap offset, on this firmware's file, of all of the
+ *	peer's VRAM (read-write, shared; SIGBUS where it is not allocated).
+ *
+ * Since 1.5.  A PEER PTE (vgpu_hw.h) names a byte of another device's
+ * VRAM; the firmware follows it through this mapping, which shows the
+ * same pages as the peer's own firmware sees, so both devices' loads,
+ * stores and atomics meet in the same host memory.  The driver takes
+ * pages away from it as from the VRAM aperture of FW_ATTACH.  -ENODEV:
+ * no device @index, or it is this device.
+ */
+struct vgpu_fw_peer {
+	__u32 index;
+	__u32 flags;
+	__u64 vram_size;
+	__u64 vram_offset;
+};
 
 /**
  * struct vgpu_fw_signal - a queue's fence completed (VGPU_IOCTL_FW_SIGNAL)
@@ -811,5 +844,7 @@ struct vgpu_fw_heartbeat {
 	_IOW(VGPU_IOCTL_BASE, 0x44, struct vgpu_fw_heartbeat)
 #define VGPU_IOCTL_FW_MMU_FAULT \
 	_IOW(VGPU_IOCTL_BASE, 0x48, struct vgpu_fw_mmu_fault)
+#define VGPU_IOCTL_FW_PEER \
+	_IOWR(VGPU_IOCTL_BASE, 0x45, struct vgpu_fw_peer)
 
 #endif /* _UAPI_LINUX_VGPU_H */

@@ -931,6 +931,8 @@ static void stop_fw1(void)
 int main(int argc, char **argv)
 {
 	cuda_test_main_pid = getpid();
+	if (cuda_test_check_libcuda())
+		return 1;
 	cuda_test_fw = fw_launcher_start();
 	if (cuda_test_fw < 0) {
 		printf("Bail out! cannot start vgpu-fw: %d\n", (int)cuda_test_fw);

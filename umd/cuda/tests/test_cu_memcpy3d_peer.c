@@ -761,13 +761,13 @@ TEST(peer_errors)
 	int can = -1;
 
 	ASSERT_EQ(CUDA_SUCCESS, two_devices(&c0, &c1));
-	/* No device reaches another's memory: no peer access. */
+	/* vGPU devices are peers (test_cu_peer has the peer paths). */
 	ASSERT_EQ(CUDA_SUCCESS, cuDeviceCanAccessPeer(&can, 0, 1));
-	ASSERT_EQ(0, can);
+	ASSERT_EQ(1, can);
 	ASSERT_EQ(CUDA_ERROR_INVALID_DEVICE, cuDeviceCanAccessPeer(&can, 0, 7));
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(c0));
 	ASSERT_EQ(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED,
-		  cuCtxEnablePeerAccess(c1, 0));
+		  cuCtxEnablePeerAccess(c0, 0));
 	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&a, 4096));
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(c1));
 	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&b, 4096));
@@ -1073,6 +1073,8 @@ static void stop_fw1(void)
 int main(int argc, char **argv)
 {
 	cuda_test_main_pid = getpid();
+	if (cuda_test_check_libcuda())
+		return 1;
 	cuda_test_fw = fw_launcher_start();
 	if (cuda_test_fw < 0) {
 		printf("Bail out! cannot start vgpu-fw: %d\n", (int)cuda_test_fw);

@@ -3,8 +3,8 @@
  * Virtual memory management with two devices (num_devices=2,
  * test_cu_vmm_two_devices.vmargs): memory created on device 1 and made
  * accessible there, used by a kernel of device 1 and by copies issued
- * from device 0's context; access for device 0 refused (vGPU devices have
- * no peer link, so cuDeviceCanAccessPeer says 0: CUDA_ERROR_INVALID_DEVICE,
+ * from device 0's context; access for device 0 refused (VMM mappings
+ * are not given to peers yet: CUDA_ERROR_INVALID_DEVICE,
  * Documentation/vmm-peer.rst); an exported descriptor imported on the
  * device it belongs to; and the peer answers for two devices.  Values are
  * checked against the host.
@@ -140,7 +140,7 @@ TEST(import_lands_on_the_owning_device)
 	ASSERT_EQ(CUDA_SUCCESS, cuMemRelease(h));
 }
 
-TEST(two_devices_without_a_peer_link)
+TEST(two_devices_are_peers)
 {
 	CUcontext ctx0, ctx1;
 	int v = -1;
@@ -150,13 +150,13 @@ TEST(two_devices_without_a_peer_link)
 	ASSERT_EQ(CUDA_SUCCESS, cuDevicePrimaryCtxRetain(&ctx1, 1));
 	ASSERT_EQ(CUDA_SUCCESS, cuCtxSetCurrent(ctx0));
 	ASSERT_EQ(CUDA_SUCCESS, cuDeviceCanAccessPeer(&v, 0, 1));
-	ASSERT_EQ(0, v);
+	ASSERT_EQ(1, v);
 	v = -1;
 	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetP2PAttribute(&v,
 		CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, 0, 1));
-	ASSERT_EQ(0, v);
-	ASSERT_EQ(CUDA_ERROR_PEER_ACCESS_UNSUPPORTED,
-		  cuCtxEnablePeerAccess(ctx1, 0));
+	ASSERT_EQ(1, v);
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxEnablePeerAccess(ctx1, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxDisablePeerAccess(ctx1));
 	ASSERT_EQ(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED,
 		  cuCtxDisablePeerAccess(ctx1));
 }
@@ -174,6 +174,8 @@ static void stop_fw1(void)
 int main(int argc, char **argv)
 {
 	cuda_test_main_pid = getpid();
+	if (cuda_test_check_libcuda())
+		return 1;
 	cuda_test_fw = fw_launcher_start();
 	if (cuda_test_fw < 0) {
 		printf("Bail out! cannot start vgpu-fw: %d\n", (int)cuda_test_fw);

@@ -362,11 +362,15 @@ static void test_peer(void)
 		TAP(false, "two devices (the .vmargs asks for them): %d", count);
 		return;
 	}
-	TAP(OK(cudaDeviceCanAccessPeer(&can, 0, 1)) && can == 0,
-	    "cudaDeviceCanAccessPeer(0, 1): 0 (no device maps another's VRAM)");
-	TAP(OK(cudaSetDevice(0)) &&
-	    IS(cudaErrorPeerAccessUnsupported, cudaDeviceEnablePeerAccess(1, 0)),
-	    "cudaDeviceEnablePeerAccess: cudaErrorPeerAccessUnsupported");
+	TAP(OK(cudaDeviceCanAccessPeer(&can, 0, 1)) && can == 1,
+	    "cudaDeviceCanAccessPeer(0, 1): 1 (vGPU devices are peers)");
+	/* Enabled and disabled again: the copies below are the staged ones. */
+	TAP(OK(cudaSetDevice(0)) && OK(cudaDeviceEnablePeerAccess(1, 0)) &&
+	    IS(cudaErrorPeerAccessAlreadyEnabled,
+	       cudaDeviceEnablePeerAccess(1, 0)) &&
+	    OK(cudaDeviceDisablePeerAccess(1)) &&
+	    IS(cudaErrorPeerAccessNotEnabled, cudaDeviceDisablePeerAccess(1)),
+	    "cudaDeviceEnablePeerAccess/Disable, twice each");
 	clear_error();
 	for (int i = 0; i < n; i++)
 		back[i] = i * 3;

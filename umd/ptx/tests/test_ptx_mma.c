@@ -36,7 +36,7 @@
 
 static const char *const tnames[VISA_MMA_TYPE_COUNT] = {
 	"f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1",
-	"s32",
+	"s32", "e4m3", "e5m2",
 };
 
 static int type_of(const char *s)

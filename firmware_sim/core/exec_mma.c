@@ -25,7 +25,12 @@
  *    rounded to nearest.  NaN results are the canonical NaN.
  *  - f64: the products are added to C one by one in k order, each with a
  *    fused multiply-add.
- *  - integers: exact, wrapped to 32 bits, or clamped with .satfinite.
+ *  - fp8 (golden/probe_mma_ext.h100.txt): each block of 16 products
+ *    summed exactly and rounded to nearest f32, then C and the block
+ *    sums added and rounded once (not yet the H100's for every input:
+ *    Documentation/tensor-cores.rst).
+ *  - integers: exact, wrapped to 32 bits, or clamped with .satfinite;
+ *    A and B may differ in signedness.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -27,38 +27,15 @@ struct mods {
 	bool uni, cc;
 	uint32_t vec;
 	int scope;		/* enum visa_scope, or -1 */
-	const char *extra[PTX_MAX_MODS];
+	enum ptx_mod extra[PTX_MAX_MODS];
 	bool taken[PTX_MAX_MODS];
 	uint32_t nextra;
 };
 
-static const char *const rnd_names[] = {
-	[VISA_RND_RN] = "rn", [VISA_RND_RZ] = "rz", [VISA_RND_RM] = "rm",
-	[VISA_RND_RP] = "rp", [VISA_RND_RNI] = "rni", [VISA_RND_RZI] = "rzi",
-	[VISA_RND_RMI] = "rmi", [VISA_RND_RPI] = "rpi", [VISA_RND_RNA] = "rna",
-};
-
-/* Modifiers that change nothing here (see the top of the file). */
-static bool ignorable(const char *s)
-{
-	static const char *const names[] = {
-		"nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "relaxed",
-		"acquire", "release", "acq_rel", "weak", "sc", "aligned",
-		"sync", "noftz",
-	};
-	unsigned int i;
-
-	if (!strncmp(s, "L1::", 4) || !strncmp(s, "L2::", 4))
-		return true;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(s, names[i]))
-			return true;
-	return false;
-}
-
+/* Sort the modifiers by their kind (the kind column of ptx_mods.h). */
 static void scan_mods(struct cg *g, const struct ptx_insn *in, struct mods *m)
 {
-	uint32_t i, r;
+	uint32_t i;
 
 	memset(m, 0, sizeof(*m));
 	m->in = in;
@@ -66,68 +43,59 @@ static void scan_mods(struct cg *g, const struct ptx_insn *in, struct mods *m)
 	m->vec = 1;
 	m->scope = -1;
 	for (i = 0; i < in->nmods; i++) {
-		const char *s = in->mods[i];
-		enum ptx_type t = ptx_type_from_name(s);
-		enum ptx_space sp = ptx_space_from_name(s);
+		enum ptx_mod mod = in->mods[i];
 
-		if (t != PT_NONE) {
+		switch (ptx_mod_kind(mod)) {
+		case MK_TYPE:
 			if (m->nt == 3)
-				cg_fail(g, &in->pos, "too many types on '%s'", in->op);
-			m->t[m->nt++] = t;
-			continue;
-		}
-		for (r = 1; r < sizeof(rnd_names) / sizeof(rnd_names[0]); r++)
-			if (!strcmp(s, rnd_names[r]))
-				break;
-		if (r < sizeof(rnd_names) / sizeof(rnd_names[0])) {
+				cg_fail(g, &in->pos, "too many types on '%s'",
+					ptx_op_name(in->op));
+			m->t[m->nt++] = ptx_mod_type(mod);
+			break;
+		case MK_RND:
 			if (m->rnd)
 				cg_fail(g, &in->pos, "more than one rounding mode on '%s'",
-					in->op);
-			m->rnd = r;
-		} else if (!strcmp(s, "ftz")) {
-			m->flags |= VISA_MOD_FTZ;
-		} else if (!strcmp(s, "sat")) {
-			m->flags |= VISA_MOD_SAT;
-		} else if (!strcmp(s, "approx")) {
-			m->flags |= VISA_MOD_APPROX;
-		} else if (!strcmp(s, "full")) {
-			m->flags |= VISA_MOD_FULL;
-		} else if (!strcmp(s, "NaN")) {
-			m->flags |= VISA_MOD_NAN;
-		} else if (!strcmp(s, "volatile")) {
-			m->flags |= VISA_MOD_VOLATILE;
-		} else if (!strcmp(s, "uni")) {
+					ptx_op_name(in->op));
+			m->rnd = ptx_mod_value(mod);
+			break;
+		case MK_FLAG:
+			m->flags |= ptx_mod_value(mod);
+			break;
+		case MK_UNI:
 			m->uni = true;
-		} else if (!strcmp(s, "cc")) {
+			break;
+		case MK_CC:
 			m->cc = true;
-		} else if (!strcmp(s, "v2") || !strcmp(s, "v4")) {
-			m->vec = (uint32_t)(s[1] - '0');
-		} else if ((sp != PS_NONE && sp != PS_REG && sp != PS_SREG) ||
-			   !strcmp(s, "shared::cta") ||
-			   !strcmp(s, "shared::cluster") ||
-			   !strcmp(s, "param::entry") ||
-			   !strcmp(s, "param::func")) {
-			m->space = sp != PS_NONE ? sp :
-				   s[0] == 's' ? PS_SHARED : PS_PARAM;
-		} else if (!strcmp(s, "cta")) {
-			m->scope = VISA_SCOPE_CTA;
-		} else if (!strcmp(s, "gpu") || !strcmp(s, "gl") ||
-			   !strcmp(s, "cluster")) {	/* isel_coop.c */
-			m->scope = VISA_SCOPE_GPU;
-		} else if (!strcmp(s, "sys")) {
-			m->scope = VISA_SCOPE_SYS;
-		} else if (!ignorable(s)) {
-			m->extra[m->nextra++] = s;
+			break;
+		case MK_VEC:
+			m->vec = ptx_mod_value(mod);
+			break;
+		case MK_SPACE:
+			if (ptx_mod_space(mod) == PS_REG ||
+			    ptx_mod_space(mod) == PS_SREG)
+				m->extra[m->nextra++] = mod;
+			else
+				m->space = ptx_mod_space(mod);
+			break;
+		case MK_SCOPE:		/* .cluster: isel_coop.c */
+			m->scope = (int)ptx_mod_value(mod);
+			break;
+		case MK_IGNORE:
+			break;
+		case MK_NONE:
+		case MK_OTHER:
+			m->extra[m->nextra++] = mod;
+			break;
 		}
 	}
 }
 
-static bool take(struct mods *m, const char *name)
+static bool take(struct mods *m, enum ptx_mod mod)
 {
 	uint32_t i;
 
 	for (i = 0; i < m->nextra; i++) {
-		if (!m->taken[i] && !strcmp(m->extra[i], name)) {
+		if (!m->taken[i] && m->extra[i] == mod) {
 			m->taken[i] = true;
 			return true;
 		}
@@ -135,17 +103,19 @@ static bool take(struct mods *m, const char *name)
 	return false;
 }
 
-/* Which of names[] is present (index), or -1; at most one may be. */
-static int take_one(struct cg *g, struct mods *m, const char *const *names,
+/* Which of mods[] is present (index), or -1; at most one may be. */
+static int take_one(struct cg *g, struct mods *m, const enum ptx_mod *mods,
 		    int n)
 {
 	int i, found = -1;
 
 	for (i = 0; i < n; i++) {
-		if (take(m, names[i])) {
+		if (mods[i] != MOD_NONE && take(m, mods[i])) {
 			if (found >= 0)
 				cg_fail(g, &m->in->pos, "'.%s' and '.%s' together on '%s'",
-					names[found], names[i], m->in->op);
+					ptx_mod_name(mods[found]),
+					ptx_mod_name(mods[i]),
+					ptx_op_name(m->in->op));
 			found = i;
 		}
 	}
@@ -160,20 +130,21 @@ static void finish(struct cg *g, const struct mods *m)
 		if (!m->taken[i])
 			cg_unsupported(g, &m->in->pos,
 				       "modifier '.%s' of '%s' is not supported",
-				       m->extra[i], m->in->op);
+				       ptx_mod_name(m->extra[i]),
+				       ptx_op_name(m->in->op));
 }
 
 static enum ptx_type type1(struct cg *g, const struct mods *m)
 {
 	if (m->nt != 1)
-		cg_fail(g, &m->in->pos, "'%s' needs exactly one type", m->in->op);
+		cg_fail(g, &m->in->pos, "'%s' needs exactly one type", ptx_op_name(m->in->op));
 	return m->t[0];
 }
 
 static void nops(struct cg *g, const struct ptx_insn *in, uint32_t n)
 {
 	if (in->nops != n)
-		cg_fail(g, &in->pos, "'%s' takes %u operands, not %u", in->op, n,
+		cg_fail(g, &in->pos, "'%s' takes %u operands, not %u", ptx_op_name(in->op), n,
 			in->nops);
 }
 
@@ -195,7 +166,7 @@ static void no_float_mods(struct cg *g, const struct mods *m)
 				   VISA_MOD_FULL | VISA_MOD_NAN)))
 		cg_fail(g, &m->in->pos,
 			"floating-point modifier on integer instruction '%s'",
-			m->in->op);
+			ptx_op_name(m->in->op));
 }
 
 /* The integer type of the same width and given signedness. */
@@ -257,8 +228,8 @@ static uint32_t fmods(const struct mods *m)
 static void sel_addsub(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		       struct mods *m)
 {
-	bool sub = in->op[0] == 's';
-	bool carry_in = !strcmp(in->op, "addc") || !strcmp(in->op, "subc");
+	bool sub = in->op == OP_SUB || in->op == OP_SUBC;
+	bool carry_in = in->op == OP_ADDC || in->op == OP_SUBC;
 	enum ptx_type t = type1(g, m);
 	struct visa_insn *vi;
 
@@ -285,7 +256,7 @@ static void sel_addsub(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in
 	}
 }
 
-static const char *const lohiwide[] = { "lo", "hi", "wide" };
+static const enum ptx_mod lohiwide[] = { MOD_LO, MOD_HI, MOD_WIDE };
 
 static void sel_mul(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		    struct mods *m)
@@ -299,15 +270,15 @@ static void sel_mul(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	if (is_float(t)) {
 		if (mode >= 0)
 			cg_fail(g, &in->pos, "'.%s' is for integer multiplication",
-				lohiwide[mode]);
+				ptx_mod_name(lohiwide[mode]));
 		alu(g, fn, in, VISA_OP_MUL, t, 2, NULL, fmods(m));
 		return;
 	}
 	no_float_mods(g, m);
 	if (mode < 0)
-		cg_fail(g, &in->pos, "integer '%s' needs .lo, .hi or .wide", in->op);
+		cg_fail(g, &in->pos, "integer '%s' needs .lo, .hi or .wide", ptx_op_name(in->op));
 	if (mode == 2 && ptx_type_size(t) == 8)
-		cg_fail(g, &in->pos, "'%s.wide' takes 16- or 32-bit operands", in->op);
+		cg_fail(g, &in->pos, "'%s.wide' takes 16- or 32-bit operands", ptx_op_name(in->op));
 	alu(g, fn, in, ops[mode], t, 2, NULL, m->flags & VISA_MOD_SAT);
 }
 
@@ -322,7 +293,7 @@ static void mad_carry(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	struct visa_insn *vi;
 
 	if (mode != 0 && mode != 1)
-		cg_fail(g, &in->pos, "'%s' with carry needs .lo or .hi", in->op);
+		cg_fail(g, &in->pos, "'%s' with carry needs .lo or .hi", ptx_op_name(in->op));
 	if (ptx_type_size(t) != 4 && ptx_type_size(t) != 8)
 		cg_fail(g, &in->pos, "carry arithmetic needs a 32- or 64-bit integer type");
 	nops(g, in, 4);
@@ -339,7 +310,7 @@ static void mad_carry(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	vi->d = d;
 	vi->a = prod;
 	vi->b = c;
-	if (!strcmp(in->op, "madc")) {
+	if (in->op == OP_MADC) {
 		vi->mod |= VISA_MOD_CC_IN;
 		vi->pa = fn->cc_pred;
 	}
@@ -362,15 +333,15 @@ static void sel_mad(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	if (is_float(t)) {
 		if (mode >= 0)
 			cg_fail(g, &in->pos, "'.%s' is for integer multiplication",
-				lohiwide[mode]);
+				ptx_mod_name(lohiwide[mode]));
 		alu(g, fn, in, VISA_OP_FMA, t, 3, NULL, fmods(m));
 		return;
 	}
 	no_float_mods(g, m);
-	if (m->cc || !strcmp(in->op, "madc"))
+	if (m->cc || in->op == OP_MADC)
 		return mad_carry(g, fn, in, m, t, mode);
 	if (mode < 0)
-		cg_fail(g, &in->pos, "integer '%s' needs .lo, .hi or .wide", in->op);
+		cg_fail(g, &in->pos, "integer '%s' needs .lo, .hi or .wide", ptx_op_name(in->op));
 	if (mode == 2) {
 		if (ptx_type_size(t) == 8)
 			cg_fail(g, &in->pos, "'mad.wide' takes 16- or 32-bit operands");
@@ -385,18 +356,18 @@ static void sel_mul24(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		      struct mods *m)
 {
 	enum ptx_type t = type1(g, m);
-	bool mad = in->op[1] == 'a';
+	bool mad = in->op == OP_MAD24;
 	uint16_t x[2], d, c = VISA_OPND_NONE;
 	struct visa_insn *vi;
-	bool hi = take(m, "hi");
+	bool hi = take(m, MOD_HI);
 	uint32_t i;
 
-	if (!hi && !take(m, "lo"))
-		cg_fail(g, &in->pos, "'%s' needs .lo or .hi", in->op);
+	if (!hi && !take(m, MOD_LO))
+		cg_fail(g, &in->pos, "'%s' needs .lo or .hi", ptx_op_name(in->op));
 	finish(g, m);
 	no_float_mods(g, m);
 	if (t != PT_U32 && t != PT_S32)
-		cg_fail(g, &in->pos, "'%s' takes .u32 or .s32", in->op);
+		cg_fail(g, &in->pos, "'%s' takes .u32 or .s32", ptx_op_name(in->op));
 	nops(g, in, mad ? 4 : 3);
 	for (i = 0; i < 2; i++) {
 		uint16_t s = cg_src(g, fn, &in->ops[1 + i], t);
@@ -440,7 +411,6 @@ static void sel_mul24(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 
 /* Simple n-source operations: the table below says which. */
 struct simple_op {
-	const char *name;
 	uint16_t op;
 	uint8_t nsrc;
 	uint8_t kinds;		/* OK_INT | OK_FLOAT | OK_PRED */
@@ -450,30 +420,30 @@ struct simple_op {
 #define OK_FLOAT 2
 #define OK_PRED 4
 
-static const struct simple_op simple_ops[] = {
-	{ "div", VISA_OP_DIV, 2, OK_INT | OK_FLOAT },
-	{ "rem", VISA_OP_REM, 2, OK_INT },
-	{ "abs", VISA_OP_ABS, 1, OK_INT | OK_FLOAT },
-	{ "neg", VISA_OP_NEG, 1, OK_INT | OK_FLOAT },
-	{ "min", VISA_OP_MIN, 2, OK_INT | OK_FLOAT },
-	{ "max", VISA_OP_MAX, 2, OK_INT | OK_FLOAT },
-	{ "sad", VISA_OP_SAD, 3, OK_INT },
-	{ "fma", VISA_OP_FMA, 3, OK_FLOAT },
-	{ "rcp", VISA_OP_RCP, 1, OK_FLOAT },
-	{ "sqrt", VISA_OP_SQRT, 1, OK_FLOAT },
-	{ "rsqrt", VISA_OP_RSQRT, 1, OK_FLOAT },
-	{ "sin", VISA_OP_SIN, 1, OK_FLOAT },
-	{ "cos", VISA_OP_COS, 1, OK_FLOAT },
-	{ "lg2", VISA_OP_LG2, 1, OK_FLOAT },
-	{ "ex2", VISA_OP_EX2, 1, OK_FLOAT },
-	{ "tanh", VISA_OP_TANH, 1, OK_FLOAT },
-	{ "copysign", VISA_OP_COPYSIGN, 2, OK_FLOAT },
-	{ "and", VISA_OP_AND, 2, OK_INT | OK_PRED },
-	{ "or", VISA_OP_OR, 2, OK_INT | OK_PRED },
-	{ "xor", VISA_OP_XOR, 2, OK_INT | OK_PRED },
-	{ "not", VISA_OP_NOT, 1, OK_INT | OK_PRED },
-	{ "cnot", VISA_OP_CNOT, 1, OK_INT },
-	{ "brev", VISA_OP_BREV, 1, OK_INT },
+static const struct simple_op simple_ops[OP_COUNT_] = {
+	[OP_DIV] = { VISA_OP_DIV, 2, OK_INT | OK_FLOAT },
+	[OP_REM] = { VISA_OP_REM, 2, OK_INT },
+	[OP_ABS] = { VISA_OP_ABS, 1, OK_INT | OK_FLOAT },
+	[OP_NEG] = { VISA_OP_NEG, 1, OK_INT | OK_FLOAT },
+	[OP_MIN] = { VISA_OP_MIN, 2, OK_INT | OK_FLOAT },
+	[OP_MAX] = { VISA_OP_MAX, 2, OK_INT | OK_FLOAT },
+	[OP_SAD] = { VISA_OP_SAD, 3, OK_INT },
+	[OP_FMA] = { VISA_OP_FMA, 3, OK_FLOAT },
+	[OP_RCP] = { VISA_OP_RCP, 1, OK_FLOAT },
+	[OP_SQRT] = { VISA_OP_SQRT, 1, OK_FLOAT },
+	[OP_RSQRT] = { VISA_OP_RSQRT, 1, OK_FLOAT },
+	[OP_SIN] = { VISA_OP_SIN, 1, OK_FLOAT },
+	[OP_COS] = { VISA_OP_COS, 1, OK_FLOAT },
+	[OP_LG2] = { VISA_OP_LG2, 1, OK_FLOAT },
+	[OP_EX2] = { VISA_OP_EX2, 1, OK_FLOAT },
+	[OP_TANH] = { VISA_OP_TANH, 1, OK_FLOAT },
+	[OP_COPYSIGN] = { VISA_OP_COPYSIGN, 2, OK_FLOAT },
+	[OP_AND] = { VISA_OP_AND, 2, OK_INT | OK_PRED },
+	[OP_OR] = { VISA_OP_OR, 2, OK_INT | OK_PRED },
+	[OP_XOR] = { VISA_OP_XOR, 2, OK_INT | OK_PRED },
+	[OP_NOT] = { VISA_OP_NOT, 1, OK_INT | OK_PRED },
+	[OP_CNOT] = { VISA_OP_CNOT, 1, OK_INT },
+	[OP_BREV] = { VISA_OP_BREV, 1, OK_INT },
 };
 
 static void sel_simple(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
@@ -485,7 +455,7 @@ static void sel_simple(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in
 
 	finish(g, m);
 	if (!ok)
-		cg_fail(g, &in->pos, "'%s' does not take .%s operands", in->op,
+		cg_fail(g, &in->pos, "'%s' does not take .%s operands", ptx_op_name(in->op),
 			ptx_type_name(t));
 	if (!is_float(t))
 		no_float_mods(g, m);
@@ -501,8 +471,8 @@ static void sel_shift(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	finish(g, m);
 	no_float_mods(g, m);
 	if (!is_int(t))
-		cg_fail(g, &in->pos, "'%s' takes an integer type", in->op);
-	alu(g, fn, in, in->op[2] == 'l' ? VISA_OP_SHL : VISA_OP_SHR, t, 2,
+		cg_fail(g, &in->pos, "'%s' takes an integer type", ptx_op_name(in->op));
+	alu(g, fn, in, in->op == OP_SHL ? VISA_OP_SHL : VISA_OP_SHR, t, 2,
 	    srct, 0);
 }
 
@@ -512,16 +482,16 @@ static void sel_count(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 {
 	enum ptx_type t = type1(g, m);
 	uint32_t sub = 0;
-	uint16_t op = !strcmp(in->op, "popc") ? VISA_OP_POPC :
-		      !strcmp(in->op, "clz") ? VISA_OP_CLZ : VISA_OP_BFIND;
+	uint16_t op = in->op == OP_POPC ? VISA_OP_POPC :
+		      in->op == OP_CLZ ? VISA_OP_CLZ : VISA_OP_BFIND;
 
-	if (op == VISA_OP_BFIND && take(m, "shiftamt"))
+	if (op == VISA_OP_BFIND && take(m, MOD_SHIFTAMT))
 		sub = 1;
 	finish(g, m);
 	no_float_mods(g, m);
 	if (!is_int(t) || ptx_type_size(t) < 4)
 		cg_fail(g, &in->pos, "'%s' takes a 32- or 64-bit integer type",
-			in->op);
+			ptx_op_name(in->op));
 	alu(g, fn, in, op, t, 1, NULL, VISA_MOD_MKSUB(sub));
 }
 
@@ -536,8 +506,8 @@ static void sel_bitfield(struct cg *g, struct cg_fn *fn,
 	no_float_mods(g, m);
 	if (!is_int(t) || ptx_type_size(t) < 4)
 		cg_fail(g, &in->pos, "'%s' takes a 32- or 64-bit integer type",
-			in->op);
-	if (!strcmp(in->op, "bfe"))
+			ptx_op_name(in->op));
+	if (in->op == OP_BFE)
 		alu(g, fn, in, VISA_OP_BFE, t, 3, bfe_t, 0);
 	else
 		alu(g, fn, in, VISA_OP_BFI, t, 4, bfi_t, 0);
@@ -562,7 +532,7 @@ static void sel_fns(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 static void sel_bmsk(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     struct mods *m)
 {
-	static const char *const modes[] = { "clamp", "wrap" };
+	static const enum ptx_mod modes[] = { MOD_CLAMP, MOD_WRAP };
 	int mode = take_one(g, m, modes, 2);
 	uint16_t x[2], d;
 	struct visa_insn *vi;
@@ -595,8 +565,8 @@ static void sel_bmsk(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 static void sel_prmt(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     struct mods *m)
 {
-	static const char *const modes[] = { "f4e", "b4e", "rc8", "ecl",
-					     "ecr", "rc16" };
+	static const enum ptx_mod modes[] = { MOD_F4E, MOD_B4E, MOD_RC8, MOD_ECL,
+					     MOD_ECR, MOD_RC16 };
 	int mode = take_one(g, m, modes, 6);
 
 	finish(g, m);
@@ -609,8 +579,8 @@ static void sel_prmt(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 static void sel_shf(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		    struct mods *m)
 {
-	static const char *const dirs[] = { "l", "r" };
-	static const char *const kinds[] = { "wrap", "clamp" };
+	static const enum ptx_mod dirs[] = { MOD_L, MOD_R };
+	static const enum ptx_mod kinds[] = { MOD_WRAP, MOD_CLAMP };
 	enum ptx_type srct[3] = { PT_B32, PT_B32, PT_U32 };
 	int dir = take_one(g, m, dirs, 2), kind = take_one(g, m, kinds, 2);
 
@@ -650,22 +620,22 @@ static void sel_lop3(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 static void sel_dp(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		   struct mods *m)
 {
-	bool dp2 = in->op[2] == '2';
+	bool dp2 = in->op == OP_DP2A;
 	uint32_t mod = 0;
 	enum ptx_type srct[3];
 	bool sa, sb;
 
 	if (dp2) {
-		if (take(m, "hi"))
+		if (take(m, MOD_HI))
 			mod |= VISA_MOD_HI;
-		else if (!take(m, "lo"))
+		else if (!take(m, MOD_LO))
 			cg_fail(g, &in->pos, "'dp2a' needs .lo or .hi");
 	}
 	finish(g, m);
 	if (m->nt != 2 || (m->t[0] != PT_U32 && m->t[0] != PT_S32) ||
 	    (m->t[1] != PT_U32 && m->t[1] != PT_S32))
 		cg_fail(g, &in->pos, "'%s' needs two types, each .u32 or .s32",
-			in->op);
+			ptx_op_name(in->op));
 	sa = m->t[0] == PT_S32;
 	sb = m->t[1] == PT_S32;
 	mod |= (sa ? VISA_MOD_SIGNED_A : 0) | (sb ? VISA_MOD_SIGNED_B : 0);
@@ -678,9 +648,9 @@ static void sel_dp(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 static void sel_testp(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		      struct mods *m)
 {
-	static const char *const classes[] = {
-		"finite", "infinite", "number", "notanumber", "normal",
-		"subnormal",
+	static const enum ptx_mod classes[] = {
+		MOD_FINITE, MOD_INFINITE, MOD_NUMBER, MOD_NOTANUMBER, MOD_NORMAL,
+		MOD_SUBNORMAL,
 	};
 	int c = take_one(g, m, classes, 6);
 	enum ptx_type t = type1(g, m);
@@ -702,16 +672,16 @@ static void sel_testp(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 /* ---- comparison and selection ----------------------------------------- */
 
 static const struct {
-	const char *name;
+	enum ptx_mod mod;
 	uint8_t cmp;
 } cmp_names[] = {
-	{ "eq", VISA_CMP_EQ }, { "ne", VISA_CMP_NE }, { "lt", VISA_CMP_LT },
-	{ "le", VISA_CMP_LE }, { "gt", VISA_CMP_GT }, { "ge", VISA_CMP_GE },
-	{ "lo", VISA_CMP_LT }, { "ls", VISA_CMP_LE }, { "hi", VISA_CMP_GT },
-	{ "hs", VISA_CMP_GE }, { "equ", VISA_CMP_EQU }, { "neu", VISA_CMP_NEU },
-	{ "ltu", VISA_CMP_LTU }, { "leu", VISA_CMP_LEU },
-	{ "gtu", VISA_CMP_GTU }, { "geu", VISA_CMP_GEU },
-	{ "num", VISA_CMP_NUM }, { "nan", VISA_CMP_NAN },
+	{ MOD_EQ, VISA_CMP_EQ }, { MOD_NE, VISA_CMP_NE }, { MOD_LT, VISA_CMP_LT },
+	{ MOD_LE, VISA_CMP_LE }, { MOD_GT, VISA_CMP_GT }, { MOD_GE, VISA_CMP_GE },
+	{ MOD_LO, VISA_CMP_LT }, { MOD_LS, VISA_CMP_LE }, { MOD_HI, VISA_CMP_GT },
+	{ MOD_HS, VISA_CMP_GE }, { MOD_EQU, VISA_CMP_EQU }, { MOD_NEU, VISA_CMP_NEU },
+	{ MOD_LTU, VISA_CMP_LTU }, { MOD_LEU, VISA_CMP_LEU },
+	{ MOD_GTU, VISA_CMP_GTU }, { MOD_GEU, VISA_CMP_GEU },
+	{ MOD_NUM, VISA_CMP_NUM }, { MOD_NAN, VISA_CMP_NAN },
 };
 
 /* !(a cmp b): for floats the complement includes the unordered case. */
@@ -738,16 +708,16 @@ static int take_cmp(struct cg *g, struct mods *m, enum ptx_type t)
 	int found = -1;
 
 	for (i = 0; i < sizeof(cmp_names) / sizeof(cmp_names[0]); i++) {
-		if (!take(m, cmp_names[i].name))
+		if (!take(m, cmp_names[i].mod))
 			continue;
 		if (found >= 0)
 			cg_fail(g, &m->in->pos, "more than one comparison on '%s'",
-				m->in->op);
+				ptx_op_name(m->in->op));
 		found = cmp_names[i].cmp;
 	}
 	if (found < 0)
 		cg_fail(g, &m->in->pos, "'%s' needs a comparison such as .eq or .lt",
-			m->in->op);
+			ptx_op_name(m->in->op));
 	if (!is_float(t) && found > VISA_CMP_GE)
 		cg_fail(g, &m->in->pos,
 			"unordered comparisons are only for floating-point types");
@@ -756,7 +726,7 @@ static int take_cmp(struct cg *g, struct mods *m, enum ptx_type t)
 
 static uint32_t take_bool(struct cg *g, struct mods *m)
 {
-	static const char *const names[] = { "and", "or", "xor" };
+	static const enum ptx_mod names[] = { MOD_AND, MOD_OR, MOD_XOR };
 
 	return (uint32_t)(take_one(g, m, names, 3) + 1);
 }
@@ -1045,14 +1015,14 @@ static uint8_t space_of(struct cg *g, const struct mods *m, bool allow_generic)
 	uint8_t sp = cg_visa_space(m->space);
 
 	if (sp == VISA_SPACE_GENERIC && !allow_generic)
-		cg_fail(g, &m->in->pos, "'%s' needs a state space", m->in->op);
+		cg_fail(g, &m->in->pos, "'%s' needs a state space", ptx_op_name(m->in->op));
 	return sp;
 }
 
 static void sel_cvta(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     struct mods *m)
 {
-	bool to = take(m, "to");
+	bool to = take(m, MOD_TO);
 	enum ptx_type t = type1(g, m);
 	struct visa_insn *vi;
 	uint16_t a, d;
@@ -1146,7 +1116,7 @@ static void check_mem_type(struct cg *g, const struct ptx_insn *in,
 			   enum ptx_type t)
 {
 	if (t == PT_PRED)
-		cg_fail(g, &in->pos, "'%s' cannot move .pred values", in->op);
+		cg_fail(g, &in->pos, "'%s' cannot move .pred values", ptx_op_name(in->op));
 	if (t == PT_B128)
 		cg_unsupported(g, &in->pos, "128-bit memory accesses are not supported");
 }
@@ -1277,14 +1247,14 @@ static void atom_vector(struct cg *g, struct cg_fn *fn, const struct ptx_insn *i
 static void sel_atom(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     struct mods *m)
 {
-	static const char *const ops[VISA_ATOM_COUNT] = {
-		[VISA_ATOM_ADD] = "add", [VISA_ATOM_MIN] = "min",
-		[VISA_ATOM_MAX] = "max", [VISA_ATOM_INC] = "inc",
-		[VISA_ATOM_DEC] = "dec", [VISA_ATOM_AND] = "and",
-		[VISA_ATOM_OR] = "or", [VISA_ATOM_XOR] = "xor",
-		[VISA_ATOM_EXCH] = "exch", [VISA_ATOM_CAS] = "cas",
+	static const enum ptx_mod ops[VISA_ATOM_COUNT] = {
+		[VISA_ATOM_ADD] = MOD_ADD, [VISA_ATOM_MIN] = MOD_MIN,
+		[VISA_ATOM_MAX] = MOD_MAX, [VISA_ATOM_INC] = MOD_INC,
+		[VISA_ATOM_DEC] = MOD_DEC, [VISA_ATOM_AND] = MOD_AND,
+		[VISA_ATOM_OR] = MOD_OR, [VISA_ATOM_XOR] = MOD_XOR,
+		[VISA_ATOM_EXCH] = MOD_EXCH, [VISA_ATOM_CAS] = MOD_CAS,
 	};
-	bool red = in->op[0] == 'r';
+	bool red = in->op == OP_RED;
 	int op = take_one(g, m, ops, VISA_ATOM_COUNT);
 	enum ptx_type t = type1(g, m);
 	uint32_t first = red ? 0 : 1, nsrc = op == VISA_ATOM_CAS ? 2 : 1;
@@ -1294,7 +1264,7 @@ static void sel_atom(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 
 	finish(g, m);
 	if (op < 0)
-		cg_fail(g, &in->pos, "'%s' needs an operation such as .add", in->op);
+		cg_fail(g, &in->pos, "'%s' needs an operation such as .add", ptx_op_name(in->op));
 	if (m->vec != 1)
 		return atom_vector(g, fn, in, m, (uint16_t)op, t, red);
 	if (red && op == VISA_ATOM_CAS)
@@ -1331,13 +1301,13 @@ static void sel_membar(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in
 {
 	struct visa_insn *vi;
 
-	if (!strcmp(in->op, "fence") && take(m, "proxy"))
+	if (in->op == OP_FENCE && take(m, MOD_PROXY))
 		cg_unsupported(g, &in->pos, "'fence.proxy' is not supported");
 	finish(g, m);
 	nops(g, in, 0);
 	if (m->scope < 0)
 		cg_fail(g, &in->pos, "'%s' needs a scope (.cta, .gpu/.gl or .sys)",
-			in->op);
+			ptx_op_name(in->op));
 	vi = cg_insn(fn, VISA_OP_MEMBAR, VISA_T_NONE);
 	vi->mod = VISA_MOD_MKSUB(m->scope);
 }
@@ -1347,17 +1317,17 @@ static void sel_membar(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in
 /* "sync" is dropped by scan_mods; bar.sync and the warp ops need it. */
 static bool has_sync(const struct ptx_insn *in)
 {
-	return insn_has(in, "sync");
+	return insn_has(in, MOD_SYNC);
 }
 
 static void sel_bar(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		    struct mods *m)
 {
-	bool is_barrier = !strcmp(in->op, "barrier");
+	bool is_barrier = in->op == OP_BARRIER;
 	struct visa_insn *vi;
 	uint16_t a, b = VISA_OPND_NONE;
 
-	if (!is_barrier && take(m, "warp")) {	/* bar.warp.sync mask */
+	if (!is_barrier && take(m, MOD_WARP)) {	/* bar.warp.sync mask */
 		finish(g, m);
 		nops(g, in, 1);
 		a = cg_src(g, fn, &in->ops[0], PT_B32);
@@ -1365,8 +1335,8 @@ static void sel_bar(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		vi->e = a;
 		return;
 	}
-	if (take(m, "red")) {
-		static const char *const ops[] = { "popc", "and", "or" };
+	if (take(m, MOD_RED)) {
+		static const enum ptx_mod ops[] = { MOD_POPC, MOD_AND, MOD_OR };
 		int op = take_one(g, m, ops, 3);
 		bool popc = op == 0;
 		uint16_t pa, d;
@@ -1374,9 +1344,9 @@ static void sel_bar(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		finish(g, m);
 		if (op < 0)
 			cg_fail(g, &in->pos, "'%s.red' needs .popc, .and or .or",
-				in->op);
+				ptx_op_name(in->op));
 		if (in->nops != 3 && in->nops != 4)
-			cg_fail(g, &in->pos, "'%s.red' takes 3 or 4 operands", in->op);
+			cg_fail(g, &in->pos, "'%s.red' takes 3 or 4 operands", ptx_op_name(in->op));
 		a = cg_src(g, fn, &in->ops[1], PT_U32);
 		if (in->nops == 4)
 			b = cg_src(g, fn, &in->ops[2], PT_U32);
@@ -1399,16 +1369,16 @@ static void sel_bar(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		return;
 	}
 	{
-		bool arrive = take(m, "arrive");
+		bool arrive = take(m, MOD_ARRIVE);
 
 		if (!arrive && !has_sync(in) && !is_barrier)
 			cg_fail(g, &in->pos, "'bar' needs .sync, .arrive or .red");
 		finish(g, m);
 		if (in->nops != 1 && in->nops != 2)
 			cg_fail(g, &in->pos, "'%s' takes a barrier and an optional thread count",
-				in->op);
+				ptx_op_name(in->op));
 		if (arrive && in->nops != 2)
-			cg_fail(g, &in->pos, "'%s.arrive' needs a thread count", in->op);
+			cg_fail(g, &in->pos, "'%s.arrive' needs a thread count", ptx_op_name(in->op));
 		a = cg_src(g, fn, &in->ops[0], PT_U32);
 		if (in->nops == 2)
 			b = cg_src(g, fn, &in->ops[1], PT_U32);
@@ -1424,7 +1394,7 @@ static void need_sync(struct cg *g, const struct ptx_insn *in)
 	if (!has_sync(in))
 		cg_unsupported(g, &in->pos,
 			       "'%s' without .sync is not supported (use %s.sync)",
-			       in->op, in->op);
+			       ptx_op_name(in->op), ptx_op_name(in->op));
 }
 
 /*
@@ -1452,7 +1422,7 @@ static uint16_t member_mask(struct cg *g, struct cg_fn *fn,
 static void sel_shfl(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     struct mods *m)
 {
-	static const char *const modes[] = { "idx", "up", "down", "bfly" };
+	static const enum ptx_mod modes[] = { MOD_IDX, MOD_UP, MOD_DOWN, MOD_BFLY };
 	int mode = take_one(g, m, modes, 4);
 	uint16_t a, b, c, e, d, pd = VISA_OPND_NONE;
 	struct visa_insn *vi;
@@ -1485,7 +1455,7 @@ static void sel_shfl(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 static void sel_vote(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     struct mods *m)
 {
-	static const char *const modes[] = { "all", "any", "uni", "ballot" };
+	static const enum ptx_mod modes[] = { MOD_ALL, MOD_ANY, MOD_UNI, MOD_BALLOT };
 	int mode = take_one(g, m, modes, 4);
 	enum ptx_type t = type1(g, m);
 	struct visa_insn *vi;
@@ -1497,7 +1467,7 @@ static void sel_vote(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	if (mode < 0)
 		cg_fail(g, &in->pos, "'vote' needs .all, .any, .uni or .ballot");
 	if ((mode == VISA_VOTE_BALLOT) != (t == PT_B32))
-		cg_fail(g, &in->pos, "'vote.%s' takes .%s", modes[mode],
+		cg_fail(g, &in->pos, "'vote.%s' takes .%s", ptx_mod_name(modes[mode]),
 			mode == VISA_VOTE_BALLOT ? "b32" : "pred");
 	e = member_mask(g, fn, in, 3);
 	pa = cg_psrc(g, fn, &in->ops[1]);
@@ -1519,7 +1489,7 @@ static void sel_vote(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 static void sel_match(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		      struct mods *m)
 {
-	static const char *const modes[] = { "any", "all" };
+	static const enum ptx_mod modes[] = { MOD_ANY, MOD_ALL };
 	int mode = take_one(g, m, modes, 2);
 	enum ptx_type t = type1(g, m);
 	struct visa_insn *vi;
@@ -1552,8 +1522,8 @@ static void sel_match(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 static void sel_redux(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		      struct mods *m)
 {
-	static const char *const ops[] = { "add", "min", "max", "and", "or",
-					   "xor" };
+	static const enum ptx_mod ops[] = { MOD_ADD, MOD_MIN, MOD_MAX, MOD_AND, MOD_OR,
+					   MOD_XOR };
 	static const uint8_t redop[] = { VISA_RED_ADD, VISA_RED_MIN,
 					 VISA_RED_MAX, VISA_RED_AND,
 					 VISA_RED_OR, VISA_RED_XOR };
@@ -1597,79 +1567,37 @@ static void sel_activemask(struct cg *g, struct cg_fn *fn,
 static void sel_control(struct cg *g, struct cg_fn *fn,
 			const struct ptx_insn *in, struct mods *m)
 {
-	const char *op = in->op;
-	uint16_t vop;
+	struct visa_insn *vi;
+	uint16_t vop, a;
 
 	finish(g, m);
-	if (!strcmp(op, "bra"))
+	switch (in->op) {
+	case OP_BRA:
 		return cg_lower_branch(g, fn, in, m->uni);
-	if (!strcmp(op, "call"))
+	case OP_CALL:
 		return cg_lower_call(g, fn, in, m->uni);
-	if (!strcmp(op, "nanosleep")) {
-		struct visa_insn *vi;
-		uint16_t a;
-
+	case OP_NANOSLEEP:
 		nops(g, in, 1);
 		a = cg_src(g, fn, &in->ops[0], PT_U32);
 		vi = cg_insn(fn, VISA_OP_NANOSLEEP, VISA_T_U32);
 		vi->a = a;
 		return;
+	case OP_RET:
+		vop = fn->f->is_entry ? VISA_OP_EXIT : VISA_OP_RET;
+		break;
+	case OP_EXIT:
+		vop = VISA_OP_EXIT;
+		break;
+	case OP_TRAP:
+		vop = VISA_OP_TRAP;
+		break;
+	default:	/* brkpt */
+		vop = VISA_OP_BRKPT;
+		break;
 	}
 	nops(g, in, 0);
-	if (!strcmp(op, "ret"))
-		vop = fn->f->is_entry ? VISA_OP_EXIT : VISA_OP_RET;
-	else if (!strcmp(op, "exit"))
-		vop = VISA_OP_EXIT;
-	else if (!strcmp(op, "trap"))
-		vop = VISA_OP_TRAP;
-	else
-		vop = VISA_OP_BRKPT;
 	cg_insn(fn, vop, VISA_T_NONE);
 }
-
-/* Hints with no effect on this machine: no code. */
-static void sel_hint(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
-		     struct mods *m)
-{
-	(void)fn;
-	(void)in;
-	(void)m;
-	(void)g;
-}
-
-/* ---- dispatch ------------------------------------------------------------ */
-
-typedef void (*sel_fn)(struct cg *g, struct cg_fn *fn,
-		       const struct ptx_insn *in, struct mods *m);
-
-static const struct {
-	const char *name;
-	sel_fn fn;
-} selectors[] = {
-	{ "add", sel_addsub }, { "sub", sel_addsub }, { "addc", sel_addsub },
-	{ "subc", sel_addsub }, { "mul", sel_mul }, { "mad", sel_mad },
-	{ "madc", sel_mad },
-	{ "mul24", sel_mul24 }, { "mad24", sel_mul24 },
-	{ "shl", sel_shift }, { "shr", sel_shift },
-	{ "popc", sel_count }, { "clz", sel_count }, { "bfind", sel_count },
-	{ "bfe", sel_bitfield }, { "bfi", sel_bitfield }, { "fns", sel_fns },
-	{ "prmt", sel_prmt }, { "bmsk", sel_bmsk }, { "shf", sel_shf }, { "lop3", sel_lop3 },
-	{ "dp4a", sel_dp }, { "dp2a", sel_dp }, { "testp", sel_testp },
-	{ "setp", sel_setp }, { "set", sel_set }, { "selp", sel_selp },
-	{ "slct", sel_slct }, { "mov", sel_mov }, { "cvt", sel_cvt },
-	{ "cvta", sel_cvta }, { "isspacep", sel_isspacep },
-	{ "ld", sel_ld }, { "ldu", sel_ld }, { "st", sel_st },
-	{ "atom", sel_atom }, { "red", sel_atom },
-	{ "membar", sel_membar }, { "fence", sel_membar },
-	{ "bar", sel_bar }, { "barrier", sel_bar },
-	{ "shfl", sel_shfl }, { "vote", sel_vote }, { "match", sel_match },
-	{ "redux", sel_redux }, { "activemask", sel_activemask },
-	{ "bra", sel_control }, { "call", sel_control }, { "ret", sel_control },
-	{ "exit", sel_control }, { "trap", sel_control },
-	{ "brkpt", sel_control }, { "nanosleep", sel_control },
-	{ "prefetch", sel_hint }, { "prefetchu", sel_hint },
-	{ "pmevent", sel_hint },
-};
 
 /*
  * add/sub/min/max on .u16x2 / .s16x2 (sm_90 SIMD; __vadd2 and friends):
@@ -1677,26 +1605,22 @@ static const struct {
  */
 static bool packed16(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
-	static const struct { const char *name; uint16_t op; } ops[] = {
-		{ "add", VISA_OP_ADD }, { "sub", VISA_OP_SUB },
-		{ "min", VISA_OP_MIN }, { "max", VISA_OP_MAX },
+	static const uint16_t ops[OP_COUNT_] = {
+		[OP_ADD] = VISA_OP_ADD, [OP_SUB] = VISA_OP_SUB,
+		[OP_MIN] = VISA_OP_MIN, [OP_MAX] = VISA_OP_MAX,
 	};
-	bool is_signed = insn_has(in, "s16x2");
+	bool is_signed = insn_has(in, MOD_S16X2);
 	uint16_t src[2], half[2][2], res[2], d;
 	struct visa_insn *vi;
 	uint32_t i, k, h, mods = 0;
-	int op = -1;
 
-	if (!is_signed && !insn_has(in, "u16x2"))
+	if (!is_signed && !insn_has(in, MOD_U16X2))
 		return false;
-	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
-		if (!strcmp(in->op, ops[i].name))
-			op = (int)i;
 	for (i = 0; i < in->nmods; i++)
-		mods += strcmp(in->mods[i], is_signed ? "s16x2" : "u16x2") != 0;
-	if (op < 0 || mods)
+		mods += in->mods[i] != (is_signed ? MOD_S16X2 : MOD_U16X2);
+	if (!ops[in->op] || mods)
 		cg_unsupported(g, &in->pos, "'%s' on packed 16-bit integers is not supported",
-			       in->op);
+			       ptx_op_name(in->op));
 	nops(g, in, 3);
 	for (k = 0; k < 2; k++) {
 		src[k] = cg_src(g, fn, &in->ops[1 + k], PT_B32);
@@ -1711,7 +1635,7 @@ static bool packed16(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 	}
 	for (h = 0; h < 2; h++) {
 		res[h] = cg_temp(g, fn);
-		vi = cg_insn(fn, ops[op].op, is_signed ? VISA_T_S16 : VISA_T_U16);
+		vi = cg_insn(fn, ops[in->op], is_signed ? VISA_T_S16 : VISA_T_U16);
 		vi->d = res[h];
 		vi->a = half[0][h];
 		vi->b = half[1][h];
@@ -1727,21 +1651,90 @@ static bool packed16(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
 	struct mods m;
-	uint32_t i;
 
 	if (packed16(g, fn, in) || cg_select_video(g, fn, in) ||
 	    cg_select_tex(g, fn, in) ||
-	    cg_select_mma(g, fn, in) || cg_select_async(g, fn, in) ||
+	    cg_select_mma(g, fn, in) || cg_select_tma(g, fn, in) ||
+	    cg_select_async(g, fn, in) ||
 	    cg_select_coop(g, fn, in) || cg_select_hint(g, fn, in) ||
 	    cg_select_brx(g, fn, in))
 		return;
 	scan_mods(g, in, &m);
-	for (i = 0; i < sizeof(simple_ops) / sizeof(simple_ops[0]); i++)
-		if (!strcmp(in->op, simple_ops[i].name))
-			return sel_simple(g, fn, in, &m, &simple_ops[i]);
-	for (i = 0; i < sizeof(selectors) / sizeof(selectors[0]); i++)
-		if (!strcmp(in->op, selectors[i].name))
-			return selectors[i].fn(g, fn, in, &m);
-	cg_unsupported(g, &in->pos, "unknown or unsupported instruction '%s'",
-		       in->op);
+	switch (in->op) {
+	case OP_ADD: case OP_SUB: case OP_ADDC: case OP_SUBC:
+		return sel_addsub(g, fn, in, &m);
+	case OP_MUL:
+		return sel_mul(g, fn, in, &m);
+	case OP_MAD: case OP_MADC:
+		return sel_mad(g, fn, in, &m);
+	case OP_MUL24: case OP_MAD24:
+		return sel_mul24(g, fn, in, &m);
+	case OP_SHL: case OP_SHR:
+		return sel_shift(g, fn, in, &m);
+	case OP_POPC: case OP_CLZ: case OP_BFIND:
+		return sel_count(g, fn, in, &m);
+	case OP_BFE: case OP_BFI:
+		return sel_bitfield(g, fn, in, &m);
+	case OP_FNS:
+		return sel_fns(g, fn, in, &m);
+	case OP_PRMT:
+		return sel_prmt(g, fn, in, &m);
+	case OP_BMSK:
+		return sel_bmsk(g, fn, in, &m);
+	case OP_SHF:
+		return sel_shf(g, fn, in, &m);
+	case OP_LOP3:
+		return sel_lop3(g, fn, in, &m);
+	case OP_DP4A: case OP_DP2A:
+		return sel_dp(g, fn, in, &m);
+	case OP_TESTP:
+		return sel_testp(g, fn, in, &m);
+	case OP_SETP:
+		return sel_setp(g, fn, in, &m);
+	case OP_SET:
+		return sel_set(g, fn, in, &m);
+	case OP_SELP:
+		return sel_selp(g, fn, in, &m);
+	case OP_SLCT:
+		return sel_slct(g, fn, in, &m);
+	case OP_MOV:
+		return sel_mov(g, fn, in, &m);
+	case OP_CVT:
+		return sel_cvt(g, fn, in, &m);
+	case OP_CVTA:
+		return sel_cvta(g, fn, in, &m);
+	case OP_ISSPACEP:
+		return sel_isspacep(g, fn, in, &m);
+	case OP_LD: case OP_LDU:
+		return sel_ld(g, fn, in, &m);
+	case OP_ST:
+		return sel_st(g, fn, in, &m);
+	case OP_ATOM: case OP_RED:
+		return sel_atom(g, fn, in, &m);
+	case OP_MEMBAR: case OP_FENCE:
+		return sel_membar(g, fn, in, &m);
+	case OP_BAR: case OP_BARRIER:
+		return sel_bar(g, fn, in, &m);
+	case OP_SHFL:
+		return sel_shfl(g, fn, in, &m);
+	case OP_VOTE:
+		return sel_vote(g, fn, in, &m);
+	case OP_MATCH:
+		return sel_match(g, fn, in, &m);
+	case OP_REDUX:
+		return sel_redux(g, fn, in, &m);
+	case OP_ACTIVEMASK:
+		return sel_activemask(g, fn, in, &m);
+	case OP_BRA: case OP_CALL: case OP_RET: case OP_EXIT: case OP_TRAP:
+	case OP_BRKPT: case OP_NANOSLEEP:
+		return sel_control(g, fn, in, &m);
+	case OP_PREFETCH: case OP_PREFETCHU: case OP_PMEVENT:
+		return;		/* hints with no effect on this machine */
+	default:
+		if (simple_ops[in->op].nsrc)
+			return sel_simple(g, fn, in, &m, &simple_ops[in->op]);
+		cg_unsupported(g, &in->pos,
+			       "unknown or unsupported instruction '%s'",
+			       ptx_op_name(in->op));
+	}
 }

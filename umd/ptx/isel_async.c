@@ -20,36 +20,37 @@
 
 /* The modifiers an instruction may carry; anything else is refused. */
 static void allow_only(struct cg *g, const struct ptx_insn *in,
-		       const char *const *ok, uint32_t nok)
+		       const enum ptx_mod *ok, uint32_t nok)
 {
 	uint32_t i, j;
 
 	for (i = 0; i < in->nmods; i++) {
 		for (j = 0; j < nok; j++)
-			if (!strcmp(in->mods[i], ok[j]))
+			if (in->mods[i] == ok[j])
 				break;
 		if (j == nok)
 			cg_unsupported(g, &in->pos,
 				       "modifier '.%s' of '%s' is not supported",
-				       in->mods[i], in->op);
+				       ptx_mod_name(in->mods[i]),
+				       ptx_op_name(in->op));
 	}
 }
 
 #define ALLOW(g, in, ...)						\
 	do {								\
-		static const char *const ok_[] = { __VA_ARGS__ };	\
+		static const enum ptx_mod ok_[] = { __VA_ARGS__ };	\
 		allow_only(g, in, ok_, sizeof(ok_) / sizeof(ok_[0]));	\
 	} while (0)
 
 /* The hints every form may carry. */
-#define HINTS "L2::cache_hint", "L2::64B", "L2::128B", "L2::256B"
+#define HINTS MOD_L2_CACHE_HINT, MOD_L2_64B, MOD_L2_128B, MOD_L2_256B
 
 static void want_ops(struct cg *g, const struct ptx_insn *in, uint32_t lo,
 		     uint32_t hi)
 {
 	if (in->nops < lo || in->nops > hi)
 		cg_fail(g, &in->pos, "'%s' takes %u to %u operands, not %u",
-			in->op, lo, hi, in->nops);
+			ptx_op_name(in->op), lo, hi, in->nops);
 }
 
 /* [a + imm] as one register holding the whole address. */
@@ -79,10 +80,10 @@ static uint16_t whole_address(struct cg *g, struct cg_fn *fn,
 /* The state space of an mbarrier operand: shared, or generic. */
 static enum ptx_space mbar_space(struct cg *g, const struct ptx_insn *in)
 {
-	if (insn_has(in, "shared") || insn_has(in, "shared::cta") ||
-	    insn_has(in, "shared::cluster"))
+	if (insn_has(in, MOD_SHARED) || insn_has(in, MOD_SHARED_CTA) ||
+	    insn_has(in, MOD_SHARED_CLUSTER))
 		return PS_SHARED;
-	if (insn_has(in, "global"))
+	if (insn_has(in, MOD_GLOBAL))
 		cg_fail(g, &in->pos, "mbarrier objects live in shared memory");
 	return PS_GENERIC;
 }
@@ -92,18 +93,18 @@ static enum ptx_space mbar_space(struct cg *g, const struct ptx_insn *in)
 static void sel_cp_async_copy(struct cg *g, struct cg_fn *fn,
 			      const struct ptx_insn *in)
 {
-	bool hint = insn_has(in, "L2::cache_hint");
+	bool hint = insn_has(in, MOD_L2_CACHE_HINT);
 	uint32_t n = in->nops - (hint ? 1u : 0u);
 	struct visa_insn *vi;
 	uint16_t dst, src, ssz;
 	uint64_t size;
 
-	ALLOW(g, in, "async", "ca", "cg", "shared", "shared::cta", "global",
+	ALLOW(g, in, MOD_ASYNC, MOD_CA, MOD_CG, MOD_SHARED, MOD_SHARED_CTA, MOD_GLOBAL,
 	      HINTS);
-	if (!insn_has(in, "global") ||
-	    !(insn_has(in, "shared") || insn_has(in, "shared::cta")))
+	if (!insn_has(in, MOD_GLOBAL) ||
+	    !(insn_has(in, MOD_SHARED) || insn_has(in, MOD_SHARED_CTA)))
 		cg_fail(g, &in->pos, "'cp.async' copies .global to .shared");
-	if (insn_has(in, "ca") == insn_has(in, "cg"))
+	if (insn_has(in, MOD_CA) == insn_has(in, MOD_CG))
 		cg_fail(g, &in->pos, "'cp.async' needs one of .ca and .cg");
 	want_ops(g, in, 3 + (hint ? 1u : 0u), 4 + (hint ? 1u : 0u));
 	if (in->ops[2].kind != PO_IMM)
@@ -111,7 +112,7 @@ static void sel_cp_async_copy(struct cg *g, struct cg_fn *fn,
 	size = in->ops[2].imm;
 	if (size != 4 && size != 8 && size != 16)
 		cg_fail(g, &in->ops[2].pos, "cp.async copies 4, 8 or 16 bytes");
-	if (insn_has(in, "cg") && size != 16)
+	if (insn_has(in, MOD_CG) && size != 16)
 		cg_fail(g, &in->ops[2].pos, "cp.async.cg copies 16 bytes");
 	dst = whole_address(g, fn, &in->ops[0], PS_SHARED, NULL);
 	src = whole_address(g, fn, &in->ops[1], PS_GLOBAL, NULL);
@@ -145,16 +146,16 @@ static void sel_cp_async_arrive(struct cg *g, struct cg_fn *fn,
 	uint8_t space;
 	uint16_t a;
 
-	ALLOW(g, in, "async", "mbarrier", "arrive", "noinc", "shared",
-	      "shared::cta", "b64");
-	if (!insn_has(in, "b64"))
+	ALLOW(g, in, MOD_ASYNC, MOD_MBARRIER, MOD_ARRIVE, MOD_NOINC, MOD_SHARED,
+	      MOD_SHARED_CTA, MOD_B64);
+	if (!insn_has(in, MOD_B64))
 		cg_fail(g, &in->pos, "'cp.async.mbarrier.arrive' needs .b64");
 	want_ops(g, in, 1, 1);
 	a = whole_address(g, fn, &in->ops[0], mbar_space(g, in), &space);
 	vi = cg_insn(fn, VISA_OP_CP_ASYNC_ARRIVE, VISA_T_B64);
 	vi->a = a;
 	vi->type2 = space;
-	if (insn_has(in, "noinc"))
+	if (insn_has(in, MOD_NOINC))
 		vi->mod = VISA_MOD_MKSUB(VISA_CPA_ARRIVE_NOINC);
 }
 
@@ -166,29 +167,29 @@ static void sel_cp_async_arrive(struct cg *g, struct cg_fn *fn,
 static void sel_cp_bulk(struct cg *g, struct cg_fn *fn,
 			const struct ptx_insn *in)
 {
-	bool hint = insn_has(in, "L2::cache_hint");
-	bool to_shared = insn_has(in, "shared::cluster") ||
-			 (insn_has(in, "shared::cta") && !insn_has(in, "bulk_group"));
+	bool hint = insn_has(in, MOD_L2_CACHE_HINT);
+	bool to_shared = insn_has(in, MOD_SHARED_CLUSTER) ||
+			 (insn_has(in, MOD_SHARED_CTA) && !insn_has(in, MOD_BULK_GROUP));
 	struct visa_insn *vi;
 	uint16_t dst, src, size, mbar = VISA_OPND_NONE;
 
-	if (insn_has(in, "commit_group") || insn_has(in, "wait_group") ||
-	    insn_has(in, "prefetch")) {
-		ALLOW(g, in, "async", "bulk", "commit_group", "wait_group",
-		      "read", "prefetch", "global", HINTS);
+	if (insn_has(in, MOD_COMMIT_GROUP) || insn_has(in, MOD_WAIT_GROUP) ||
+	    insn_has(in, MOD_PREFETCH)) {
+		ALLOW(g, in, MOD_ASYNC, MOD_BULK, MOD_COMMIT_GROUP, MOD_WAIT_GROUP,
+		      MOD_READ, MOD_PREFETCH, MOD_GLOBAL, HINTS);
 		return;		/* completed at issue / a hint */
 	}
-	if (insn_has(in, "tensor"))
+	if (insn_has(in, MOD_TENSOR))
 		cg_unsupported(g, &in->pos,
 			       "'cp.async.bulk.tensor' (the tensor memory accelerator) is not supported");
-	if (insn_has(in, "multicast::cluster"))
+	if (insn_has(in, MOD_MULTICAST_CLUSTER))
 		cg_unsupported(g, &in->pos,
 			       "'cp.async.bulk' with .multicast::cluster is not supported");
 	if (to_shared) {
-		ALLOW(g, in, "async", "bulk", "shared::cluster", "shared::cta",
-		      "global", "mbarrier::complete_tx::bytes", HINTS);
-		if (!insn_has(in, "global") ||
-		    !insn_has(in, "mbarrier::complete_tx::bytes"))
+		ALLOW(g, in, MOD_ASYNC, MOD_BULK, MOD_SHARED_CLUSTER, MOD_SHARED_CTA,
+		      MOD_GLOBAL, MOD_MBARRIER_COMPLETE_TX_BYTES, HINTS);
+		if (!insn_has(in, MOD_GLOBAL) ||
+		    !insn_has(in, MOD_MBARRIER_COMPLETE_TX_BYTES))
 			cg_unsupported(g, &in->pos,
 				       "this form of 'cp.async.bulk' is not supported");
 		want_ops(g, in, 4 + (hint ? 1u : 0u), 4 + (hint ? 1u : 0u));
@@ -196,12 +197,12 @@ static void sel_cp_bulk(struct cg *g, struct cg_fn *fn,
 		src = whole_address(g, fn, &in->ops[1], PS_GLOBAL, NULL);
 		mbar = whole_address(g, fn, &in->ops[3], PS_SHARED, NULL);
 	} else {
-		ALLOW(g, in, "async", "bulk", "global", "shared::cta",
-		      "bulk_group", HINTS, "cp_mask");
-		if (insn_has(in, "cp_mask"))
+		ALLOW(g, in, MOD_ASYNC, MOD_BULK, MOD_GLOBAL, MOD_SHARED_CTA,
+		      MOD_BULK_GROUP, HINTS, MOD_CP_MASK);
+		if (insn_has(in, MOD_CP_MASK))
 			cg_unsupported(g, &in->pos,
 				       "'cp.async.bulk' with .cp_mask is not supported");
-		if (!insn_has(in, "bulk_group") || !insn_has(in, "global"))
+		if (!insn_has(in, MOD_BULK_GROUP) || !insn_has(in, MOD_GLOBAL))
 			cg_unsupported(g, &in->pos,
 				       "this form of 'cp.async.bulk' is not supported");
 		want_ops(g, in, 3 + (hint ? 1u : 0u), 3 + (hint ? 1u : 0u));
@@ -221,32 +222,32 @@ static bool sel_cp(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
 	struct visa_insn *vi;
 
-	if (!insn_has(in, "async"))
+	if (!insn_has(in, MOD_ASYNC))
 		cg_unsupported(g, &in->pos, "'cp' other than cp.async is not supported");
-	if (insn_has(in, "bulk")) {
+	if (insn_has(in, MOD_BULK)) {
 		sel_cp_bulk(g, fn, in);
 		return true;
 	}
-	if (insn_has(in, "mbarrier")) {
+	if (insn_has(in, MOD_MBARRIER)) {
 		sel_cp_async_arrive(g, fn, in);
 		return true;
 	}
-	if (insn_has(in, "commit_group")) {
-		ALLOW(g, in, "async", "commit_group");
+	if (insn_has(in, MOD_COMMIT_GROUP)) {
+		ALLOW(g, in, MOD_ASYNC, MOD_COMMIT_GROUP);
 		want_ops(g, in, 0, 0);
 		cg_insn(fn, VISA_OP_CP_ASYNC_COMMIT, VISA_T_NONE);
 		return true;
 	}
-	if (insn_has(in, "wait_all")) {
+	if (insn_has(in, MOD_WAIT_ALL)) {
 		/* wait_all is commit_group; wait_group 0 (PTX ISA) */
-		ALLOW(g, in, "async", "wait_all");
+		ALLOW(g, in, MOD_ASYNC, MOD_WAIT_ALL);
 		want_ops(g, in, 0, 0);
 		cg_insn(fn, VISA_OP_CP_ASYNC_COMMIT, VISA_T_NONE);
 		cg_insn(fn, VISA_OP_CP_ASYNC_WAIT, VISA_T_NONE);
 		return true;
 	}
-	if (insn_has(in, "wait_group")) {
-		ALLOW(g, in, "async", "wait_group");
+	if (insn_has(in, MOD_WAIT_GROUP)) {
+		ALLOW(g, in, MOD_ASYNC, MOD_WAIT_GROUP);
 		want_ops(g, in, 1, 1);
 		if (in->ops[0].kind != PO_IMM)
 			cg_fail(g, &in->ops[0].pos,
@@ -262,28 +263,28 @@ static bool sel_cp(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 /* ---- mbarrier ------------------------------------------------------------ */
 
 static const struct {
-	const char *name;	/* the modifier after "mbarrier" */
-	const char *name2;	/* a second one, or NULL */
+	enum ptx_mod name;	/* the modifier after "mbarrier" */
+	enum ptx_mod name2;	/* a second one, or MOD_NONE */
 	enum visa_mbar sub;
 	uint8_t ndst;		/* 0: none, 1: state/_, 2: predicate */
 	bool has_b;		/* an operand after [addr] */
 	bool b_optional;	/* arrive's count */
 } mbar_ops[] = {
 	/* the two-modifier forms first: arrive.expect_tx is not expect_tx */
-	{ "arrive", "expect_tx", VISA_MBAR_ARRIVE_EXPECT_TX, 1, true, false },
-	{ "arrive", "noComplete", VISA_MBAR_ARRIVE_NOCOMPLETE, 1, true, false },
-	{ "arrive", NULL, VISA_MBAR_ARRIVE, 1, true, true },
-	{ "arrive_drop", "noComplete", VISA_MBAR_ARRIVE_DROP_NOCOMPLETE, 1,
+	{ MOD_ARRIVE, MOD_EXPECT_TX, VISA_MBAR_ARRIVE_EXPECT_TX, 1, true, false },
+	{ MOD_ARRIVE, MOD_NOCOMPLETE, VISA_MBAR_ARRIVE_NOCOMPLETE, 1, true, false },
+	{ MOD_ARRIVE, MOD_NONE, VISA_MBAR_ARRIVE, 1, true, true },
+	{ MOD_ARRIVE_DROP, MOD_NOCOMPLETE, VISA_MBAR_ARRIVE_DROP_NOCOMPLETE, 1,
 	  true, false },
-	{ "arrive_drop", NULL, VISA_MBAR_ARRIVE_DROP, 1, true, true },
-	{ "test_wait", "parity", VISA_MBAR_TEST_WAIT_PARITY, 2, true, false },
-	{ "test_wait", NULL, VISA_MBAR_TEST_WAIT, 2, true, false },
-	{ "try_wait", "parity", VISA_MBAR_TRY_WAIT_PARITY, 2, true, false },
-	{ "try_wait", NULL, VISA_MBAR_TRY_WAIT, 2, true, false },
-	{ "init", NULL, VISA_MBAR_INIT, 0, true, false },
-	{ "inval", NULL, VISA_MBAR_INVAL, 0, false, false },
-	{ "expect_tx", NULL, VISA_MBAR_EXPECT_TX, 0, true, false },
-	{ "complete_tx", NULL, VISA_MBAR_COMPLETE_TX, 0, true, false },
+	{ MOD_ARRIVE_DROP, MOD_NONE, VISA_MBAR_ARRIVE_DROP, 1, true, true },
+	{ MOD_TEST_WAIT, MOD_PARITY, VISA_MBAR_TEST_WAIT_PARITY, 2, true, false },
+	{ MOD_TEST_WAIT, MOD_NONE, VISA_MBAR_TEST_WAIT, 2, true, false },
+	{ MOD_TRY_WAIT, MOD_PARITY, VISA_MBAR_TRY_WAIT_PARITY, 2, true, false },
+	{ MOD_TRY_WAIT, MOD_NONE, VISA_MBAR_TRY_WAIT, 2, true, false },
+	{ MOD_INIT, MOD_NONE, VISA_MBAR_INIT, 0, true, false },
+	{ MOD_INVAL, MOD_NONE, VISA_MBAR_INVAL, 0, false, false },
+	{ MOD_EXPECT_TX, MOD_NONE, VISA_MBAR_EXPECT_TX, 0, true, false },
+	{ MOD_COMPLETE_TX, MOD_NONE, VISA_MBAR_COMPLETE_TX, 0, true, false },
 };
 
 static void sel_mbarrier(struct cg *g, struct cg_fn *fn,
@@ -295,8 +296,8 @@ static void sel_mbarrier(struct cg *g, struct cg_fn *fn,
 	uint16_t a, b = VISA_OPND_NONE;
 	uint8_t space;
 
-	if (insn_has(in, "pending_count")) {
-		ALLOW(g, in, "pending_count", "b64");
+	if (insn_has(in, MOD_PENDING_COUNT)) {
+		ALLOW(g, in, MOD_PENDING_COUNT, MOD_B64);
 		want_ops(g, in, 2, 2);
 		vi = cg_insn(fn, VISA_OP_MBAR, VISA_T_B64);
 		vi->d = cg_dst(g, fn, &o[0]);
@@ -310,14 +311,14 @@ static void sel_mbarrier(struct cg *g, struct cg_fn *fn,
 			break;
 	if (i == sizeof(mbar_ops) / sizeof(mbar_ops[0]))
 		cg_unsupported(g, &in->pos, "this form of 'mbarrier' is not supported");
-	if (!insn_has(in, "b64"))
+	if (!insn_has(in, MOD_B64))
 		cg_fail(g, &in->pos, "'mbarrier' needs .b64");
 	{
-		const char *ok[] = {
+		const enum ptx_mod ok[] = {
 			mbar_ops[i].name,
-			mbar_ops[i].name2 ? mbar_ops[i].name2 : "b64", "b64",
-			"shared", "shared::cta", "shared::cluster",
-			"acquire", "release", "relaxed", "cta", "cluster",
+			mbar_ops[i].name2 ? mbar_ops[i].name2 : MOD_B64, MOD_B64,
+			MOD_SHARED, MOD_SHARED_CTA, MOD_SHARED_CLUSTER,
+			MOD_ACQUIRE, MOD_RELEASE, MOD_RELAXED, MOD_CTA, MOD_CLUSTER,
 		};
 
 		allow_only(g, in, ok, sizeof(ok) / sizeof(ok[0]));
@@ -351,12 +352,13 @@ static void sel_mbarrier(struct cg *g, struct cg_fn *fn,
 static void sel_elect(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
 	struct visa_insn *vi;
-	struct ptx_operand p = in->ops[0];
+	struct ptx_operand p;
 
-	ALLOW(g, in, "sync");
-	if (!insn_has(in, "sync"))
+	ALLOW(g, in, MOD_SYNC);
+	if (!insn_has(in, MOD_SYNC))
 		cg_fail(g, &in->pos, "'elect' needs .sync");
 	want_ops(g, in, 2, 2);
+	p = in->ops[0];		/* only now known to be there */
 	if (!in->ops[0].pred2)
 		cg_fail(g, &in->ops[0].pos, "'elect.sync' writes d|p");
 	vi = cg_insn(fn, VISA_OP_ELECT, VISA_T_U32);
@@ -370,45 +372,46 @@ static void sel_elect(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 
 bool cg_select_async(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
-	if (!strcmp(in->op, "cp"))
+	struct visa_insn *vi;
+
+	switch (in->op) {
+	case OP_CP:
 		return sel_cp(g, fn, in);
-	if (!strcmp(in->op, "mbarrier")) {
+	case OP_MBARRIER:
 		sel_mbarrier(g, fn, in);
 		return true;
-	}
-	if (!strcmp(in->op, "elect")) {
+	case OP_ELECT:
 		sel_elect(g, fn, in);
 		return true;
-	}
-	if (!strcmp(in->op, "griddepcontrol")) {
+	case OP_GRIDDEPCONTROL:
 		/*
 		 * Programmatic dependent launch: a grid's dependents never
 		 * start before it ends here (launches of a stream run in
 		 * order), so launch_dependents has nothing to signal and
 		 * wait has nothing left to wait for.
 		 */
-		ALLOW(g, in, "launch_dependents", "wait");
+		ALLOW(g, in, MOD_LAUNCH_DEPENDENTS, MOD_WAIT);
 		if (in->nmods != 1)
 			cg_fail(g, &in->pos,
 				"'griddepcontrol' takes .launch_dependents or .wait");
 		want_ops(g, in, 0, 0);
 		return true;
-	}
-	if (!strcmp(in->op, "fence") && insn_has(in, "proxy")) {
+	case OP_FENCE:
+		if (!insn_has(in, MOD_PROXY))
+			return false;
 		/*
 		 * One memory, one proxy: the async proxy's copies are
 		 * ordered with the generic accesses of the thread once they
 		 * land, so a CTA fence is all fence.proxy.async needs.
 		 */
-		struct visa_insn *vi;
-
-		ALLOW(g, in, "proxy", "async", "async::generic", "alias",
-		      "global", "shared::cta", "shared::cluster", "acquire",
-		      "release", "cta", "cluster", "gpu", "sys");
+		ALLOW(g, in, MOD_PROXY, MOD_ASYNC, MOD_ASYNC_GENERIC, MOD_ALIAS,
+		      MOD_GLOBAL, MOD_SHARED_CTA, MOD_SHARED_CLUSTER, MOD_ACQUIRE,
+		      MOD_RELEASE, MOD_CTA, MOD_CLUSTER, MOD_GPU, MOD_SYS);
 		want_ops(g, in, 0, 0);
 		vi = cg_insn(fn, VISA_OP_MEMBAR, VISA_T_NONE);
 		vi->mod = VISA_MOD_MKSUB(VISA_SCOPE_CTA);
 		return true;
+	default:
+		return false;
 	}
-	return false;
 }

@@ -21,8 +21,6 @@
  * A guarded brx.idx is refused: the chain's own predicate takes the
  * guard slot (nvcc does not emit one).
  */
-#include <string.h>
-
 #include "isel.h"
 
 bool cg_select_brx(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
@@ -30,14 +28,14 @@ bool cg_select_brx(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 	const struct ptx_btlist *bt;
 	uint16_t idx, p;
 
-	if (strcmp(in->op, "brx"))
+	if (in->op != OP_BRX)
 		return false;
-	if (!insn_has(in, "idx"))
+	if (!insn_has(in, MOD_IDX))
 		cg_fail(g, &in->pos, "brx needs .idx");
 	for (uint32_t i = 0; i < in->nmods; i++)
-		if (strcmp(in->mods[i], "idx") && strcmp(in->mods[i], "uni"))
+		if (in->mods[i] != MOD_IDX && in->mods[i] != MOD_UNI)
 			cg_fail(g, &in->pos, "modifier '.%s' of 'brx' is not supported",
-				in->mods[i]);
+				ptx_mod_name(in->mods[i]));
 	if (in->guard)
 		cg_unsupported(g, &in->pos, "a guarded brx.idx is not supported");
 	if (in->nops != 2 || in->ops[1].kind != PO_SYM)

@@ -84,22 +84,28 @@ static enum visa_type addr_type(struct cg *g, const struct ptx_insn *in,
 
 	*shared = false;
 	for (uint32_t i = 0; i < in->nmods; i++) {
-		const char *s = in->mods[i];
-
-		if (!strcmp(s, "shared::cluster"))
+		switch (in->mods[i]) {
+		case MOD_SHARED_CLUSTER:
 			*shared = true;
-		else if (!strcmp(s, "u32") || !strcmp(s, "b32"))
+			break;
+		case MOD_U32:
+		case MOD_B32:
 			t = VISA_T_U32;
-		else if (!strcmp(s, "u64") || !strcmp(s, "b64"))
+			break;
+		case MOD_U64:
+		case MOD_B64:
 			t = VISA_T_U64;
-		else
-			cg_fail(g, &in->pos, "'%s' does not take .%s", in->op, s);
+			break;
+		default:
+			cg_fail(g, &in->pos, "'%s' does not take .%s",
+				ptx_op_name(in->op), ptx_mod_name(in->mods[i]));
+		}
 	}
 	if (t == VISA_T_NONE)
-		cg_fail(g, &in->pos, "'%s' needs .u32 or .u64", in->op);
+		cg_fail(g, &in->pos, "'%s' needs .u32 or .u64", ptx_op_name(in->op));
 	if (!*shared && t != VISA_T_U64)
 		cg_fail(g, &in->pos, "'%s' on a generic address needs .u64",
-			in->op);
+			ptx_op_name(in->op));
 	return t;
 }
 
@@ -113,7 +119,7 @@ static void sel_mapa(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	enum visa_type t = addr_type(g, in, &shared);
 
 	if (in->nops != (rank ? 2u : 3u))
-		cg_fail(g, &in->pos, "'%s' takes %d operands", in->op,
+		cg_fail(g, &in->pos, "'%s' takes %d operands", ptx_op_name(in->op),
 			rank ? 2 : 3);
 	/* shared::cluster addresses are 32-bit; generic ones 64 */
 	pt = t == VISA_T_U64 ? PT_U64 : PT_U32;
@@ -135,19 +141,19 @@ static void sel_bar_cluster(struct cg *g, struct cg_fn *fn,
 	int op = -1;
 
 	for (uint32_t i = 0; i < in->nmods; i++) {
-		const char *s = in->mods[i];
+		enum ptx_mod mod = in->mods[i];
 
-		if (!strcmp(s, "cluster") || !strcmp(s, "aligned") ||
-		    !strcmp(s, "release") || !strcmp(s, "relaxed") ||
-		    !strcmp(s, "acquire"))
+		if (mod == MOD_CLUSTER || mod == MOD_ALIGNED ||
+		    mod == MOD_RELEASE || mod == MOD_RELAXED ||
+		    mod == MOD_ACQUIRE)
 			continue;
-		if (!strcmp(s, "arrive") && op < 0)
+		if (mod == MOD_ARRIVE && op < 0)
 			op = VISA_BAR_CLUSTER_ARRIVE;
-		else if (!strcmp(s, "wait") && op < 0)
+		else if (mod == MOD_WAIT && op < 0)
 			op = VISA_BAR_CLUSTER_WAIT;
 		else
 			cg_fail(g, &in->pos, "'barrier.cluster' does not take .%s",
-				s);
+				ptx_mod_name(mod));
 	}
 	if (op < 0)
 		cg_fail(g, &in->pos, "'barrier.cluster' needs .arrive or .wait");
@@ -164,7 +170,7 @@ static bool sel_mov_pred_sreg(struct cg *g, struct cg_fn *fn,
 	struct visa_insn *vi;
 	uint16_t t, pd;
 
-	if (strcmp(in->op, "mov") || !insn_has(in, "pred") || in->nops != 2 ||
+	if (!insn_has(in, MOD_PRED) || in->nops != 2 ||
 	    in->ops[1].kind != PO_SREG ||
 	    in->ops[1].sreg != SR_IS_EXPLICIT_CLUSTER)
 		return false;
@@ -183,19 +189,21 @@ static bool sel_mov_pred_sreg(struct cg *g, struct cg_fn *fn,
 
 bool cg_select_coop(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
-	if (sel_mov_pred_sreg(g, fn, in))
-		return true;
-	if (!strcmp(in->op, "mapa")) {
+	switch (in->op) {
+	case OP_MOV:
+		return sel_mov_pred_sreg(g, fn, in);
+	case OP_MAPA:
 		sel_mapa(g, fn, in, false);
 		return true;
-	}
-	if (!strcmp(in->op, "getctarank")) {
+	case OP_GETCTARANK:
 		sel_mapa(g, fn, in, true);
 		return true;
-	}
-	if (!strcmp(in->op, "barrier") && insn_has(in, "cluster")) {
+	case OP_BARRIER:
+		if (!insn_has(in, MOD_CLUSTER))
+			return false;
 		sel_bar_cluster(g, fn, in);
 		return true;
+	default:
+		return false;
 	}
-	return false;
 }

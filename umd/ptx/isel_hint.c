@@ -18,13 +18,11 @@
  *   createpolicy.fractional.L2::evict_last.b64 %rd1, 0.5;  MOV %rd1, policy
  *   ld.global.L2::cache_hint.u32 %r1, [%rd2], %rd1;        ld.global.u32 %r1, [%rd2]
  */
-#include <string.h>
-
 #include "isel.h"
 
-static const char *const priorities[] = {
-	"L2::evict_normal", "L2::evict_last", "L2::evict_first",
-	"L2::evict_unchanged",
+static const enum ptx_mod priorities[] = {
+	MOD_L2_EVICT_NORMAL, MOD_L2_EVICT_LAST, MOD_L2_EVICT_FIRST,
+	MOD_L2_EVICT_UNCHANGED,
 };
 
 /* The policy's value: primary priority + 1 in bits 0-3, secondary in
@@ -36,9 +34,9 @@ static uint64_t policy_value(const struct ptx_insn *in)
 
 	for (uint32_t i = 0; i < in->nmods; i++)
 		for (uint32_t p = 0; p < 4; p++)
-			if (!strcmp(in->mods[i], priorities[p]) && n < 2)
+			if (in->mods[i] == priorities[p] && n < 2)
 				v |= (uint64_t)(p + 1) << (4 * n++);
-	if (insn_has(in, "range"))
+	if (insn_has(in, MOD_RANGE))
 		v |= 1u << 8;
 	return v;
 }
@@ -46,15 +44,15 @@ static uint64_t policy_value(const struct ptx_insn *in)
 static void sel_createpolicy(struct cg *g, struct cg_fn *fn,
 			     const struct ptx_insn *in)
 {
-	bool cvt = insn_has(in, "cvt");
+	bool cvt = insn_has(in, MOD_CVT);
 	struct visa_insn *vi;
 	uint16_t d, a;
 
-	if (!insn_has(in, "b64") || in->nops < 1 ||
+	if (!insn_has(in, MOD_B64) || in->nops < 1 ||
 	    (cvt && in->nops != 2) ||
-	    (insn_has(in, "range") && in->nops != 4) ||
-	    (insn_has(in, "fractional") && in->nops > 2) ||
-	    (!cvt && !insn_has(in, "range") && !insn_has(in, "fractional")))
+	    (insn_has(in, MOD_RANGE) && in->nops != 4) ||
+	    (insn_has(in, MOD_FRACTIONAL) && in->nops > 2) ||
+	    (!cvt && !insn_has(in, MOD_RANGE) && !insn_has(in, MOD_FRACTIONAL)))
 		cg_fail(g, &in->pos,
 			"createpolicy needs .fractional, .range or .cvt.L2, .b64 and its operands");
 	if (!cvt && !policy_value(in))
@@ -74,23 +72,29 @@ bool cg_select_hint(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 	struct ptx_insn plain;
 	uint32_t j = 0;
 
-	if (!strcmp(in->op, "createpolicy")) {
+	switch (in->op) {
+	case OP_CREATEPOLICY:
 		sel_createpolicy(g, fn, in);
 		return true;
-	}
-	if ((strcmp(in->op, "ld") && strcmp(in->op, "st") &&
-	     strcmp(in->op, "red") && strcmp(in->op, "atom")) ||
-	    !insn_has(in, "L2::cache_hint"))
+	case OP_LD:
+	case OP_ST:
+	case OP_RED:
+	case OP_ATOM:
+		if (!insn_has(in, MOD_L2_CACHE_HINT))
+			return false;
+		break;
+	default:
 		return false;
+	}
 	if (in->nops < 3)
 		cg_fail(g, &in->pos,
 			"'%s' with .L2::cache_hint needs the cache policy as its last operand",
-			in->op);
+			ptx_op_name(in->op));
 	/* evaluated for its checks (a 64-bit register or a literal) */
 	cg_src(g, fn, &in->ops[in->nops - 1], PT_B64);
 	plain = *in;
 	for (uint32_t i = 0; i < in->nmods; i++)
-		if (strcmp(in->mods[i], "L2::cache_hint"))
+		if (in->mods[i] != MOD_L2_CACHE_HINT)
 			plain.mods[j++] = in->mods[i];
 	plain.nmods = j;
 	plain.nops--;

@@ -22,24 +22,24 @@
  * same function that tells the firmware where their elements lie.
  */
 #include <string.h>
-#include <strings.h>
 
 #include "isel.h"
 #include "vgpu_mma.h"
 
-static const char *const shape_names[VISA_MMA_SHAPE_COUNT] = {
-#define X(name, m, n, k) #name,
+/* The modifier of each vISA shape: MOD_M16N8K16 for VISA_MMA_M16N8K16. */
+static const enum ptx_mod shape_mods[VISA_MMA_SHAPE_COUNT] = {
+#define X(name, m, n, k) MOD_##name,
 	VISA_MMA_SHAPES(X)
 #undef X
 };
 
-static const char *const type_names[VISA_MMA_TYPE_COUNT] = {
-	[VISA_MMA_F16] = "f16", [VISA_MMA_BF16] = "bf16",
-	[VISA_MMA_TF32] = "tf32", [VISA_MMA_F32] = "f32",
-	[VISA_MMA_F64] = "f64", [VISA_MMA_S8] = "s8", [VISA_MMA_U8] = "u8",
-	[VISA_MMA_S4] = "s4", [VISA_MMA_U4] = "u4", [VISA_MMA_B1] = "b1",
-	[VISA_MMA_S32] = "s32", [VISA_MMA_E4M3] = "e4m3",
-	[VISA_MMA_E5M2] = "e5m2",
+static const enum ptx_mod type_mods[VISA_MMA_TYPE_COUNT] = {
+	[VISA_MMA_F16] = MOD_F16, [VISA_MMA_BF16] = MOD_BF16,
+	[VISA_MMA_TF32] = MOD_TF32, [VISA_MMA_F32] = MOD_F32,
+	[VISA_MMA_F64] = MOD_F64, [VISA_MMA_S8] = MOD_S8, [VISA_MMA_U8] = MOD_U8,
+	[VISA_MMA_S4] = MOD_S4, [VISA_MMA_U4] = MOD_U4, [VISA_MMA_B1] = MOD_B1,
+	[VISA_MMA_S32] = MOD_S32, [VISA_MMA_E4M3] = MOD_E4M3,
+	[VISA_MMA_E5M2] = MOD_E5M2,
 };
 
 static const unsigned int slot_base[3] = {
@@ -68,53 +68,81 @@ static void read_mods(struct cg *g, const struct ptx_insn *in, uint32_t first,
 	mm->layout[0] = mm->layout[1] = -1;
 	mm->space = VISA_SPACE_GENERIC;
 	for (uint32_t i = first; i < in->nmods; i++) {
-		const char *s = in->mods[i];
+		enum ptx_mod s = in->mods[i];
 		unsigned int t;
 
 		for (t = 0; t < VISA_MMA_SHAPE_COUNT; t++)
-			if (!strcasecmp(s, shape_names[t]))
+			if (s == shape_mods[t])
 				break;
 		if (t < VISA_MMA_SHAPE_COUNT) {
 			mm->shape = (int)t;
 			continue;
 		}
 		for (t = 0; t < VISA_MMA_TYPE_COUNT; t++)
-			if (!strcmp(s, type_names[t]))
+			if (s == type_mods[t] && s != MOD_NONE)
 				break;
 		if (t < VISA_MMA_TYPE_COUNT && mm->ntypes < 4) {
 			mm->types[mm->ntypes++] = (int)t;
 			continue;
 		}
-		if ((!strcmp(s, "row") || !strcmp(s, "col")) && mm->nlayout < 2)
-			mm->layout[mm->nlayout++] = s[0] == 'c';
-		else if (!strcmp(s, "global"))
+		switch (s) {
+		case MOD_ROW:
+		case MOD_COL:
+			if (mm->nlayout == 2)
+				goto unsupported;
+			mm->layout[mm->nlayout++] = s == MOD_COL;
+			break;
+		case MOD_GLOBAL:
 			mm->space = VISA_SPACE_GLOBAL;
-		else if (!strcmp(s, "shared") || !strcmp(s, "shared::cta"))
+			break;
+		case MOD_SHARED:
+		case MOD_SHARED_CTA:
 			mm->space = VISA_SPACE_SHARED;
-		else if (!strcmp(s, "satfinite"))
+			break;
+		case MOD_SATFINITE:
 			mm->satfinite = true;
-		else if (!strcmp(s, "trans"))
+			break;
+		case MOD_TRANS:
 			mm->trans = true;
-		else if (!strcmp(s, "popc"))
+			break;
+		case MOD_POPC:
 			mm->popc = true;
-		else if (!strcmp(s, "xor"))
+			break;
+		case MOD_XOR:
 			mm->bop = VISA_MMA_BOP_XOR;
-		else if (!strcmp(s, "and"))
+			break;
+		case MOD_AND:
 			mm->bop = VISA_MMA_BOP_AND;
-		else if (!strcmp(s, "x1") || !strcmp(s, "x2") || !strcmp(s, "x4"))
-			mm->num = (unsigned int)(s[1] - '0');
-		else if ((!strcmp(s, "a") || !strcmp(s, "b") || !strcmp(s, "c") ||
-			  !strcmp(s, "d")) && !mm->matrix)
-			mm->matrix = s[0];
-		else if (!strcmp(s, "sync"))
+			break;
+		case MOD_X1:
+		case MOD_X2:
+		case MOD_X4:
+			mm->num = s == MOD_X1 ? 1 : s == MOD_X2 ? 2 : 4;
+			break;
+		case MOD_A:
+		case MOD_B:
+		case MOD_C:
+		case MOD_D:
+			if (mm->matrix)
+				goto unsupported;
+			mm->matrix = ptx_mod_name(s)[0];
+			break;
+		case MOD_SYNC:
 			mm->sync = true;
-		else if (strcmp(s, "aligned") &&
-			 strcmp(s, "rn") && strcmp(s, "m8n8") && strcmp(s, "b16"))
+			break;
+		case MOD_ALIGNED:
+		case MOD_RN:
+		case MOD_M8N8:
+		case MOD_B16:
+			break;
+		default:
+unsupported:
 			cg_unsupported(g, &in->pos, "'.%s' on '%s' is not supported",
-				       s, in->op);
+				       ptx_mod_name(s), ptx_op_name(in->op));
+		}
 	}
 	if (!mm->sync)
-		cg_fail(g, &in->pos, "'%s' needs .sync", in->op);
+		cg_fail(g, &in->pos, "'%s' needs .sync", ptx_op_name(in->op));
 }
 
 /* The registers of a fragment operand: a {vector} or one register. */
@@ -223,7 +251,7 @@ static struct visa_mma_frag fragment(struct cg *g, const struct ptx_insn *in,
 	    visa_mma_fragment((unsigned int)shape, (unsigned int)type, mx, &f))
 		cg_unsupported(g, &in->pos,
 			       "'%s' with this shape and type is not supported",
-			       in->op);
+			       ptx_op_name(in->op));
 	return f;
 }
 
@@ -242,7 +270,8 @@ static void sel_wmma_ldst(struct cg *g, struct cg_fn *fn,
 	read_mods(g, in, 1, &mm);
 	if (mm.ntypes != 1 || mm.nlayout != 1 || !mm.matrix ||
 	    (store != (mm.matrix == 'd')) || in->nops < 2 || in->nops > 3)
-		cg_fail(g, &in->pos, "malformed '%s.%s'", in->op, in->mods[0]);
+		cg_fail(g, &in->pos, "malformed '%s.%s'", ptx_op_name(in->op),
+			ptx_mod_name(in->mods[0]));
 	mx = mm.matrix == 'a' ? VISA_MMA_A : mm.matrix == 'b' ? VISA_MMA_B :
 	     VISA_MMA_C;
 	f = fragment(g, in, mm.shape, mm.types[0], mx);
@@ -303,7 +332,7 @@ static void sel_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 
 	read_mods(g, in, first, &mm);
 	if (in->nops != 4)
-		cg_fail(g, &in->pos, "'%s' takes d, a, b, c", in->op);
+		cg_fail(g, &in->pos, "'%s' takes d, a, b, c", ptx_op_name(in->op));
 	if (mm.ntypes == 2) {
 		dt = mm.types[0];
 		ct = mm.types[1];
@@ -316,21 +345,21 @@ static void sel_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		ct = mm.types[3];
 	} else {
 		cg_unsupported(g, &in->pos, "'%s' with these types is not supported",
-			       in->op);
+			       ptx_op_name(in->op));
 	}
 	if ((at == VISA_MMA_B1) != (mm.bop != 0) || (mm.bop && !mm.popc))
 		cg_fail(g, &in->pos, "b1 '%s' needs .xor.popc or .and.popc",
-			in->op);
+			ptx_op_name(in->op));
 	if (mm.satfinite && at != VISA_MMA_S8 && at != VISA_MMA_U8 &&
 	    at != VISA_MMA_S4 && at != VISA_MMA_U4)
 		cg_unsupported(g, &in->pos, "'.satfinite' on '%s' with %s inputs",
-			       in->op, type_names[at]);
+			       ptx_op_name(in->op), ptx_mod_name(type_mods[at]));
 	fa = fragment(g, in, mm.shape, at, VISA_MMA_A);
 	if (bt < 0)
 		bt = at;
 	if (bt != at && first)	/* wmma: never */
 		cg_unsupported(g, &in->pos, "'%s' takes A and B of one type",
-			       in->op);
+			       ptx_op_name(in->op));
 	fb = fragment(g, in, mm.shape, bt, VISA_MMA_B);
 	fc = fragment(g, in, mm.shape, ct, VISA_MMA_C);
 	fd = fragment(g, in, mm.shape, dt, VISA_MMA_C);
@@ -349,8 +378,8 @@ static void sel_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 static void sel_matrix(struct cg *g, struct cg_fn *fn,
 		       const struct ptx_insn *in)
 {
-	bool load = !strcmp(in->op, "ldmatrix");
-	bool move = !strcmp(in->op, "movmatrix");
+	bool load = in->op == OP_LDMATRIX;
+	bool move = in->op == OP_MOVMATRIX;
 	struct mma_mods mm;
 	struct visa_insn *vi;
 	uint16_t a;
@@ -358,7 +387,7 @@ static void sel_matrix(struct cg *g, struct cg_fn *fn,
 	read_mods(g, in, 0, &mm);
 	if (in->nops != 2 || mm.ntypes || (move ? !mm.trans || mm.num :
 					   !mm.num))
-		cg_fail(g, &in->pos, "malformed '%s'", in->op);
+		cg_fail(g, &in->pos, "malformed '%s'", ptx_op_name(in->op));
 	if (move) {
 		put(g, fn, &in->ops[1], 1, 0);
 		cg_insn(fn, VISA_OP_MOVMATRIX, VISA_T_B64);
@@ -397,12 +426,12 @@ static uint16_t op3(struct cg *g, struct cg_fn *fn, uint16_t op, uint8_t type,
 static void sel_cvt_tf32(struct cg *g, struct cg_fn *fn,
 			 const struct ptx_insn *in)
 {
-	bool rna = insn_has(in, "rna"), rn = insn_has(in, "rn");
+	bool rna = insn_has(in, MOD_RNA), rn = insn_has(in, MOD_RN);
 	uint16_t a, x, r, p, d;
 	struct visa_insn *vi;
 
-	if (!insn_has(in, "f32") || in->nops != 2 || insn_has(in, "relu") ||
-	    insn_has(in, "satfinite") || (!rna && !rn && !insn_has(in, "rz")))
+	if (!insn_has(in, MOD_F32) || in->nops != 2 || insn_has(in, MOD_RELU) ||
+	    insn_has(in, MOD_SATFINITE) || (!rna && !rn && !insn_has(in, MOD_RZ)))
 		cg_unsupported(g, &in->pos,
 			       "only cvt.{rna,rn,rz}.tf32.f32 is supported");
 	a = cg_src(g, fn, &in->ops[1], PT_B32);
@@ -436,34 +465,41 @@ static void sel_cvt_tf32(struct cg *g, struct cg_fn *fn,
 
 bool cg_select_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
-	if (!strcmp(in->op, "cvt") && insn_has(in, "tf32")) {
+	switch (in->op) {
+	case OP_CVT:
+		if (!insn_has(in, MOD_TF32))
+			return false;
 		sel_cvt_tf32(g, fn, in);
 		return true;
-	}
-	if (!strcmp(in->op, "wmma")) {
+	case OP_WMMA:
 		if (!in->nmods)
 			cg_fail(g, &in->pos, "'wmma' needs .load, .store or .mma");
-		if (!strcmp(in->mods[0], "load"))
+		switch (in->mods[0]) {
+		case MOD_LOAD:
 			sel_wmma_ldst(g, fn, in, false);
-		else if (!strcmp(in->mods[0], "store"))
+			break;
+		case MOD_STORE:
 			sel_wmma_ldst(g, fn, in, true);
-		else if (!strcmp(in->mods[0], "mma"))
+			break;
+		case MOD_MMA:
 			sel_mma(g, fn, in, 1);
-		else
+			break;
+		default:
 			cg_unsupported(g, &in->pos, "'wmma.%s' is not supported",
-				       in->mods[0]);
+				       ptx_mod_name(in->mods[0]));
+		}
 		return true;
-	}
-	if (!strcmp(in->op, "mma")) {
-		if (in->nmods && !strcmp(in->mods[0], "sp"))
+	case OP_MMA:
+		if (in->nmods && in->mods[0] == MOD_SP)
 			cg_unsupported(g, &in->pos, "sparse 'mma.sp' is not supported");
 		sel_mma(g, fn, in, 0);
 		return true;
-	}
-	if (!strcmp(in->op, "ldmatrix") || !strcmp(in->op, "stmatrix") ||
-	    !strcmp(in->op, "movmatrix")) {
+	case OP_LDMATRIX:
+	case OP_STMATRIX:
+	case OP_MOVMATRIX:
 		sel_matrix(g, fn, in);
 		return true;
+	default:
+		return false;
 	}
-	return false;
 }

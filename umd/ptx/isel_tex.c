@@ -27,10 +27,10 @@
 
 #include "isel.h"
 
-static const char *const geom_names[VISA_TEX_GEOM_COUNT] = {
-	[VISA_TEX_1D] = "1d", [VISA_TEX_2D] = "2d", [VISA_TEX_3D] = "3d",
-	[VISA_TEX_A1D] = "a1d", [VISA_TEX_A2D] = "a2d",
-	[VISA_TEX_CUBE] = "cube", [VISA_TEX_ACUBE] = "acube",
+static const enum ptx_mod geom_mods[VISA_TEX_GEOM_COUNT] = {
+	[VISA_TEX_1D] = MOD_1D, [VISA_TEX_2D] = MOD_2D, [VISA_TEX_3D] = MOD_3D,
+	[VISA_TEX_A1D] = MOD_A1D, [VISA_TEX_A2D] = MOD_A2D,
+	[VISA_TEX_CUBE] = MOD_CUBE, [VISA_TEX_ACUBE] = MOD_ACUBE,
 };
 
 /* Coordinate vector elements PTX writes per geometry. */
@@ -46,19 +46,19 @@ struct tmods {
 	bool taken[PTX_MAX_MODS];
 };
 
-static bool take(struct tmods *m, const char *name)
+static bool take(struct tmods *m, enum ptx_mod mod)
 {
 	for (uint32_t i = 0; i < m->in->nmods; i++)
-		if (!m->taken[i] && !strcmp(m->in->mods[i], name))
+		if (!m->taken[i] && m->in->mods[i] == mod)
 			return m->taken[i] = true;
 	return false;
 }
 
 /* The index of the one of @names present, or -1. */
-static int take_of(struct tmods *m, const char *const *names, int n)
+static int take_of(struct tmods *m, const enum ptx_mod *names, int n)
 {
 	for (int i = 0; i < n; i++)
-		if (names[i] && take(m, names[i]))
+		if (names[i] != MOD_NONE && take(m, names[i]))
 			return i;
 	return -1;
 }
@@ -67,7 +67,7 @@ static int take_of(struct tmods *m, const char *const *names, int n)
 static enum ptx_type take_type(struct tmods *m)
 {
 	for (uint32_t i = 0; i < m->in->nmods; i++) {
-		enum ptx_type t = ptx_type_from_name(m->in->mods[i]);
+		enum ptx_type t = ptx_mod_type(m->in->mods[i]);
 
 		if (!m->taken[i] && t != PT_NONE) {
 			m->taken[i] = true;
@@ -79,18 +79,19 @@ static enum ptx_type take_type(struct tmods *m)
 
 static void finish(struct cg *g, struct tmods *m)
 {
-	static const char *const cache_ops[] = { "ca", "cg", "cs", "cv",
-						 "wb", "wt" };
+	static const enum ptx_mod cache_ops[] = { MOD_CA, MOD_CG, MOD_CS, MOD_CV,
+						 MOD_WB, MOD_WT };
 
 	for (uint32_t i = 0; i < m->in->nmods; i++) {
 		bool ignore = false;
 
 		for (size_t j = 0; j < sizeof(cache_ops) / sizeof(*cache_ops); j++)
-			ignore |= !strcmp(m->in->mods[i], cache_ops[j]);
+			ignore |= m->in->mods[i] == cache_ops[j];
 		if (!m->taken[i] && !ignore)
 			cg_unsupported(g, &m->in->pos,
 				       "modifier '.%s' of '%s' is not supported",
-				       m->in->mods[i], m->in->op);
+				       ptx_mod_name(m->in->mods[i]),
+				       ptx_op_name(m->in->op));
 	}
 }
 
@@ -99,16 +100,16 @@ static void want_ops(struct cg *g, const struct ptx_insn *in, uint32_t lo,
 {
 	if (in->nops < lo || in->nops > hi)
 		cg_fail(g, &in->pos, "'%s' takes %u to %u operands, not %u",
-			in->op, lo, hi, in->nops);
+			ptx_op_name(in->op), lo, hi, in->nops);
 }
 
 static int geometry(struct cg *g, struct tmods *m)
 {
-	int geom = take_of(m, geom_names, VISA_TEX_GEOM_COUNT);
+	int geom = take_of(m, geom_mods, VISA_TEX_GEOM_COUNT);
 
 	if (geom < 0)
 		cg_fail(g, &m->in->pos, "'%s' needs a geometry (.1d, .2d, .3d, .a1d, .a2d, .cube, .acube)",
-			m->in->op);
+			ptx_op_name(m->in->op));
 	return geom;
 }
 
@@ -183,7 +184,7 @@ static void coords(struct cg *g, struct cg_fn *fn, const struct ptx_operand *a,
 
 	if (a->nelems != n && !(n == 4 && a->nelems == 3))
 		cg_fail(g, &a->pos, "a .%s access takes %u coordinate%s, not %u",
-			geom_names[geom], n, n == 1 ? "" : "s", a->nelems);
+			ptx_mod_name(geom_mods[geom]), n, n == 1 ? "" : "s", a->nelems);
 	for (uint32_t i = 0; i < a->nelems; i++) {
 		const struct ptx_operand *e = &a->elems[i];
 		/* the layer of a1d/a2d/acube is .s32 whatever ct is */
@@ -208,10 +209,10 @@ static void dests(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 
 	if (n != want)
 		cg_fail(g, &o->pos, "'%s' writes %u elements, not %u",
-			fn->cur ? fn->cur->op : "", want, n);
+			ptx_op_name(fn->cur ? fn->cur->op : OP_NONE), want, n);
 	if (o->pred2)
 		cg_unsupported(g, &o->pos, "the predicate result of '%s'",
-			       fn->cur ? fn->cur->op : "");
+			       ptx_op_name(fn->cur ? fn->cur->op : OP_NONE));
 	for (uint32_t i = 0; i < n; i++) {
 		const struct ptx_operand *e = o->kind == PO_VEC ? &o->elems[i] : o;
 
@@ -230,8 +231,8 @@ static void dests(struct cg *g, struct cg_fn *fn, const struct ptx_operand *o,
 static void sel_tex(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		    bool gather)
 {
-	static const char *const comps[] = { "r", "g", "b", "a" };
-	static const char *const lods[] = { NULL, "level", "grad" };
+	static const enum ptx_mod comps[] = { MOD_R, MOD_G, MOD_B, MOD_A };
+	static const enum ptx_mod lods[] = { MOD_NONE, MOD_LEVEL, MOD_GRAD };
 	struct tmods m = { .in = in };
 	int geom, comp = 0, lod = 0;
 	enum ptx_type dt, ct;
@@ -248,20 +249,20 @@ static void sel_tex(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		lod = take_of(&m, lods, 3);
 		if (lod < 0)
 			lod = 0;
-		take(&m, "base");
+		take(&m, MOD_BASE);
 	}
 	geom = geometry(g, &m);
 	if (gather && geom != VISA_TEX_2D && geom != VISA_TEX_A2D &&
 	    geom != VISA_TEX_CUBE && geom != VISA_TEX_ACUBE)
 		cg_fail(g, &in->pos, "'tld4' takes .2d, .a2d, .cube or .acube");
-	if (!take(&m, "v4"))
-		cg_unsupported(g, &in->pos, "'%s' without .v4", in->op);
+	if (!take(&m, MOD_V4))
+		cg_unsupported(g, &in->pos, "'%s' without .v4", ptx_op_name(in->op));
 	dt = take_type(&m);
 	ct = take_type(&m);
 	if ((dt != PT_F32 && dt != PT_S32 && dt != PT_U32) ||
 	    (ct != PT_F32 && ct != PT_S32))
 		cg_unsupported(g, &in->pos, "'%s' types .%s.%s (.f32/.s32/.u32 results, .f32/.s32 coordinates)",
-			       in->op, ptx_type_name(dt), ptx_type_name(ct));
+			       ptx_op_name(in->op), ptx_type_name(dt), ptx_type_name(ct));
 	finish(g, &m);
 	nops = 2 + (lod == VISA_TEX_LOD_LEVEL) + 2 * (lod == VISA_TEX_LOD_GRAD);
 	want_ops(g, in, nops, nops + 2);
@@ -297,7 +298,7 @@ static void sel_tex(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	if (i < in->nops)
 		cg_unsupported(g, &in->ops[i].pos,
 			       "depth comparison ('%s' with a reference value) is not supported",
-			       in->op);
+			       ptx_op_name(in->op));
 	vi = cg_insn(fn, gather ? VISA_OP_TLD4 : VISA_OP_TEX, cg_vtype(dt));
 	vi->a = h;
 	vi->imm = imm;
@@ -315,21 +316,21 @@ struct surf {
 static void surf_mods(struct cg *g, struct tmods *m, struct surf *s,
 		      bool formatted_ok, int *atom)
 {
-	static const char *const clamps[] = { "trap", "clamp", "zero" };
-	static const char *const vecs[] = { NULL, "v2", "v4" };
-	static const char *const atoms[] = {
-		[VISA_ATOM_ADD] = "add", [VISA_ATOM_MIN] = "min",
-		[VISA_ATOM_MAX] = "max", [VISA_ATOM_AND] = "and",
-		[VISA_ATOM_OR] = "or",
+	static const enum ptx_mod clamps[] = { MOD_TRAP, MOD_CLAMP, MOD_ZERO };
+	static const enum ptx_mod vecs[] = { MOD_NONE, MOD_V2, MOD_V4 };
+	static const enum ptx_mod atoms[] = {
+		[VISA_ATOM_ADD] = MOD_ADD, [VISA_ATOM_MIN] = MOD_MIN,
+		[VISA_ATOM_MAX] = MOD_MAX, [VISA_ATOM_AND] = MOD_AND,
+		[VISA_ATOM_OR] = MOD_OR,
 	};
 	const struct ptx_insn *in = m->in;
-	bool formatted = take(m, "p");
+	bool formatted = take(m, MOD_P);
 	int c, v;
 
-	if (!formatted && !take(m, "b"))
-		cg_fail(g, &in->pos, "'%s' needs .b or .p", in->op);
+	if (!formatted && !take(m, MOD_B))
+		cg_fail(g, &in->pos, "'%s' needs .b or .p", ptx_op_name(in->op));
 	if (formatted && !formatted_ok)
-		cg_unsupported(g, &in->pos, "'%s.p' is not supported", in->op);
+		cg_unsupported(g, &in->pos, "'%s.p' is not supported", ptx_op_name(in->op));
 	if (atom) {
 		*atom = take_of(m, atoms, VISA_ATOM_OR + 1);
 		if (*atom < 0)
@@ -337,7 +338,7 @@ static void surf_mods(struct cg *g, struct tmods *m, struct surf *s,
 	}
 	s->geom = geometry(g, m);
 	if (s->geom > VISA_TEX_A2D)
-		cg_fail(g, &in->pos, "'%s' takes .1d, .2d, .3d, .a1d or .a2d", in->op);
+		cg_fail(g, &in->pos, "'%s' takes .1d, .2d, .3d, .a1d or .a2d", ptx_op_name(in->op));
 	v = take_of(m, vecs, 3);
 	s->vec_log2 = v < 0 ? 0 : (uint32_t)v;
 	s->t = take_type(m);
@@ -347,10 +348,10 @@ static void surf_mods(struct cg *g, struct tmods *m, struct surf *s,
 	case 4: s->elem_log2 = 2; break;
 	case 8: s->elem_log2 = 3; break;
 	default:
-		cg_fail(g, &in->pos, "'%s' needs an element type (.b8 ... .b64)", in->op);
+		cg_fail(g, &in->pos, "'%s' needs an element type (.b8 ... .b64)", ptx_op_name(in->op));
 	}
 	if (s->elem_log2 == 3 && s->vec_log2 == 2)
-		cg_fail(g, &in->pos, "'%s' cannot access .v4.b64", in->op);
+		cg_fail(g, &in->pos, "'%s' cannot access .v4.b64", ptx_op_name(in->op));
 	c = take_of(m, clamps, 3);
 	finish(g, m);
 	s->imm = (uint64_t)s->geom |
@@ -363,7 +364,7 @@ static void surf_mods(struct cg *g, struct tmods *m, struct surf *s,
 static void sel_surf(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
 	struct tmods m = { .in = in };
-	bool load = !strcmp(in->op, "suld"), red = !strcmp(in->op, "sured");
+	bool load = in->op == OP_SULD, red = in->op == OP_SURED;
 	const struct ptx_operand *addr = &in->ops[load ? 1 : 0];
 	struct surf s;
 	struct visa_insn *vi;
@@ -404,32 +405,32 @@ static void sel_surf(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 /* txq, suq: one property into d */
 static void sel_query(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
-	static const char *const names[VISA_TXQ_COUNT] = {
-		[VISA_TXQ_WIDTH] = "width", [VISA_TXQ_HEIGHT] = "height",
-		[VISA_TXQ_DEPTH] = "depth",
-		[VISA_TXQ_CHANNEL_DATA_TYPE] = "channel_data_type",
-		[VISA_TXQ_CHANNEL_ORDER] = "channel_order",
-		[VISA_TXQ_NORMALIZED_COORDS] = "normalized_coords",
-		[VISA_TXQ_FILTER_MODE] = "filter_mode",
-		[VISA_TXQ_ADDR_MODE_0] = "addr_mode_0",
-		[VISA_TXQ_ADDR_MODE_1] = "addr_mode_1",
-		[VISA_TXQ_ADDR_MODE_2] = "addr_mode_2",
-		[VISA_TXQ_NUM_MIPMAP_LEVELS] = "num_mipmap_levels",
-		[VISA_TXQ_NUM_SAMPLES] = "num_samples",
-		[VISA_TXQ_ARRAY_SIZE] = "array_size",
-		[VISA_TXQ_MEMORY_LAYOUT] = "memory_layout",
+	static const enum ptx_mod names[VISA_TXQ_COUNT] = {
+		[VISA_TXQ_WIDTH] = MOD_WIDTH, [VISA_TXQ_HEIGHT] = MOD_HEIGHT,
+		[VISA_TXQ_DEPTH] = MOD_DEPTH,
+		[VISA_TXQ_CHANNEL_DATA_TYPE] = MOD_CHANNEL_DATA_TYPE,
+		[VISA_TXQ_CHANNEL_ORDER] = MOD_CHANNEL_ORDER,
+		[VISA_TXQ_NORMALIZED_COORDS] = MOD_NORMALIZED_COORDS,
+		[VISA_TXQ_FILTER_MODE] = MOD_FILTER_MODE,
+		[VISA_TXQ_ADDR_MODE_0] = MOD_ADDR_MODE_0,
+		[VISA_TXQ_ADDR_MODE_1] = MOD_ADDR_MODE_1,
+		[VISA_TXQ_ADDR_MODE_2] = MOD_ADDR_MODE_2,
+		[VISA_TXQ_NUM_MIPMAP_LEVELS] = MOD_NUM_MIPMAP_LEVELS,
+		[VISA_TXQ_NUM_SAMPLES] = MOD_NUM_SAMPLES,
+		[VISA_TXQ_ARRAY_SIZE] = MOD_ARRAY_SIZE,
+		[VISA_TXQ_MEMORY_LAYOUT] = MOD_MEMORY_LAYOUT,
 	};
 	struct tmods m = { .in = in };
-	bool level = !strcmp(in->op, "txq") && take(&m, "level");
+	bool level = in->op == OP_TXQ && take(&m, MOD_LEVEL);
 	int q = take_of(&m, names, VISA_TXQ_COUNT);
 	enum ptx_type t = take_type(&m);
 	struct visa_insn *vi;
 	uint16_t h, lv = VISA_OPND_NONE;
 
 	if (q < 0)
-		cg_fail(g, &in->pos, "'%s' needs a property (.width, .height, ...)", in->op);
+		cg_fail(g, &in->pos, "'%s' needs a property (.width, .height, ...)", ptx_op_name(in->op));
 	if (t != PT_B32)
-		cg_fail(g, &in->pos, "'%s' needs .b32", in->op);
+		cg_fail(g, &in->pos, "'%s' needs .b32", ptx_op_name(in->op));
 	finish(g, &m);
 	want_ops(g, in, 2 + level, 2 + level);
 	if (in->ops[1].kind != PO_ADDR || in->ops[1].nelems)
@@ -454,7 +455,7 @@ static void sel_query(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 static void sel_istypep(struct cg *g, struct cg_fn *fn,
 			const struct ptx_insn *in)
 {
-	static const char *const kinds[] = { "texref", "surfref", "samplerref" };
+	static const enum ptx_mod kinds[] = { MOD_TEXREF, MOD_SURFREF, MOD_SAMPLERREF };
 	struct tmods m = { .in = in };
 	int k = take_of(&m, kinds, 3);
 	struct visa_insn *vi;
@@ -489,18 +490,26 @@ static void sel_istypep(struct cg *g, struct cg_fn *fn,
 
 bool cg_select_tex(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
-	if (!strcmp(in->op, "tex"))
+	switch (in->op) {
+	case OP_TEX:
 		sel_tex(g, fn, in, false);
-	else if (!strcmp(in->op, "tld4"))
+		return true;
+	case OP_TLD4:
 		sel_tex(g, fn, in, true);
-	else if (!strcmp(in->op, "suld") || !strcmp(in->op, "sust") ||
-		 !strcmp(in->op, "sured"))
+		return true;
+	case OP_SULD:
+	case OP_SUST:
+	case OP_SURED:
 		sel_surf(g, fn, in);
-	else if (!strcmp(in->op, "txq") || !strcmp(in->op, "suq"))
+		return true;
+	case OP_TXQ:
+	case OP_SUQ:
 		sel_query(g, fn, in);
-	else if (!strcmp(in->op, "istypep"))
+		return true;
+	case OP_ISTYPEP:
 		sel_istypep(g, fn, in);
-	else
+		return true;
+	default:
 		return false;
-	return true;
+	}
 }

@@ -24,6 +24,16 @@
  *
  * vmad is not here: its operands may be negated ({-}a), which the
  * parser does not read; it is reported as unsupported.
+ *
+ * How a selector reads an instruction (the pattern of every isel*.c): the
+ * parser has decided the opcode and each modifier once, as kinds from the
+ * lists ptx_ops.h and ptx_mods.h/ptx_types.h, so a selector switches on
+ * in->op (OP_VADD4) and on in->mods[i] (MOD_SAT), and names them in
+ * messages with ptx_op_name() and ptx_mod_name().  To convert a selector
+ * written with strings: strcmp(in->op, "x") -> in->op == OP_X;
+ * insn_has(in, "x") -> insn_has(in, MOD_X); a table of names -> a table
+ * of MOD_X (or a switch); "%s", in->op -> ptx_op_name(in->op); and add
+ * any new opcode or modifier word as one line of those lists.
  */
 #include <string.h>
 
@@ -42,46 +52,54 @@ struct video {
 	int shift_mode;		/* vshl/vshr: 0 clamp, 1 wrap */
 };
 
-static const struct {
-	const char *name;
-	enum vop op;
-	bool scalar, simd;
-} video_ops[] = {
-	{ "vadd", V_ADD, true, true }, { "vsub", V_SUB, true, true },
-	{ "vavrg", V_AVRG, false, true },
-	{ "vabsdiff", V_ABSDIFF, true, true },
-	{ "vmin", V_MIN, true, true }, { "vmax", V_MAX, true, true },
-	{ "vshl", V_SHL, true, false }, { "vshr", V_SHR, true, false },
-	{ "vset", V_SET, true, true },
-};
-
-static const char *const cmp_names[] = {
-	[VISA_CMP_EQ] = "eq", [VISA_CMP_NE] = "ne", [VISA_CMP_LT] = "lt",
-	[VISA_CMP_LE] = "le", [VISA_CMP_GT] = "gt", [VISA_CMP_GE] = "ge",
-};
-
 /* vadd4 -> V_ADD with 4 lanes; false if in is no video instruction. */
-static bool identify(const char *op, struct video *v)
+static bool identify(enum ptx_op op, struct video *v)
 {
-	uint32_t i;
-
-	for (i = 0; i < sizeof(video_ops) / sizeof(video_ops[0]); i++) {
-		size_t n = strlen(video_ops[i].name);
-
-		if (strncmp(op, video_ops[i].name, n))
-			continue;
-		if (!op[n] && video_ops[i].scalar) {
-			v->lanes = 0;
-		} else if ((op[n] == '2' || op[n] == '4') && !op[n + 1] &&
-			   video_ops[i].simd) {
-			v->lanes = (uint32_t)(op[n] - '0');
-		} else {
-			continue;
-		}
-		v->op = video_ops[i].op;
-		return true;
+	switch (op) {
+	case OP_VADD: case OP_VADD2: case OP_VADD4:
+		v->op = V_ADD;
+		break;
+	case OP_VSUB: case OP_VSUB2: case OP_VSUB4:
+		v->op = V_SUB;
+		break;
+	case OP_VAVRG2: case OP_VAVRG4:
+		v->op = V_AVRG;
+		break;
+	case OP_VABSDIFF: case OP_VABSDIFF2: case OP_VABSDIFF4:
+		v->op = V_ABSDIFF;
+		break;
+	case OP_VMIN: case OP_VMIN2: case OP_VMIN4:
+		v->op = V_MIN;
+		break;
+	case OP_VMAX: case OP_VMAX2: case OP_VMAX4:
+		v->op = V_MAX;
+		break;
+	case OP_VSHL:
+		v->op = V_SHL;
+		break;
+	case OP_VSHR:
+		v->op = V_SHR;
+		break;
+	case OP_VSET: case OP_VSET2: case OP_VSET4:
+		v->op = V_SET;
+		break;
+	default:
+		return false;
 	}
-	return false;
+	switch (op) {
+	case OP_VADD2: case OP_VSUB2: case OP_VAVRG2: case OP_VABSDIFF2:
+	case OP_VMIN2: case OP_VMAX2: case OP_VSET2:
+		v->lanes = 2;
+		break;
+	case OP_VADD4: case OP_VSUB4: case OP_VAVRG4: case OP_VABSDIFF4:
+	case OP_VMIN4: case OP_VMAX4: case OP_VSET4:
+		v->lanes = 4;
+		break;
+	default:
+		v->lanes = 0;
+		break;
+	}
+	return true;
 }
 
 static void read_mods(struct cg *g, struct video *v)
@@ -89,54 +107,63 @@ static void read_mods(struct cg *g, struct video *v)
 	const struct ptx_insn *in = v->in;
 	bool types[3] = { false };
 	uint32_t i, nt = 0, want = v->op == V_SET ? 2 : 3;
-	int c;
 
 	v->secop = -1;
 	v->cmp = -1;
 	v->shift_mode = -1;
 	for (i = 0; i < in->nmods; i++) {
-		const char *s = in->mods[i];
-		enum ptx_type t = ptx_type_from_name(s);
+		enum ptx_mod mod = in->mods[i];
+		enum ptx_type t = ptx_mod_type(mod);
 
 		if (t == PT_U32 || t == PT_S32) {
 			if (nt == 3)
-				cg_fail(g, &in->pos, "too many types on '%s'", in->op);
+				cg_fail(g, &in->pos, "too many types on '%s'",
+					ptx_op_name(in->op));
 			types[nt++] = t == PT_S32;
 			continue;
 		}
 		if (t != PT_NONE)
 			cg_fail(g, &in->pos, "'%s' takes only .u32 and .s32 types, not .%s",
-				in->op, s);
-		if (!strcmp(s, "sat") && v->op != V_SET) {
+				ptx_op_name(in->op), ptx_mod_name(mod));
+		switch (mod) {
+		case MOD_SAT:
+			if (v->op == V_SET)
+				break;
 			v->sat = true;
 			continue;
-		}
-		if ((!strcmp(s, "add") || (!v->lanes && (!strcmp(s, "min") ||
-						      !strcmp(s, "max")))) &&
-		    v->secop < 0) {
-			v->secop = s[1] == 'd' ? VISA_OP_ADD :
-				   s[1] == 'i' ? VISA_OP_MIN : VISA_OP_MAX;
+		case MOD_ADD:
+		case MOD_MIN:
+		case MOD_MAX:
+			if (v->secop >= 0 || (v->lanes && mod != MOD_ADD))
+				break;
+			v->secop = mod == MOD_ADD ? VISA_OP_ADD :
+				   mod == MOD_MIN ? VISA_OP_MIN : VISA_OP_MAX;
 			continue;
-		}
-		if ((v->op == V_SHL || v->op == V_SHR) && v->shift_mode < 0 &&
-		    (!strcmp(s, "clamp") || !strcmp(s, "wrap"))) {
-			v->shift_mode = s[0] == 'w';
+		case MOD_CLAMP:
+		case MOD_WRAP:
+			if ((v->op != V_SHL && v->op != V_SHR) ||
+			    v->shift_mode >= 0)
+				break;
+			v->shift_mode = mod == MOD_WRAP;
 			continue;
-		}
-		if (v->op == V_SET && v->cmp < 0) {
-			for (c = 0; c <= VISA_CMP_GE; c++)
-				if (!strcmp(s, cmp_names[c]))
-					break;
-			if (c <= VISA_CMP_GE) {
-				v->cmp = c;
-				continue;
-			}
+		case MOD_EQ: case MOD_NE: case MOD_LT:
+		case MOD_LE: case MOD_GT: case MOD_GE:
+			if (v->op != V_SET || v->cmp >= 0)
+				break;
+			v->cmp = mod == MOD_EQ ? VISA_CMP_EQ :
+				 mod == MOD_NE ? VISA_CMP_NE :
+				 mod == MOD_LT ? VISA_CMP_LT :
+				 mod == MOD_LE ? VISA_CMP_LE :
+				 mod == MOD_GT ? VISA_CMP_GT : VISA_CMP_GE;
+			continue;
+		default:
+			break;
 		}
 		cg_unsupported(g, &in->pos, "modifier '.%s' of '%s' is not supported",
-			       s, in->op);
+			       ptx_mod_name(mod), ptx_op_name(in->op));
 	}
 	if (nt != want)
-		cg_fail(g, &in->pos, "'%s' needs %s", in->op,
+		cg_fail(g, &in->pos, "'%s' needs %s", ptx_op_name(in->op),
 			want == 2 ? "two types (.atype.btype)" :
 				    "three types (.dtype.atype.btype)");
 	if (v->op == V_SET) {
@@ -145,18 +172,21 @@ static void read_mods(struct cg *g, struct video *v)
 		v->bsigned = types[1];
 		if (v->cmp < 0)
 			cg_fail(g, &in->pos, "'%s' needs a comparison (.eq, .lt, ...)",
-				in->op);
+				ptx_op_name(in->op));
 	} else {
 		v->dsigned = types[0];
 		v->asigned = types[1];
 		v->bsigned = types[2];
 	}
 	if ((v->op == V_SHL || v->op == V_SHR) && v->bsigned)
-		cg_fail(g, &in->pos, "the shift amount of '%s' is .u32", in->op);
+		cg_fail(g, &in->pos, "the shift amount of '%s' is .u32",
+			ptx_op_name(in->op));
 	if ((v->op == V_SHL || v->op == V_SHR) && v->shift_mode < 0)
-		cg_fail(g, &in->pos, "'%s' needs .clamp or .wrap", in->op);
+		cg_fail(g, &in->pos, "'%s' needs .clamp or .wrap",
+			ptx_op_name(in->op));
 	if (v->lanes && v->sat && v->secop >= 0)
-		cg_fail(g, &in->pos, "'%s' cannot saturate with .add", in->op);
+		cg_fail(g, &in->pos, "'%s' cannot saturate with .add",
+			ptx_op_name(in->op));
 }
 
 static uint16_t emit3(struct cg_fn *fn, uint16_t op, uint8_t type,
@@ -285,7 +315,7 @@ static void scalar_part(struct cg *g, const struct video *v,
 		return;
 	}
 	cg_fail(g, &o->pos, "'%s' takes .b0-.b3 or .h0/.h1, not .%s",
-		v->in->op, s);
+		ptx_op_name(v->in->op), s);
 }
 
 static void lower_scalar(struct cg *g, struct cg_fn *fn, struct video *v)
@@ -297,11 +327,11 @@ static void lower_scalar(struct cg *g, struct cg_fn *fn, struct video *v)
 	bool rsigned = v->op == V_SET ? false : v->dsigned;
 
 	if (in->nops != (merge || v->secop >= 0 ? 4u : 3u))
-		cg_fail(g, &in->pos, "'%s' takes %s operands", in->op,
+		cg_fail(g, &in->pos, "'%s' takes %s operands", ptx_op_name(in->op),
 			merge || v->secop >= 0 ? "four" : "three");
 	if (merge && v->secop >= 0)
 		cg_fail(g, &in->pos, "'%s' cannot both merge into d.%s and use a secondary operation",
-			in->op, in->ops[0].vsel);
+			ptx_op_name(in->op), in->ops[0].vsel);
 	scalar_part(g, v, &in->ops[0], &dpos, &dlen);
 	scalar_part(g, v, &in->ops[1], &apos, &alen);
 	scalar_part(g, v, &in->ops[2], &bpos, &blen);
@@ -359,7 +389,7 @@ static void simd_select(struct cg *g, const struct video *v,
 	return;
 bad:
 	cg_fail(g, &o->pos, "'%s' takes a selector of %u %s from %s, not .%s",
-		v->in->op, n, n == 4 ? "bytes" : "half-words",
+		ptx_op_name(v->in->op), n, n == 4 ? "bytes" : "half-words",
 		n == 4 ? "0-7 (.b3210)" : "0-3 (.h10)", s);
 }
 
@@ -385,7 +415,7 @@ static uint32_t simd_mask(struct cg *g, const struct video *v,
 	}
 	return mask;
 bad:
-	cg_fail(g, &o->pos, "'%s' takes a mask of %s, not .%s", v->in->op,
+	cg_fail(g, &o->pos, "'%s' takes a mask of %s, not .%s", ptx_op_name(v->in->op),
 		n == 4 ? "bytes (.b3210, .b20, ...)" : "half-words (.h0, .h1, .h10)",
 		o->vsel);
 }
@@ -398,7 +428,7 @@ static void lower_simd(struct cg *g, struct cg_fn *fn, struct video *v)
 	uint16_t src[2], c, t[4], acc, d;
 
 	if (in->nops != 4)
-		cg_fail(g, &in->pos, "'%s' takes four operands", in->op);
+		cg_fail(g, &in->pos, "'%s' takes four operands", ptx_op_name(in->op));
 	mask = simd_mask(g, v, &in->ops[0]);
 	simd_select(g, v, &in->ops[1], 0, asel);
 	simd_select(g, v, &in->ops[2], n, bsel);
@@ -449,10 +479,10 @@ bool cg_select_video(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 		if (in->ops[i].kind != PO_REG && in->ops[i].kind != PO_IMM)
 			cg_fail(g, &in->ops[i].pos,
 				"operands of '%s' are registers or integers",
-				in->op);
+				ptx_op_name(in->op));
 	if (in->ops[0].kind != PO_REG)
 		cg_fail(g, &in->ops[0].pos, "the destination of '%s' is a register",
-			in->op);
+			ptx_op_name(in->op));
 	if (v.lanes)
 		lower_simd(g, fn, &v);
 	else

@@ -654,7 +654,7 @@ static void bind_call_params(struct cg *g, struct cg_fn *fn)
 		const struct ptx_func *callee;
 		uint32_t nargs, nrets;
 
-		if (st->kind != ST_INSN || strcmp(st->insn->op, "call"))
+		if (st->kind != ST_INSN || st->insn->op != OP_CALL)
 			continue;
 		split_call(g, fn, st->insn, &c);
 		callee = call_callee(g, fn, &c);

@@ -6,8 +6,11 @@
  * statement syntax) and binds register names and function-local variables
  * to their declarations through a stack of scopes, because PTX lets inline
  * asm blocks "{ .reg .b32 t; ... }" reuse names.  Instructions are kept as
- * an opcode, a list of ".modifiers" and operands: what an instruction means
- * is decided later by the instruction selectors, which know each opcode.
+ * an opcode, a list of ".modifiers" and operands, the opcode and each
+ * modifier as its kind (OP_LD, MOD_GLOBAL: the lists in ptx_ops.h,
+ * ptx_mods.h and ptx_types.h), so an unknown word stops here, at its line
+ * and column; what a known instruction means is decided later by the
+ * instruction selectors, which switch on those kinds.
  * Names at module scope (variables, functions, labels) are resolved after
  * parsing, because calls and branches may refer forward and because
  * .extern names are bound across modules by the linker.
@@ -797,23 +800,6 @@ static bool is_video_selector(const char *s)
 }
 
 /* Only the video instructions (vadd, vadd4, vset2, ...) take selectors. */
-static bool is_video_op(const char *op)
-{
-	static const char *const names[] = {
-		"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr",
-		"vset", "vavrg",
-	};
-	size_t n, i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		n = strlen(names[i]);
-		if (!strncmp(op, names[i], n) &&
-		    (!op[n] || ((op[n] == '2' || op[n] == '4') && !op[n + 1])))
-			return true;
-	}
-	return false;
-}
-
 /* Bind a name to a function-local variable now; others are left to link. */
 static void bind_local_symbol(struct parser *p, struct ptx_operand *o)
 {
@@ -883,7 +869,8 @@ static void parse_address(struct parser *p, struct ptx_operand *o)
 		if (!is_punct(&p->tok, '{'))
 			FAIL(p, &p->tok.pos, "expected '{' of coordinates but found '%s'",
 			     tok_desc(&p->tok));
-		parse_group(p, &v, '}', PO_VEC);
+		/* not a vector: tensor coordinates come in 1 to 5 */
+		parse_group(p, &v, '}', PO_LIST);
 		o->elems = v.elems;
 		o->nelems = v.nelems;
 	}
@@ -1020,11 +1007,12 @@ static void parse_operand(struct parser *p, struct ptx_operand *o)
 }
 
 /*
- * Instruction families this compiler does not implement: say so before
- * their operands (warpgroup tensor cores, tcgen05, ...) can
- * produce a less helpful syntax error.
+ * An opcode not in ptx_ops.h: say so before its operands can produce a
+ * less helpful syntax error, and name the families known to be missing
+ * (warpgroup tensor cores, tcgen05, ...) as such.
  */
-static void check_supported_family(struct parser *p, const struct ptx_insn *in)
+static void unknown_opcode(struct parser *p, const char *op,
+			   const struct ptx_pos *pos)
 {
 	static const char *const families[] = {
 		"wgmma",
@@ -1036,9 +1024,10 @@ static void check_supported_family(struct parser *p, const struct ptx_insn *in)
 	unsigned int i;
 
 	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		if (!strcmp(in->op, families[i]))
-			UNSUPPORTED(p, &in->pos, "'%s' instructions are not supported",
-				    in->op);
+		if (!strcmp(op, families[i]))
+			UNSUPPORTED(p, pos, "'%s' instructions are not supported",
+				    op);
+	UNSUPPORTED(p, pos, "unknown or unsupported instruction '%s'", op);
 }
 
 static void parse_instruction(struct parser *p)
@@ -1046,6 +1035,7 @@ static void parse_instruction(struct parser *p)
 	struct ptx_insn *in = ptx_alloc(p->cx, sizeof(*in));
 	PTX_VEC(struct ptx_operand) ops = { 0 };
 	struct ptx_stmt st = { .kind = ST_INSN };
+	const char *opname;
 
 	in->line_info = p->loc_line;
 	in->file_info = p->loc_file;
@@ -1066,12 +1056,20 @@ static void parse_instruction(struct parser *p)
 			     in->guard->name);
 	}
 	in->pos = p->tok.pos;
-	in->op = expect_ident(p, "instruction");
-	check_supported_family(p, in);
+	opname = expect_ident(p, "instruction");
+	in->op = ptx_op_lookup(opname);
+	if (in->op == OP_NONE)
+		unknown_opcode(p, opname, &in->pos);
 	while (p->tok.kind == TK_DOTWORD) {
+		enum ptx_mod mod = ptx_mod_lookup(p->tok.text);
+
 		if (in->nmods == PTX_MAX_MODS)
-			FAIL(p, &p->tok.pos, "too many modifiers on '%s'", in->op);
-		in->mods[in->nmods++] = p->tok.text;
+			FAIL(p, &p->tok.pos, "too many modifiers on '%s'", opname);
+		if (mod == MOD_NONE)
+			UNSUPPORTED(p, &p->tok.pos,
+				    "modifier '.%s' of '%s' is not supported",
+				    p->tok.text, opname);
+		in->mods[in->nmods++] = mod;
 		next(p);
 	}
 	if (!is_punct(&p->tok, ';')) {
@@ -1086,7 +1084,7 @@ static void parse_instruction(struct parser *p)
 		}
 	}
 	expect_punct(p, ';');
-	if (!is_video_op(in->op)) {
+	if (!(ptx_op_flags(in->op) & OPF_VIDEO)) {
 		uint32_t i;
 
 		for (i = 0; i < ops.n; i++)

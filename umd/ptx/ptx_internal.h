@@ -27,6 +27,9 @@
 #include <stdint.h>
 
 #include "ptx_compiler.h"
+#include "ptx_mods.h"
+#include "ptx_ops.h"
+#include "ptx_types.h"
 
 /* ---- arena and failure ------------------------------------------------ */
 
@@ -88,14 +91,9 @@ void ptx_map_put(struct ptx_ctx *cx, struct ptx_map *m, const char *key,
 
 /* ---- types and state spaces ------------------------------------------- */
 
-enum ptx_type {
-	PT_NONE,
-	PT_PRED,
-	PT_B8, PT_B16, PT_B32, PT_B64, PT_B128,
-	PT_U8, PT_U16, PT_U32, PT_U64,
-	PT_S8, PT_S16, PT_S32, PT_S64,
-	PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_F32, PT_F64,
-};
+#define PTX_ENUM_PT(name, ...) PT_##name,
+enum ptx_type { PT_NONE, PTX_TYPES(PTX_ENUM_PT) };
+#undef PTX_ENUM_PT
 
 enum ptx_tclass { TC_PRED, TC_BITS, TC_UINT, TC_SINT, TC_FLOAT };
 
@@ -104,13 +102,52 @@ enum ptx_tclass ptx_type_class(enum ptx_type t);
 enum ptx_type ptx_type_from_name(const char *s);	/* "u32" -> PT_U32 */
 const char *ptx_type_name(enum ptx_type t);
 
-enum ptx_space {
-	PS_NONE, PS_REG, PS_SREG, PS_CONST, PS_GLOBAL, PS_LOCAL, PS_PARAM,
-	PS_SHARED, PS_GENERIC,
-};
+#define PTX_ENUM_PS(name, ...) PS_##name,
+enum ptx_space { PS_NONE, PTX_SPACES(PTX_ENUM_PS) };
+#undef PTX_ENUM_PS
 
 enum ptx_space ptx_space_from_name(const char *s);	/* "global" -> ... */
 const char *ptx_space_name(enum ptx_space s);
+
+/* ---- opcodes and modifiers: kinds decided once, by the parser -------- */
+
+/* OP_ADD, ...: one per line of ptx_ops.h.  OP_NONE is no opcode. */
+#define PTX_ENUM_OP(name, ...) OP_##name,
+enum ptx_op { OP_NONE, PTX_OPS(PTX_ENUM_OP) OP_COUNT_ };
+#undef PTX_ENUM_OP
+
+#define OPF_VIDEO 1u	/* ptx_ops.h flags */
+
+enum ptx_op ptx_op_lookup(const char *s);	/* OP_NONE if unknown */
+const char *ptx_op_name(enum ptx_op op);
+unsigned int ptx_op_flags(enum ptx_op op);
+
+/*
+ * MOD_U32, MOD_GLOBAL, MOD_FTZ, ...: every modifier word, types and state
+ * spaces included (ptx_types.h, ptx_mods.h).  MOD_NONE is no modifier.
+ */
+#define PTX_ENUM_MOD(name, ...) MOD_##name,
+enum ptx_mod {
+	MOD_NONE,
+	PTX_TYPES(PTX_ENUM_MOD)
+	PTX_SPACES(PTX_ENUM_MOD)
+	PTX_MODS(PTX_ENUM_MOD)
+	MOD_COUNT_
+};
+#undef PTX_ENUM_MOD
+
+/* What a modifier is (the kind column of ptx_mods.h). */
+enum ptx_mod_kind {
+	MK_NONE, MK_TYPE, MK_SPACE, MK_RND, MK_FLAG, MK_VEC, MK_SCOPE,
+	MK_UNI, MK_CC, MK_IGNORE, MK_OTHER,
+};
+
+enum ptx_mod ptx_mod_lookup(const char *s);	/* MOD_NONE if unknown */
+const char *ptx_mod_name(enum ptx_mod m);	/* "u32", without the dot */
+enum ptx_mod_kind ptx_mod_kind(enum ptx_mod m);
+uint32_t ptx_mod_value(enum ptx_mod m);	/* the value column */
+enum ptx_type ptx_mod_type(enum ptx_mod m);	/* PT_NONE: no type */
+enum ptx_space ptx_mod_space(enum ptx_mod m);	/* PS_NONE: no space */
 
 /* ---- tokens ------------------------------------------------------------ */
 
@@ -244,8 +281,8 @@ struct ptx_operand {
 #define PTX_MAX_MODS 12
 
 struct ptx_insn {
-	const char *op;			/* "ld" */
-	const char *mods[PTX_MAX_MODS];	/* "global", "nc", "v4", "f32" */
+	enum ptx_op op;			/* OP_LD */
+	enum ptx_mod mods[PTX_MAX_MODS];/* MOD_GLOBAL, MOD_NC, MOD_V4, MOD_F32 */
 	uint32_t nmods;
 	struct ptx_reg *guard;		/* @%p / @!%p, or NULL */
 	bool guard_neg;
@@ -343,7 +380,7 @@ struct ptx_symref {
 
 void ptx_parse_module(struct ptx_ctx *cx, uint32_t src, struct ptx_module *m);
 
-/* Modifier helpers used by the instruction selectors. */
-bool insn_has(const struct ptx_insn *in, const char *mod);
+/* Whether in carries modifier mod (for the instruction selectors). */
+bool insn_has(const struct ptx_insn *in, enum ptx_mod mod);
 
 #endif /* VGPU_PTX_INTERNAL_H */

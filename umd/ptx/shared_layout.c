@@ -141,7 +141,7 @@ static void scan_function(struct shared_plan *p, uint32_t f)
 		if (fn->stmts.v[s].kind != ST_INSN)
 			continue;
 		in = fn->stmts.v[s].insn;
-		call = !strcmp(in->op, "call");
+		call = in->op == OP_CALL;
 		/* call [(rets),] target, ...: the target is a call edge. */
 		target = call && in->nops && in->ops[0].kind == PO_LIST ? 1 : 0;
 		if (call && target < in->nops && in->ops[target].kind == PO_REG)

@@ -30,40 +30,41 @@
 
 #include "isel.h"
 
-static const char *const red_names[VISA_TMA_RED_COUNT] = {
-	[VISA_TMA_RED_ADD] = "add", [VISA_TMA_RED_MIN] = "min",
-	[VISA_TMA_RED_MAX] = "max", [VISA_TMA_RED_INC] = "inc",
-	[VISA_TMA_RED_DEC] = "dec", [VISA_TMA_RED_AND] = "and",
-	[VISA_TMA_RED_OR] = "or", [VISA_TMA_RED_XOR] = "xor",
+static const enum ptx_mod red_mods[VISA_TMA_RED_COUNT] = {
+	[VISA_TMA_RED_ADD] = MOD_ADD, [VISA_TMA_RED_MIN] = MOD_MIN,
+	[VISA_TMA_RED_MAX] = MOD_MAX, [VISA_TMA_RED_INC] = MOD_INC,
+	[VISA_TMA_RED_DEC] = MOD_DEC, [VISA_TMA_RED_AND] = MOD_AND,
+	[VISA_TMA_RED_OR] = MOD_OR, [VISA_TMA_RED_XOR] = MOD_XOR,
 };
 
-static const char *const rank_names[] = { "1d", "2d", "3d", "4d", "5d" };
+static const enum ptx_mod rank_mods[] = { MOD_1D, MOD_2D, MOD_3D, MOD_4D, MOD_5D };
 
 /* The modifiers an instruction may carry; anything else is refused. */
 static void allow_only(struct cg *g, const struct ptx_insn *in,
-		       const char *const *ok, uint32_t nok)
+		       const enum ptx_mod *ok, uint32_t nok)
 {
 	uint32_t i, j;
 
 	for (i = 0; i < in->nmods; i++) {
 		for (j = 0; j < nok; j++)
-			if (!strcmp(in->mods[i], ok[j]))
+			if (in->mods[i] == ok[j])
 				break;
 		if (j == nok)
 			cg_unsupported(g, &in->pos,
 				       "modifier '.%s' of '%s' is not supported",
-				       in->mods[i], in->op);
+				       ptx_mod_name(in->mods[i]),
+				       ptx_op_name(in->op));
 	}
 }
 
 #define ALLOW(g, in, ...)						\
 	do {								\
-		static const char *const ok_[] = { __VA_ARGS__ };	\
+		static const enum ptx_mod ok_[] = { __VA_ARGS__ };	\
 		allow_only(g, in, ok_, sizeof(ok_) / sizeof(ok_[0]));	\
 	} while (0)
 
-#define RANKS "1d", "2d", "3d", "4d", "5d"
-#define HINTS "L2::cache_hint", "L2::64B", "L2::128B", "L2::256B"
+#define RANKS MOD_1D, MOD_2D, MOD_3D, MOD_4D, MOD_5D
+#define HINTS MOD_L2_CACHE_HINT, MOD_L2_64B, MOD_L2_128B, MOD_L2_256B
 
 /* [a + imm] as one register holding the whole address; its space. */
 static uint16_t whole_address(struct cg *g, struct cg_fn *fn,
@@ -96,9 +97,9 @@ static uint16_t whole_address(struct cg *g, struct cg_fn *fn,
 static uint32_t rank_of(struct cg *g, const struct ptx_insn *in)
 {
 	for (uint32_t r = 0; r < 5; r++)
-		if (insn_has(in, rank_names[r]))
+		if (insn_has(in, rank_mods[r]))
 			return r + 1;
-	cg_fail(g, &in->pos, "'%s' needs a dimension (.1d .. .5d)", in->op);
+	cg_fail(g, &in->pos, "'%s' needs a dimension (.1d .. .5d)", ptx_op_name(in->op));
 	return 0;
 }
 
@@ -160,26 +161,26 @@ static void want_ops(struct cg *g, const struct ptx_insn *in, uint32_t n)
 {
 	if (in->nops != n)
 		cg_fail(g, &in->pos, "'%s' takes %u operands here, not %u",
-			in->op, n, in->nops);
+			ptx_op_name(in->op), n, in->nops);
 }
 
 /* global -> shared::cluster, complete_tx on an mbarrier */
 static void sel_load(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		     uint32_t rank)
 {
-	bool hint = insn_has(in, "L2::cache_hint");
-	bool im2col = insn_has(in, "im2col");
+	bool hint = insn_has(in, MOD_L2_CACHE_HINT);
+	bool im2col = insn_has(in, MOD_IM2COL);
 	struct visa_insn *vi;
 	uint16_t dst, map, bar;
 	uint8_t space;
 
-	ALLOW(g, in, "async", "bulk", "tensor", RANKS, "shared::cluster",
-	      "global", "tile", "im2col", "mbarrier::complete_tx::bytes",
-	      "multicast::cluster", HINTS);
-	if (insn_has(in, "multicast::cluster"))
+	ALLOW(g, in, MOD_ASYNC, MOD_BULK, MOD_TENSOR, RANKS, MOD_SHARED_CLUSTER,
+	      MOD_GLOBAL, MOD_TILE, MOD_IM2COL, MOD_MBARRIER_COMPLETE_TX_BYTES,
+	      MOD_MULTICAST_CLUSTER, HINTS);
+	if (insn_has(in, MOD_MULTICAST_CLUSTER))
 		cg_unsupported(g, &in->pos,
 			       "'cp.async.bulk.tensor' with .multicast::cluster is not supported");
-	if (!insn_has(in, "mbarrier::complete_tx::bytes"))
+	if (!insn_has(in, MOD_MBARRIER_COMPLETE_TX_BYTES))
 		cg_fail(g, &in->pos,
 			"'cp.async.bulk.tensor' to shared memory needs .mbarrier::complete_tx::bytes");
 	if (im2col && rank < 3)
@@ -202,25 +203,25 @@ static void sel_load(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 static void sel_store(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		      uint32_t rank, bool reduce)
 {
-	bool hint = insn_has(in, "L2::cache_hint");
+	bool hint = insn_has(in, MOD_L2_CACHE_HINT);
 	uint32_t op = 0;
 	struct visa_insn *vi;
 	uint16_t src, map;
 	uint8_t space;
 
-	ALLOW(g, in, "reduce", "async", "bulk", "tensor", RANKS, "global",
-	      "shared::cta", "tile", "im2col_no_offs", "bulk_group", "add",
-	      "min", "max", "inc", "dec", "and", "or", "xor", HINTS);
-	if (insn_has(in, "im2col_no_offs"))
+	ALLOW(g, in, MOD_REDUCE, MOD_ASYNC, MOD_BULK, MOD_TENSOR, RANKS, MOD_GLOBAL,
+	      MOD_SHARED_CTA, MOD_TILE, MOD_IM2COL_NO_OFFS, MOD_BULK_GROUP, MOD_ADD,
+	      MOD_MIN, MOD_MAX, MOD_INC, MOD_DEC, MOD_AND, MOD_OR, MOD_XOR, HINTS);
+	if (insn_has(in, MOD_IM2COL_NO_OFFS))
 		cg_unsupported(g, &in->pos,
 			       "'%s' of an im2col box to global memory is not supported",
-			       in->op);
-	if (!insn_has(in, "bulk_group"))
+			       ptx_op_name(in->op));
+	if (!insn_has(in, MOD_BULK_GROUP))
 		cg_fail(g, &in->pos, "'%s' to global memory needs .bulk_group",
-			in->op);
+			ptx_op_name(in->op));
 	if (reduce) {
 		for (op = 0; op < VISA_TMA_RED_COUNT; op++)
-			if (insn_has(in, red_names[op]))
+			if (insn_has(in, red_mods[op]))
 				break;
 		if (op == VISA_TMA_RED_COUNT)
 			cg_fail(g, &in->pos,
@@ -240,14 +241,14 @@ static void sel_store(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 static void sel_prefetch(struct cg *g, struct cg_fn *fn,
 			 const struct ptx_insn *in, uint32_t rank)
 {
-	bool hint = insn_has(in, "L2::cache_hint");
-	bool im2col = insn_has(in, "im2col");
+	bool hint = insn_has(in, MOD_L2_CACHE_HINT);
+	bool im2col = insn_has(in, MOD_IM2COL);
 	struct visa_insn *vi;
 	uint16_t map;
 	uint8_t space;
 
-	ALLOW(g, in, "async", "bulk", "prefetch", "tensor", RANKS, "L2",
-	      "global", "tile", "im2col", HINTS);
+	ALLOW(g, in, MOD_ASYNC, MOD_BULK, MOD_PREFETCH, MOD_TENSOR, RANKS, MOD_L2,
+	      MOD_GLOBAL, MOD_TILE, MOD_IM2COL, HINTS);
 	want_ops(g, in, 1 + (im2col ? 1u : 0u) + (hint ? 1u : 0u));
 	map = map_operand(g, fn, &in->ops[0], rank, &space);
 	vi = tma_insn(fn, VISA_TMA_PREFETCH, rank, im2col);
@@ -260,8 +261,8 @@ bool cg_select_tma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 {
 	uint32_t rank;
 
-	if (!strcmp(in->op, "fence") && insn_has(in, "proxy") &&
-	    (insn_has(in, "tensormap::generic"))) {
+	if (in->op == OP_FENCE && insn_has(in, MOD_PROXY) &&
+	    (insn_has(in, MOD_TENSORMAP_GENERIC))) {
 		struct visa_insn *vi;
 
 		/*
@@ -270,8 +271,8 @@ bool cg_select_tma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 		 * the next TMA operation, which reads it through the same
 		 * memory here; a fence of the scope is all it needs.
 		 */
-		ALLOW(g, in, "proxy", "tensormap::generic", "release",
-		      "acquire", "cta", "cluster", "gpu", "sys");
+		ALLOW(g, in, MOD_PROXY, MOD_TENSORMAP_GENERIC, MOD_RELEASE,
+		      MOD_ACQUIRE, MOD_CTA, MOD_CLUSTER, MOD_GPU, MOD_SYS);
 		if (in->nops != 0 && in->nops != 2)
 			cg_fail(g, &in->pos,
 				"'fence.proxy.tensormap::generic' takes [address], 128 or nothing");
@@ -283,16 +284,16 @@ bool cg_select_tma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 		vi->mod = VISA_MOD_MKSUB(VISA_SCOPE_GPU);
 		return true;
 	}
-	if (strcmp(in->op, "cp") || !insn_has(in, "tensor"))
+	if (in->op != OP_CP || !insn_has(in, MOD_TENSOR))
 		return false;
 	rank = rank_of(g, in);
-	if (insn_has(in, "prefetch"))
+	if (insn_has(in, MOD_PREFETCH))
 		sel_prefetch(g, fn, in, rank);
-	else if (insn_has(in, "reduce"))
+	else if (insn_has(in, MOD_REDUCE))
 		sel_store(g, fn, in, rank, true);
-	else if (insn_has(in, "shared::cluster"))
+	else if (insn_has(in, MOD_SHARED_CLUSTER))
 		sel_load(g, fn, in, rank);
-	else if (insn_has(in, "shared::cta") && insn_has(in, "global") &&
+	else if (insn_has(in, MOD_SHARED_CTA) && insn_has(in, MOD_GLOBAL) &&
 		 in->nops >= 1 && in->ops[0].kind == PO_ADDR &&
 		 in->ops[0].nelems)
 		sel_store(g, fn, in, rank, false);

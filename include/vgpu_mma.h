@@ -56,10 +56,10 @@
 	X(M8N8K4, 8, 8, 4)		/* wmma, mma f64 */		\
 	X(M8N8K32, 8, 8, 32)		/* wmma, mma s4/u4 */		\
 	X(M8N8K128, 8, 8, 128)		/* wmma, mma b1 */		\
-	X(M16N8K4, 16, 8, 4)		/* mma tf32 */			\
-	X(M16N8K8, 16, 8, 8)		/* mma f16, bf16, tf32 */	\
-	X(M16N8K16, 16, 8, 16)		/* mma f16, bf16, s8/u8 */	\
-	X(M16N8K32, 16, 8, 32)		/* mma s8/u8, s4/u4 */		\
+	X(M16N8K4, 16, 8, 4)		/* mma tf32, f64 */		\
+	X(M16N8K8, 16, 8, 8)		/* mma f16, bf16, tf32, f64 */	\
+	X(M16N8K16, 16, 8, 16)		/* mma f16, bf16, s8/u8, f64, fp8 */ \
+	X(M16N8K32, 16, 8, 32)		/* mma s8/u8, s4/u4, fp8 */	\
 	X(M8N8K16, 8, 8, 16)		/* mma s8/u8 */			\
 	X(M16N8K64, 16, 8, 64)		/* mma s4/u4 */			\
 	X(M16N8K128, 16, 8, 128)	/* mma b1 */			\
@@ -91,13 +91,14 @@ enum visa_mma_type {
 	VISA_MMA_F16 = 0, VISA_MMA_BF16, VISA_MMA_TF32, VISA_MMA_F32,
 	VISA_MMA_F64, VISA_MMA_S8, VISA_MMA_U8, VISA_MMA_S4, VISA_MMA_U4,
 	VISA_MMA_B1, VISA_MMA_S32,
+	VISA_MMA_E4M3, VISA_MMA_E5M2,	/* fp8: mma.sync m16n8k16/k32 */
 	VISA_MMA_TYPE_COUNT
 };
 
 static inline unsigned int visa_mma_type_bits(unsigned int t)
 {
 	static const uint8_t bits[VISA_MMA_TYPE_COUNT] = {
-		16, 16, 32, 32, 64, 8, 8, 4, 4, 1, 32,
+		16, 16, 32, 32, 64, 8, 8, 4, 4, 1, 32, 8, 8,
 	};
 
 	return t < VISA_MMA_TYPE_COUNT ? bits[t] : 0;
@@ -114,6 +115,15 @@ enum visa_mma_matrix { VISA_MMA_A = 0, VISA_MMA_B, VISA_MMA_C };
 #define VISA_MMA_COLMAJOR	(1u << 22)	/* ld/st: memory by columns */
 #define VISA_MMA_SATFINITE	(1u << 23)	/* integers: clamp to s32 */
 #define VISA_MMA_BOP(d)		((unsigned int)((d) >> 24) & 0x3)
+/*
+ * B's type where it is not A's (mma.sync's .s8.u8, .e4m3.e5m2, ...):
+ * VISA_MMA_BTYPE_GIVEN and the type in bits 28..31.
+ */
+#define VISA_MMA_BTYPE_GIVEN	(1u << 26)
+#define VISA_MMA_BTYPE(d)	((d) & VISA_MMA_BTYPE_GIVEN ?		\
+				 (unsigned int)((d) >> 28) & 0xf :	\
+				 VISA_MMA_ATYPE(d))
+#define VISA_MMA_MKBTYPE(t)	(VISA_MMA_BTYPE_GIVEN | (uint64_t)(t) << 28)
 #define VISA_MMA_BOP_XOR	1u		/* b1: popc(a ^ b) */
 #define VISA_MMA_BOP_AND	2u		/* b1: popc(a & b) */
 #define VISA_MMA_DESC(shape, at, ct, dt)				\
@@ -167,10 +177,12 @@ static inline uint32_t visa_mma_shape_types(unsigned int shape)
 		[VISA_MMA_M8N8K4] = T(F64),
 		[VISA_MMA_M8N8K32] = T(S4) | T(U4),
 		[VISA_MMA_M8N8K128] = T(B1),
-		[VISA_MMA_M16N8K4] = T(TF32),
-		[VISA_MMA_M16N8K8] = T(F16) | T(BF16) | T(TF32),
-		[VISA_MMA_M16N8K16] = T(F16) | T(BF16) | T(S8) | T(U8),
-		[VISA_MMA_M16N8K32] = T(S8) | T(U8) | T(S4) | T(U4),
+		[VISA_MMA_M16N8K4] = T(TF32) | T(F64),
+		[VISA_MMA_M16N8K8] = T(F16) | T(BF16) | T(TF32) | T(F64),
+		[VISA_MMA_M16N8K16] = T(F16) | T(BF16) | T(S8) | T(U8) |
+				      T(F64) | T(E4M3) | T(E5M2),
+		[VISA_MMA_M16N8K32] = T(S8) | T(U8) | T(S4) | T(U4) |
+				      T(E4M3) | T(E5M2),
 		[VISA_MMA_M8N8K16] = T(S8) | T(U8),
 		[VISA_MMA_M16N8K64] = T(S4) | T(U4),
 		[VISA_MMA_M16N8K128] = T(B1),

@@ -25,7 +25,12 @@
  *    rounded to nearest.  NaN results are the canonical NaN.
  *  - f64: the products are added to C one by one in k order, each with a
  *    fused multiply-add.
- *  - integers: exact, wrapped to 32 bits, or clamped with .satfinite.
+ *  - fp8 (golden/probe_mma_ext.h100.txt): each block of 16 products
+ *    summed exactly and rounded to nearest f32, then C and the block
+ *    sums added and rounded once (not yet the H100's for every input:
+ *    Documentation/tensor-cores.rst).
+ *  - integers: exact, wrapped to 32 bits, or clamped with .satfinite;
+ *    A and B may differ in signedness.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -213,9 +218,34 @@ static void gather(const struct visa_mma_frag *f, uint64_t *st,
 		}
 }
 
+/*
+ * An fp8 value: e4m3 (bias 7, no infinities, S.1111.111 is NaN) or
+ * e5m2 (bias 15, IEEE-like: exponent 31 is infinity or NaN).
+ */
+static double fp8_value(uint8_t v, bool e5m2)
+{
+	unsigned int mb = e5m2 ? 2 : 3, eb = 7 - mb;
+	unsigned int e = (v >> mb) & ((1u << eb) - 1), m = v & ((1u << mb) - 1);
+	int bias = e5m2 ? 15 : 7;
+	double x;
+
+	if (e5m2 && e == 31)
+		x = m ? NAN : INFINITY;
+	else if (!e5m2 && e == 15 && m == 7)
+		x = NAN;
+	else if (!e)
+		x = ldexp(m, 1 - bias - (int)mb);
+	else
+		x = ldexp(1.0 + ldexp(m, -(int)mb), (int)e - bias);
+	return v >> 7 ? -x : x;
+}
+
 static double decode(unsigned int type, uint64_t v)
 {
 	switch (type) {
+	case VISA_MMA_E4M3:
+	case VISA_MMA_E5M2:
+		return fp8_value((uint8_t)v, type == VISA_MMA_E5M2);
 	case VISA_MMA_F16:
 		return f16_to_double((uint16_t)v);
 	case VISA_MMA_BF16:
@@ -247,7 +277,8 @@ static int64_t decode_int(unsigned int type, uint64_t v)
 static int align_exp(double x, unsigned int type)
 {
 	int e = ilogb(x);
-	int emin = type == VISA_MMA_F16 ? -14 : -126;
+	int emin = type == VISA_MMA_F16 || type == VISA_MMA_E5M2 ? -14 :
+		   type == VISA_MMA_E4M3 ? -6 : -126;
 
 	return e < emin ? emin : e;
 }
@@ -265,7 +296,7 @@ static float f32_rz(double x)
  * a[i] * b[i], as the H100 adds them (see the top of this file).
  */
 static float block_add(float acc, const double *a, const double *b,
-		       unsigned int n, unsigned int type)
+		       unsigned int n, unsigned int ta, unsigned int tb)
 {
 	int emax = INT32_MIN, q;
 	bool nan = isnan(acc), pinf = acc == INFINITY, ninf = acc == -INFINITY;
@@ -281,7 +312,7 @@ static float block_add(float acc, const double *a, const double *b,
 			else
 				pinf = true;
 		} else if (a[i] != 0 && b[i] != 0) {
-			int e = align_exp(a[i], type) + align_exp(b[i], type);
+			int e = align_exp(a[i], ta) + align_exp(b[i], tb);
 
 			emax = e > emax ? e : emax;
 		}
@@ -302,19 +333,89 @@ static float block_add(float acc, const double *a, const double *b,
 	return f32_rz(ldexp((double)sum, q));
 }
 
+/*
+ * fp8: acc + the n products, summed exactly (the products of fp8 are
+ * short: 8 significant bits at most) and rounded to nearest f32 once.
+ * The sum is kept as an integer multiple of 2^q, q 100 below the
+ * largest term, with a sticky bit for anything below (so that the one
+ * rounding is right).
+ */
+static float block_add_fp8(float acc, const double *a, const double *b,
+			   unsigned int n)
+{
+	bool nan = isnan(acc), pinf = acc == INFINITY, ninf = acc == -INFINITY;
+	int emax = acc != 0 && isfinite(acc) ? ilogb(acc) : INT32_MIN, q;
+	__int128 sum = 0;
+	bool sticky = false;
+	double terms[MAXD + 1];
+	unsigned int nt = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		double p = a[i] * b[i];
+
+		if (isnan(p))
+			nan = true;
+		else if (isinf(p))
+			*(p > 0 ? &pinf : &ninf) = true;
+		else if (p != 0) {
+			terms[nt++] = p;
+			emax = ilogb(p) > emax ? ilogb(p) : emax;
+		}
+	}
+	if (nan || (pinf && ninf))
+		return NAN;
+	if (pinf || ninf)
+		return pinf ? INFINITY : -INFINITY;
+	if (emax == INT32_MIN)
+		return acc + 0.0f;
+	if (acc != 0)
+		terms[nt++] = acc;
+	q = emax - 100;
+	for (unsigned int i = 0; i < nt; i++) {
+		double s = ldexp(terms[i], -q), t = trunc(s);
+
+		sticky |= s != t;
+		sum += (__int128)t;
+	}
+	if (sticky)		/* below every kept bit: only breaks ties */
+		sum |= 1;
+	return (float)ldexp((double)(float)sum, q);
+}
+
+/*
+ * fp8 of k > 16: each block of 16 products is summed and rounded on its
+ * own, then C and the block sums are added and rounded once.
+ */
+static float fp8_sum(float acc, const double *a, const double *b,
+		     unsigned int k)
+{
+	double t[MAXD / 16 + 1], one[MAXD / 16 + 1];
+	unsigned int nb = 0;
+
+	if (k <= 16)
+		return block_add_fp8(acc, a, b, k);
+	for (unsigned int i = 0; i < k; i += 16) {
+		one[nb] = 1.0;
+		t[nb++] = block_add_fp8(0.0f, a + i, b + i, 16);
+	}
+	return block_add_fp8(acc, t, one, nb);
+}
+
 static int multiply(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
 	static const struct visa_mma_frag none;
 	uint64_t d = in->imm, *st = stage(w);
 	unsigned int shape = VISA_MMA_SHAPE(d), at = VISA_MMA_ATYPE(d);
+	unsigned int bt = VISA_MMA_BTYPE(d);
 	unsigned int ct = VISA_MMA_CTYPE(d), dt = VISA_MMA_DTYPE(d);
 	struct visa_mma_frag fa = none, fb = none, fc = none, fd = none;
 	unsigned int m, n, k, blk;
+	bool fp8;
 	uint64_t *A, *B, *C;
 
 	if (!st || shape >= VISA_MMA_SHAPE_COUNT ||
 	    visa_mma_fragment(shape, at, VISA_MMA_A, &fa) ||
-	    visa_mma_fragment(shape, at, VISA_MMA_B, &fb) ||
+	    visa_mma_fragment(shape, bt, VISA_MMA_B, &fb) ||
 	    visa_mma_fragment(shape, ct, VISA_MMA_C, &fc) ||
 	    visa_mma_fragment(shape, dt, VISA_MMA_C, &fd))
 		return bad(w, in, mask);
@@ -328,7 +429,8 @@ static int multiply(struct warp *w, const struct dinsn *in, uint32_t mask)
 	gather(&fa, st, VISA_MMA_SLOT_A, A, k);
 	gather(&fb, st, VISA_MMA_SLOT_B, B, n);
 	gather(&fc, st, VISA_MMA_SLOT_C, C, n);
-	blk = shape == VISA_MMA_M16N16K8 ? 4 : k;
+	fp8 = at == VISA_MMA_E4M3 || at == VISA_MMA_E5M2;
+	blk = shape == VISA_MMA_M16N16K8 ? 4 : fp8 ? 16 : k;
 	for (unsigned int r = 0; r < m; r++) {
 		for (unsigned int c = 0; c < n; c++) {
 			uint64_t out;
@@ -341,17 +443,21 @@ static int multiply(struct warp *w, const struct dinsn *in, uint32_t mask)
 						  f64_of(B[i * n + c]), acc);
 				out = f64_to_bits(acc);
 			} else if (at == VISA_MMA_F16 || at == VISA_MMA_BF16 ||
-				   at == VISA_MMA_TF32) {
+				   at == VISA_MMA_TF32 || at == VISA_MMA_E4M3 ||
+				   at == VISA_MMA_E5M2) {
 				double a[MAXD], b[MAXD];
 				float acc = (float)decode(ct, C[r * n + c]);
 
 				for (unsigned int i = 0; i < k; i++) {
 					a[i] = decode(at, A[r * k + i]);
-					b[i] = decode(at, B[i * n + c]);
+					b[i] = decode(bt, B[i * n + c]);
 				}
-				for (unsigned int i = 0; i < k; i += blk)
-					acc = block_add(acc, a + i, b + i, blk,
-							at);
+				if (fp8)
+					acc = fp8_sum(acc, a, b, k);
+				else
+					for (unsigned int i = 0; i < k; i += blk)
+						acc = block_add(acc, a + i, b + i,
+								blk, at, bt);
 				if (dt == VISA_MMA_F16)
 					out = isnan(acc) ? CANON_NAN_F16 :
 					      f16_from_double(acc, RND_N);
@@ -371,7 +477,7 @@ static int multiply(struct warp *w, const struct dinsn *in, uint32_t mask)
 							(x & y) : (x ^ y)) & 1;
 					else
 						acc += decode_int(at, x) *
-						       decode_int(at, y);
+						       decode_int(bt, y);
 				}
 				if (d & VISA_MMA_SATFINITE)
 					acc = acc > INT32_MAX ? INT32_MAX :

@@ -1146,6 +1146,361 @@ static void matrix_moves(void)
 	CK(cudaFree(d));
 }
 
+/* ---------------------------------------------------------------- */
+/* E: mma.sync kinds beyond the first recording (run with "E" only)  */
+/* ---------------------------------------------------------------- */
+
+/*
+ * Mixed-signedness integers, fp8 (e4m3/e5m2) and f64 m16n8k*.  Each lane
+ * packs its registers from one-element-per-byte matrices by a table of
+ * the PTX ISA's documented layout (elements of @bits bits packed from
+ * bit 0 up); A is M x K row major, B is stored by columns (n * K + k).
+ * Output: the I lines (A and B row major, one element per hex field in
+ * its own width, C and D as the accumulator's bits) and a D line.
+ */
+struct ext_tab {
+	short a[32][4][8], b[32][2][8], c[32][4];
+	int na, nb, nc, bits;
+};
+
+__device__ uint32_t pack_bits(const uint8_t *m, const short *idx, int bits)
+{
+	uint32_t v = 0;
+
+	for (int j = 0; j < 32 / bits; j++)
+		if (idx[j] >= 0)
+			v |= (uint32_t)(m[idx[j]] & ((1u << bits) - 1))
+			     << (bits * j);
+	return v;
+}
+
+#define EXT_KERNEL(kname, CON, ...)					\
+	__global__ void kname(const uint8_t *A, const uint8_t *B,	\
+			      const uint32_t *C, uint32_t *D,		\
+			      const ext_tab *t)				\
+	{								\
+		int l = threadIdx.x;					\
+		uint32_t a[4] = {0}, b[2] = {0}, c[4] = {0}, d[4] = {0}; \
+		for (int i = 0; i < t->na; i++)				\
+			a[i] = pack_bits(A, t->a[l][i], t->bits);	\
+		for (int i = 0; i < t->nb; i++)				\
+			b[i] = pack_bits(B, t->b[l][i], t->bits);	\
+		for (int i = 0; i < t->nc; i++)				\
+			c[i] = C[t->c[l][i]];				\
+		asm volatile(__VA_ARGS__);				\
+		for (int i = 0; i < t->nc; i++)				\
+			D[t->c[l][i]] = d[i];				\
+	}
+#define EA4 "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3])
+#define EA2 "r"(a[0]), "r"(a[1])
+#define EB2 "r"(b[0]), "r"(b[1])
+#define ED4 "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+#define EC4 "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])
+#define S4(x) "mma.sync.aligned." x " {%0,%1,%2,%3}, {%4,%5,%6,%7}, "	\
+	      "{%8,%9}, {%10,%11,%12,%13};"
+#define S2(x) "mma.sync.aligned." x " {%0,%1,%2,%3}, {%4,%5}, {%6}, "	\
+	      "{%7,%8,%9,%10};"
+#define S1(x) "mma.sync.aligned." x " {%0,%1}, {%2}, {%3}, {%4,%5};"
+#define K4(n, s) EXT_KERNEL(n, 0, S4(s) : ED4 : EA4, EB2, EC4)
+#define K2(n, s) EXT_KERNEL(n, 0, S2(s) : ED4 : EA2, "r"(b[0]), EC4)
+#define K1(n, s) EXT_KERNEL(n, 0, S1(s) : "=r"(d[0]), "=r"(d[1])	\
+			     : "r"(a[0]), "r"(b[0]), "r"(c[0]), "r"(c[1]))
+
+K4(ke_16832_s8u8, "m16n8k32.row.col.satfinite.s32.s8.u8.s32")
+K4(ke_16832_u8s8, "m16n8k32.row.col.s32.u8.s8.s32")
+K2(ke_16816_s8u8, "m16n8k16.row.col.satfinite.s32.s8.u8.s32")
+K2(ke_16816_u8s8, "m16n8k16.row.col.s32.u8.s8.s32")
+K1(ke_8816_u8s8, "m8n8k16.row.col.satfinite.s32.u8.s8.s32")
+K4(ke_16864_s4u4, "m16n8k64.row.col.satfinite.s32.s4.u4.s32")
+K4(ke_16864_u4s4, "m16n8k64.row.col.s32.u4.s4.s32")
+K2(ke_16832_u4s4, "m16n8k32.row.col.satfinite.s32.u4.s4.s32")
+K1(ke_8832_s4u4, "m8n8k32.row.col.s32.s4.u4.s32")
+K4(ke_16832_e4m3, "m16n8k32.row.col.f32.e4m3.e4m3.f32")
+K4(ke_16832_e5m2, "m16n8k32.row.col.f32.e5m2.e5m2.f32")
+K4(ke_16832_e4e5, "m16n8k32.row.col.f32.e4m3.e5m2.f32")
+K4(ke_16832_e5e4, "m16n8k32.row.col.f32.e5m2.e4m3.f32")
+K2(ke_16816_e4m3, "m16n8k16.row.col.f32.e4m3.e4m3.f32")
+EXT_KERNEL(ke_16832_e4m3_f16, 0,
+	   "mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e4m3.f16 "
+	   "{%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
+	   : "=r"(d[0]), "=r"(d[1]) : EA4, EB2, "r"(c[0]), "r"(c[1]))
+EXT_KERNEL(ke_16832_e5m2_f16, 0,
+	   "mma.sync.aligned.m16n8k32.row.col.f16.e5m2.e5m2.f16 "
+	   "{%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%8,%9};"
+	   : "=r"(d[0]), "=r"(d[1]) : EA4, EB2, "r"(c[0]), "r"(c[1]))
+
+/* The m16n8k / m8n8k layouts: @bits per element, M 16 or 8. */
+static void ext_layout(ext_tab *t, int M, int K, int bits, bool c_f16)
+{
+	int epr = 32 / bits, kc = 4 * epr;
+
+	memset(t, -1, sizeof(*t));
+	t->bits = bits;
+	t->na = (M / 8) * (K / kc);
+	t->nb = K / kc;
+	t->nc = c_f16 ? M / 8 : M / 4;
+	for (int l = 0; l < 32; l++) {
+		int g = l >> 2, q = l & 3;
+
+		for (int i = 0; i < t->na; i++)
+			for (int j = 0; j < epr; j++)
+				t->a[l][i][j] = (g + 8 * (i % (M / 8))) * K +
+					q * epr + j + kc * (i / (M / 8));
+		for (int i = 0; i < t->nb; i++)
+			for (int j = 0; j < epr; j++)
+				t->b[l][i][j] = g * K + q * epr + j + kc * i;
+		for (int i = 0; i < t->nc; i++)
+			t->c[l][i] = c_f16 ? (g + 8 * i) * 4 + q :
+				     (g + 8 * (i >> 1)) * 8 + 2 * q + (i & 1);
+	}
+}
+
+/*
+ * (The accumulators go in as .b32 registers whatever their type: PTX
+ * takes a bit-size register for any type of its size.)
+ */
+
+/* fp8 <-> double; to fp8: the nearest finite code (ties: even code). */
+static double fp8_value(uint8_t v, bool e5m2)
+{
+	int s = v >> 7, eb = e5m2 ? 5 : 4, mb = 7 - eb;
+	int e = (v >> mb) & ((1 << eb) - 1), m = v & ((1 << mb) - 1);
+	int bias = e5m2 ? 15 : 7;
+	double x;
+
+	if (e5m2 && e == 31)
+		x = m ? NAN : INFINITY;
+	else if (!e5m2 && e == 15 && m == 7)
+		x = NAN;
+	else if (!e)
+		x = ldexp(m, 1 - bias - mb);
+	else
+		x = ldexp(1.0 + m / (double)(1 << mb), e - bias);
+	return s ? -x : x;
+}
+
+static uint8_t fp8_code(double x, bool e5m2)
+{
+	int best = -1;
+	double bd = 0;
+
+	if (isnan(x))
+		return e5m2 ? 0x7e : 0x7f;
+	if (isinf(x) && e5m2)
+		return x < 0 ? 0xfc : 0x7c;
+	for (int c = 0; c < 256; c++) {
+		double v = fp8_value((uint8_t)c, e5m2), dd;
+
+		if (!isfinite(v) || signbit(v) != signbit(x))
+			continue;
+		dd = fabs(v - x);
+		if (best < 0 || dd < bd || (dd == bd && !(c & 1))) {
+			best = c;
+			bd = dd;
+		}
+	}
+	return (uint8_t)best;
+}
+
+enum ext_kind { EXT_INT, EXT_FP8, EXT_FP8_F16 };
+
+/*
+ * One product.  at, bt: for integers 's' or 'u' (with @bits 8 or 4), for
+ * fp8 '4' (e4m3) or '5' (e5m2).
+ */
+static void ext_one(const char *name, void (*kern)(const uint8_t *,
+		    const uint8_t *, const uint32_t *, uint32_t *,
+		    const ext_tab *), int M, int K, int bits, char at,
+		    char bt, enum ext_kind kind, int mode)
+{
+	const int N = 8;
+	double A[16 * 64], B[64 * 8], C[16 * 8];
+	uint8_t hA[16 * 64], hB[64 * 8], hT[64 * 8];
+	uint32_t hC[16 * 8], hD[16 * 8];
+	uint8_t *dA, *dB;
+	uint32_t *dC, *dD;
+	ext_tab tab, *dt;
+	int nc = kind == EXT_FP8_F16 ? M * N / 2 : M * N;
+
+	memset(hC, 0, sizeof(hC));
+	if (kind == EXT_INT) {
+		int lim = 1 << bits;
+
+		for (int i = 0; i < M * K; i++)
+			hA[i] = (uint8_t)(rnd() % lim);
+		for (int i = 0; i < K * N; i++)
+			hB[i] = (uint8_t)(rnd() % lim);
+		for (int i = 0; i < M * N; i++)
+			hC[i] = (uint32_t)(mode ? ((rnd() & 1) ? 2147480000 :
+					   -2147480000) :
+				  (int)(rnd() % 200001) - 100000);
+	} else {
+		gen(mode, M, N, K, A, B, C, at == '5' ? 15 : 8);
+		for (int i = 0; i < M * K; i++)
+			hA[i] = fp8_code(A[i], at == '5');
+		for (int i = 0; i < K * N; i++)
+			hB[i] = fp8_code(B[i], bt == '5');
+		for (int i = 0; i < M * N; i++) {
+			if (kind == EXT_FP8) {
+				float f = (float)C[i];
+
+				memcpy(&hC[i], &f, 4);
+			} else {
+				__half h = __float2half((float)C[i]);
+				uint16_t u;
+
+				memcpy(&u, &h, 2);
+				hC[i / 2] |= (uint32_t)u << (16 * (i & 1));
+			}
+		}
+	}
+	print_in('a', hA, M * K, 1);
+	print_in('b', hB, K * N, 1);
+	if (kind == EXT_FP8_F16)
+		print_in('c', hC, nc * 2, 2);
+	else
+		print_in('c', hC, nc, 4);
+	for (int k = 0; k < K; k++)
+		for (int n = 0; n < N; n++)
+			hT[n * K + k] = hB[k * N + n];
+	ext_layout(&tab, M, K, bits, kind == EXT_FP8_F16);
+	CK(cudaMalloc(&dA, sizeof(hA)));
+	CK(cudaMalloc(&dB, sizeof(hT)));
+	CK(cudaMalloc(&dC, sizeof(hC)));
+	CK(cudaMalloc(&dD, sizeof(hD)));
+	CK(cudaMalloc(&dt, sizeof(tab)));
+	CK(cudaMemcpy(dA, hA, sizeof(hA), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(dB, hT, sizeof(hT), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(dC, hC, sizeof(hC), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(dt, &tab, sizeof(tab), cudaMemcpyHostToDevice));
+	kern<<<1, 32>>>(dA, dB, dC, dD, dt);
+	CK(cudaGetLastError());
+	CK(cudaMemcpy(hD, dD, sizeof(hD), cudaMemcpyDeviceToHost));
+	if (kind == EXT_FP8_F16)
+		print_hex(name, mode, hD, nc * 2, 2);
+	else
+		print_hex(name, mode, hD, nc, 4);
+	CK(cudaFree(dA));
+	CK(cudaFree(dB));
+	CK(cudaFree(dC));
+	CK(cudaFree(dD));
+	CK(cudaFree(dt));
+}
+
+/* f64 m16n8k{4,8,16}: A regs 2, 4, 8; B 1, 2, 4; C and D 4. */
+template <int K>
+__global__ void ke_f64(const double *A, const double *B, const double *C,
+		       double *D)
+{
+	int l = threadIdx.x, g = l >> 2, q = l & 3;
+	double a[8], b[4], c[4], d[4];
+
+	for (int i = 0; i < K / 2; i++)
+		a[i] = A[(g + 8 * (i & 1)) * K + q + 4 * (i >> 1)];
+	for (int i = 0; i < K / 4; i++)
+		b[i] = B[(q + 4 * i) * 8 + g];
+	for (int i = 0; i < 4; i++)
+		c[i] = C[(g + 8 * (i >> 1)) * 8 + 2 * q + (i & 1)];
+	if constexpr (K == 4)
+		asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 "
+			     "{%0,%1,%2,%3}, {%4,%5}, {%6}, {%7,%8,%9,%10};"
+			     : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+			     : "d"(a[0]), "d"(a[1]), "d"(b[0]), "d"(c[0]),
+			       "d"(c[1]), "d"(c[2]), "d"(c[3]));
+	else if constexpr (K == 8)
+		asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 "
+			     "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+			     "{%10,%11,%12,%13};"
+			     : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+			     : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]),
+			       "d"(b[0]), "d"(b[1]), "d"(c[0]), "d"(c[1]),
+			       "d"(c[2]), "d"(c[3]));
+	else
+		asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 "
+			     "{%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
+			     "{%12,%13,%14,%15}, {%16,%17,%18,%19};"
+			     : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+			     : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]),
+			       "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+			       "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]),
+			       "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+	for (int i = 0; i < 4; i++)
+		D[(g + 8 * (i >> 1)) * 8 + 2 * q + (i & 1)] = d[i];
+}
+
+template <int K>
+static void ext_f64(int mode)
+{
+	double A[16 * K], B[K * 8], C[128], hD[128];
+	double *dA, *dB, *dC, *dD;
+	char name[64];
+
+	gen(mode, 16, 8, K, A, B, C, 1000);
+	print_in('a', A, 16 * K, 8);
+	print_in('b', B, K * 8, 8);
+	print_in('c', C, 128, 8);
+	CK(cudaMalloc(&dA, sizeof(A)));
+	CK(cudaMalloc(&dB, sizeof(B)));
+	CK(cudaMalloc(&dC, sizeof(C)));
+	CK(cudaMalloc(&dD, sizeof(hD)));
+	CK(cudaMemcpy(dA, A, sizeof(A), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(dB, B, sizeof(B), cudaMemcpyHostToDevice));
+	CK(cudaMemcpy(dC, C, sizeof(C), cudaMemcpyHostToDevice));
+	ke_f64<K><<<1, 32>>>(dA, dB, dC, dD);
+	CK(cudaGetLastError());
+	CK(cudaMemcpy(hD, dD, sizeof(hD), cudaMemcpyDeviceToHost));
+	snprintf(name, sizeof(name), "mma m16n8k%d f64", K);
+	print_hex(name, mode, hD, 128, 8);
+	CK(cudaFree(dA));
+	CK(cudaFree(dB));
+	CK(cudaFree(dC));
+	CK(cudaFree(dD));
+}
+
+static void extended(void)
+{
+	rng_state = 0x243f6a8885a308d3ull;	/* its own stream */
+	for (int mode = 0; mode <= 1; mode++) {
+		ext_one("mma m16n8k32 s8.u8 s32 satf", ke_16832_s8u8, 16, 32,
+			8, 's', 'u', EXT_INT, mode);
+		ext_one("mma m16n8k32 u8.s8 s32", ke_16832_u8s8, 16, 32, 8,
+			'u', 's', EXT_INT, mode);
+		ext_one("mma m16n8k16 s8.u8 s32 satf", ke_16816_s8u8, 16, 16,
+			8, 's', 'u', EXT_INT, mode);
+		ext_one("mma m16n8k16 u8.s8 s32", ke_16816_u8s8, 16, 16, 8,
+			'u', 's', EXT_INT, mode);
+		ext_one("mma m8n8k16 u8.s8 s32 satf", ke_8816_u8s8, 8, 16, 8,
+			'u', 's', EXT_INT, mode);
+		ext_one("mma m16n8k64 s4.u4 s32 satf", ke_16864_s4u4, 16, 64,
+			4, 's', 'u', EXT_INT, mode);
+		ext_one("mma m16n8k64 u4.s4 s32", ke_16864_u4s4, 16, 64, 4,
+			'u', 's', EXT_INT, mode);
+		ext_one("mma m16n8k32 u4.s4 s32 satf", ke_16832_u4s4, 16, 32,
+			4, 'u', 's', EXT_INT, mode);
+		ext_one("mma m8n8k32 s4.u4 s32", ke_8832_s4u4, 8, 32, 4, 's',
+			'u', EXT_INT, mode);
+	}
+	for (int mode = 0; mode <= 10; mode++) {
+		ext_one("mma m16n8k32 e4m3 f32", ke_16832_e4m3, 16, 32, 8,
+			'4', '4', EXT_FP8, mode);
+		ext_one("mma m16n8k32 e5m2 f32", ke_16832_e5m2, 16, 32, 8,
+			'5', '5', EXT_FP8, mode);
+		ext_one("mma m16n8k32 e4m3.e5m2 f32", ke_16832_e4e5, 16, 32,
+			8, '4', '5', EXT_FP8, mode);
+		ext_one("mma m16n8k32 e5m2.e4m3 f32", ke_16832_e5e4, 16, 32,
+			8, '5', '4', EXT_FP8, mode);
+		ext_one("mma m16n8k16 e4m3 f32", ke_16816_e4m3, 16, 16, 8,
+			'4', '4', EXT_FP8, mode);
+		ext_one("mma m16n8k32 e4m3 f16", ke_16832_e4m3_f16, 16, 32, 8,
+			'4', '4', EXT_FP8_F16, mode);
+		ext_one("mma m16n8k32 e5m2 f16", ke_16832_e5m2_f16, 16, 32, 8,
+			'5', '5', EXT_FP8_F16, mode);
+		ext_f64<4>(mode);
+		ext_f64<8>(mode);
+		ext_f64<16>(mode);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	cudaDeviceProp p;
@@ -1159,6 +1514,9 @@ int main(int argc, char **argv)
 		arithmetic();
 	if (argc < 2 || strchr(argv[1], 'X'))
 		matrix_moves();
+	/* not in the default run: golden/probe_mma_ext.h100.txt */
+	if (argc >= 2 && strchr(argv[1], 'E'))
+		extended();
 	CK(cudaDeviceSynchronize());
 	return 0;
 }

@@ -38,7 +38,8 @@ static const enum ptx_mod type_mods[VISA_MMA_TYPE_COUNT] = {
 	[VISA_MMA_TF32] = MOD_TF32, [VISA_MMA_F32] = MOD_F32,
 	[VISA_MMA_F64] = MOD_F64, [VISA_MMA_S8] = MOD_S8, [VISA_MMA_U8] = MOD_U8,
 	[VISA_MMA_S4] = MOD_S4, [VISA_MMA_U4] = MOD_U4, [VISA_MMA_B1] = MOD_B1,
-	[VISA_MMA_S32] = MOD_S32,
+	[VISA_MMA_S32] = MOD_S32, [VISA_MMA_E4M3] = MOD_E4M3,
+	[VISA_MMA_E5M2] = MOD_E5M2,
 };
 
 static const unsigned int slot_base[3] = {
@@ -298,6 +299,25 @@ static void sel_wmma_ldst(struct cg *g, struct cg_fn *fn,
 }
 
 /*
+ * mma.sync's A and B may differ in what the hardware multiplies alike:
+ * the signedness of 8- and 4-bit integers (.s8.u8, .u4.s4), or the two
+ * fp8 formats (.e4m3.e5m2).
+ */
+static bool mixed_ok(int a, int b)
+{
+	static const int pairs[][2] = {
+		{ VISA_MMA_S8, VISA_MMA_U8 }, { VISA_MMA_S4, VISA_MMA_U4 },
+		{ VISA_MMA_E4M3, VISA_MMA_E5M2 },
+	};
+
+	for (unsigned int i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if ((a == pairs[i][0] && b == pairs[i][1]) ||
+		    (a == pairs[i][1] && b == pairs[i][0]))
+			return true;
+	return false;
+}
+
+/*
  * wmma.mma (types: .dtype.ctype for f16/f32, else .dtype.atype.btype.ctype)
  * and mma.sync (always four types).
  */
@@ -307,7 +327,7 @@ static void sel_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	struct mma_mods mm;
 	struct visa_mma_frag fa, fb, fc, fd;
 	struct visa_insn *vi;
-	int at, ct, dt;
+	int at, bt = -1, ct, dt;
 	uint64_t desc;
 
 	read_mods(g, in, first, &mm);
@@ -317,9 +337,11 @@ static void sel_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		dt = mm.types[0];
 		ct = mm.types[1];
 		at = VISA_MMA_F16;
-	} else if (mm.ntypes == 4 && mm.types[1] == mm.types[2]) {
+	} else if (mm.ntypes == 4 && (mm.types[1] == mm.types[2] ||
+				      mixed_ok(mm.types[1], mm.types[2]))) {
 		dt = mm.types[0];
 		at = mm.types[1];
+		bt = mm.types[2];
 		ct = mm.types[3];
 	} else {
 		cg_unsupported(g, &in->pos, "'%s' with these types is not supported",
@@ -333,11 +355,17 @@ static void sel_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 		cg_unsupported(g, &in->pos, "'.satfinite' on '%s' with %s inputs",
 			       ptx_op_name(in->op), ptx_mod_name(type_mods[at]));
 	fa = fragment(g, in, mm.shape, at, VISA_MMA_A);
-	fb = fragment(g, in, mm.shape, at, VISA_MMA_B);
+	if (bt < 0)
+		bt = at;
+	if (bt != at && first)	/* wmma: never */
+		cg_unsupported(g, &in->pos, "'%s' takes A and B of one type",
+			       ptx_op_name(in->op));
+	fb = fragment(g, in, mm.shape, bt, VISA_MMA_B);
 	fc = fragment(g, in, mm.shape, ct, VISA_MMA_C);
 	fd = fragment(g, in, mm.shape, dt, VISA_MMA_C);
 	desc = VISA_MMA_DESC(mm.shape, at, ct, dt) | VISA_MMA_MKBOP(mm.bop) |
-	       (mm.satfinite ? VISA_MMA_SATFINITE : 0);
+	       (mm.satfinite ? VISA_MMA_SATFINITE : 0) |
+	       (bt != at ? VISA_MMA_MKBTYPE(bt) : 0);
 	put(g, fn, &in->ops[1], fa.nregs, VISA_MMA_SLOT_A);
 	put(g, fn, &in->ops[2], fb.nregs, VISA_MMA_SLOT_B);
 	put(g, fn, &in->ops[3], fc.nregs, VISA_MMA_SLOT_C);

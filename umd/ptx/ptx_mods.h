@@ -202,6 +202,8 @@
 	X(S4, "s4", MK_OTHER, 0) \
 	X(U4, "u4", MK_OTHER, 0) \
 	X(TF32, "tf32", MK_OTHER, 0) \
+	X(E4M3, "e4m3", MK_OTHER, 0) \
+	X(E5M2, "e5m2", MK_OTHER, 0) \
 	X(ROW, "row", MK_OTHER, 0) \
 	X(COL, "col", MK_OTHER, 0) \
 	X(SATFINITE, "satfinite", MK_OTHER, 0) \

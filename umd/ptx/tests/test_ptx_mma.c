@@ -21,7 +21,7 @@
  *
  * The mma.sync, ldmatrix, stmatrix and movmatrix lines of the recording
  * are checked by the guest test test_cu_probe_mma, which runs the probe
- * itself.  (Mixed signedness, mma.sync's .u8.s8, is not supported.)
+ * itself.  Mixed signedness, fp8 and f64 m16n8k*: test_ptx_mma_ext.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +36,7 @@
 
 static const char *const tnames[VISA_MMA_TYPE_COUNT] = {
 	"f16", "bf16", "tf32", "f32", "f64", "s8", "u8", "s4", "u4", "b1",
-	"s32",
+	"s32", "e4m3", "e5m2",
 };
 
 static int type_of(const char *s)

@@ -209,7 +209,7 @@ static void test_cluster(cudaStream_t s, unsigned *d)
 	at.val.clusterDim.z = 1;
 	cfg.attrs = &at;
 	cfg.numAttrs = 1;
-	OK(cudaMemset(d, 0, 16));
+	OK(cudaMemsetAsync(d, 0, 16, s));
 	OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
 	TAP(OK(cudaLaunchKernelEx(&cfg, cluster_regs, d)),
 	    "a cluster cudaLaunchKernelEx is captured");
@@ -243,7 +243,7 @@ static void test_cluster(cudaStream_t s, unsigned *d)
 	TAP(OK(cudaGraphKernelNodeGetAttribute(node,
 			cudaLaunchAttributeCooperative, &v)) &&
 	    v.cooperative == 0, "a node without the attribute: not cooperative");
-	OK(cudaMemset(d, 0, 16));
+	OK(cudaMemsetAsync(d, 0, 16, s));
 	TAP(OK(cudaGraphKernelNodeSetAttribute(node,
 			cudaLaunchAttributeClusterDimension, &at.val)),
 	    "cudaGraphKernelNodeSetAttribute: cluster 2 1 1");
@@ -282,7 +282,7 @@ static void test_cluster(cudaStream_t s, unsigned *d)
 				cudaLaunchAttributeClusterDimension, &bad));
 		OK(cudaGraphKernelNodeSetAttribute(other,
 				cudaLaunchAttributeClusterDimension, &bad));
-		OK(cudaMemset(d, 0, 16));
+		OK(cudaMemsetAsync(d, 0, 16, s));
 		TAP(OK(cudaGraphLaunch(e, s)) &&
 		    OK(cudaStreamSynchronize(s)) && regs_of_cluster2(d),
 		    "the executable graph keeps cluster 2");

@@ -282,6 +282,7 @@ CUresult cu_graph_node_copy_params(struct cu_graph_node *dst,
 	switch (src->type) {
 	case CU_GRAPH_NODE_TYPE_KERNEL:
 		memset(&dst->u.kernel, 0, sizeof(dst->u.kernel));
+		cu_kernel_node_copy_attrs(&dst->u.kernel, &src->u.kernel);
 		return cu_kernel_node_set(&dst->u.kernel, &src->u.kernel.p);
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		dst->u.child = NULL;
@@ -795,6 +796,8 @@ CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeSetParams(CUgraphNode hNode,
 	CUresult res = cu_graph_node_of_type(hNode, CU_GRAPH_NODE_TYPE_KERNEL,
 					     nodeParams, &n);
 
+	if (res == CUDA_SUCCESS)
+		res = cu_kernel_node_check(&n->u.kernel, nodeParams);
 	if (res != CUDA_SUCCESS)
 		return res;
 	return cu_kernel_node_set(&n->u.kernel, nodeParams);

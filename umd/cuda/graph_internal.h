@@ -29,6 +29,9 @@ struct cu_kernel_node {
 	CUDA_KERNEL_NODE_PARAMS p;	/* kernelParams = args, extra NULL */
 	uint8_t *arg_buf;		/* the packed parameter buffer */
 	void **args;			/* one pointer per parameter into it */
+	/* launch attributes (graph_kernel_attr.c); cluster 0 0 0: none */
+	bool cooperative;
+	unsigned int cluster[3];
 };
 
 /* A copy node: CUDA's 3D description, and the context it runs in. */
@@ -291,6 +294,18 @@ CUresult cu_graph_node_copy_params(struct cu_graph_node *dst,
 /* Free what a node's parameters own (not the node). */
 void cu_graph_node_free_params(struct cu_graph_node *n);
 /* Set a kernel node's launch, copying the arguments. */
+/*
+ * graph_kernel_attr.c: a kernel node's launch attributes (cooperative,
+ * cluster shape) - copied with the node, set from a captured launch's
+ * configuration, and honoured when the node is launched.
+ */
+void cu_kernel_node_copy_attrs(struct cu_kernel_node *dst,
+			       const struct cu_kernel_node *src);
+CUresult cu_kernel_node_capture_attrs(CUstream h,
+				      const struct cu_launch_cfg *c);
+CUresult cu_kernel_node_launch(const struct cu_kernel_node *k, CUstream h);
+CUresult cu_kernel_node_check(const struct cu_kernel_node *k,
+			      const CUDA_KERNEL_NODE_PARAMS *p);
 CUresult cu_kernel_node_set(struct cu_kernel_node *k,
 			    const CUDA_KERNEL_NODE_PARAMS *p);
 /* Destroy a graph and its nodes. */

@@ -171,7 +171,6 @@ static CUresult cu_exec_node(const struct cu_graph_exec *e,
 			     const struct cu_graph_node *n,
 			     struct cu_stream *s, CUstream h)
 {
-	const CUDA_KERNEL_NODE_PARAMS *k = &n->u.kernel.p;
 	bool auto_free = e->flags &
 			 CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH;
 
@@ -195,10 +194,7 @@ static CUresult cu_exec_node(const struct cu_graph_exec *e,
 	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
 		return cu_cond_launch(n, s, h);
 	case CU_GRAPH_NODE_TYPE_KERNEL:
-		return cuLaunchKernel(k->func, k->gridDimX, k->gridDimY,
-				      k->gridDimZ, k->blockDimX, k->blockDimY,
-				      k->blockDimZ, k->sharedMemBytes, h,
-				      k->kernelParams, NULL);
+		return cu_kernel_node_launch(&n->u.kernel, h);
 	case CU_GRAPH_NODE_TYPE_MEMCPY:
 		return cu_exec_memcpy(&n->u.memcpy.p, h);
 	case CU_GRAPH_NODE_TYPE_MEMSET:

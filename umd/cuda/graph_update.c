@@ -170,6 +170,7 @@ static CUresult cu_update_apply(struct cu_graph_exec *e,
 		switch (x->type) {
 		case CU_GRAPH_NODE_TYPE_KERNEL:
 			res = cu_kernel_node_set(&x->u.kernel, &m->u.kernel.p);
+			cu_kernel_node_copy_attrs(&x->u.kernel, &m->u.kernel);
 			break;
 		case CU_GRAPH_NODE_TYPE_MEMCPY:
 		case CU_GRAPH_NODE_TYPE_MEMSET:

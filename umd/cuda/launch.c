@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cuda_internal.h"
+#include "graph_internal.h"
 #include "vgpu_counters.h"
 #include "vgpu_launch.h"
 
@@ -234,17 +234,10 @@ static CUresult cu_launch(struct cu_function *f, const struct cu_launch_cfg *c,
 	res = cu_launch_params(f, params, extra, NULL);
 	if (res != CUDA_SUCCESS)
 		return res;
-	/* Graph nodes do not carry the launch attributes yet. */
-	if (c->cooperative || c->cluster[0]) {
-		CUstreamCaptureStatus st;
-
-		res = cuStreamIsCapturing(hStream, &st);
-		if (res != CUDA_SUCCESS)
-			return res;
-		if (st != CU_STREAM_CAPTURE_STATUS_NONE)
-			return CUDA_ERROR_NOT_SUPPORTED;
-	}
 	res = cu_launch_capture(f, c, s, params, extra, &recorded);
+	/* The node carries the launch attributes (graph_kernel_attr.c). */
+	if (res == CUDA_SUCCESS && recorded)
+		res = cu_kernel_node_capture_attrs(hStream, c);
 	if (res != CUDA_SUCCESS || recorded)
 		return res;
 	if (f->kernel->flags & VISA_KERNEL_USES_HEAP) {

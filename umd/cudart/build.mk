@@ -305,6 +305,16 @@ $(TST)/cudart/test_cudart_coop: umd/cudart/tests/test_cudart_coop.cu \
 ALL_TARGETS += $(TST)/cudart/test_cudart_coop
 GUEST_TESTS += $(TST)/cudart/test_cudart_coop
 
+# Cooperative and cluster launch attributes on graph kernel nodes.
+$(TST)/cudart/test_cudart_graph_coop: \
+		umd/cudart/tests/test_cudart_graph_coop.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=sm_90 -O2 -Iumd/cudart/tests \
+		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/test_cudart_graph_coop
+GUEST_TESTS += $(TST)/cudart/test_cudart_graph_coop
+
 # The interop calls (interop_gl.c, interop_ext.c) against Mesa: its
 # TEST.vmargs brings Mesa's dlopen'ed drivers (tools/vm/mesa.vmargs).
 $(TST)/cudart/test_cudart_interop: umd/cudart/tests/test_cudart_interop.cu \

@@ -108,6 +108,9 @@ static void vgpu_bo_release(struct kref *ref)
 						    !(bo->flags &
 						      VGPU_HOST_REGISTER_READONLY));
 		break;
+	case VGPU_BO_MANAGED:
+		vgpu_managed_release(bo);
+		break;
 	}
 	if (bo->mm)
 		vgpu_bo_uncharge(bo);
@@ -126,8 +129,8 @@ void vgpu_bo_put(struct vgpu_bo *bo)
  * A new object of @size bytes, charged to the calling user; ERR_PTR() with
  * -ENOMEM, or -EDQUOT when the user is at its limit (vgpu_user.c).
  */
-static struct vgpu_bo *vgpu_bo_new(struct vgpu_dev *dev,
-				   enum vgpu_bo_kind kind, u64 size)
+struct vgpu_bo *vgpu_bo_new(struct vgpu_dev *dev, enum vgpu_bo_kind kind,
+			    u64 size)
 {
 	struct vgpu_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL_ACCOUNT);
 	int ret;
@@ -192,8 +195,7 @@ int vgpu_bo_add_handle(struct vgpu_file *vf, struct vgpu_bo *bo, u32 *handle)
  * Make a fully built object visible: in the device list (debugfs), then a
  * handle, last.  The caller still holds its reference on return.
  */
-static int vgpu_bo_publish(struct vgpu_file *vf, struct vgpu_bo *bo,
-			   u32 *handle)
+int vgpu_bo_publish(struct vgpu_file *vf, struct vgpu_bo *bo, u32 *handle)
 {
 	struct vgpu_dev *dev = vf->dev;
 

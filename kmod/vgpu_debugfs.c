@@ -17,6 +17,7 @@ static const char *const vgpu_bo_kind_names[] = {
 	[VGPU_BO_VRAM] = "vram",
 	[VGPU_BO_HOST] = "host",
 	[VGPU_BO_USERPTR] = "userptr",
+	[VGPU_BO_MANAGED] = "managed",
 };
 
 static int objects_show(struct seq_file *m, void *unused)
@@ -32,6 +33,8 @@ static int objects_show(struct seq_file *m, void *unused)
 		if (bo->kind == VGPU_BO_VRAM)
 			snprintf(where, sizeof(where), "vram@%llx",
 				 bo->vram_offset);
+		else if (bo->kind == VGPU_BO_MANAGED)	/* block by block */
+			snprintf(where, sizeof(where), "migrating");
 		else
 			snprintf(where, sizeof(where), "gart[%lu..%lu]",
 				 bo->gart_base, bo->gart_base + bo->npages - 1);

@@ -193,6 +193,24 @@ struct vgpu_engine_watch {
 };
 
 /**
+ * struct vgpu_managed_stats - migrations of managed memory (vgpu_managed.c)
+ * @gpu_faults: replayable device faults served.
+ * @cpu_faults: process faults that moved a block back to host pages.
+ * @prefetches: VGPU_IOCTL_MANAGED_MIGRATE calls.
+ * @to_device: blocks moved into VRAM.
+ * @to_host: blocks moved back to host pages.
+ * @resident: blocks in VRAM now.
+ */
+struct vgpu_managed_stats {
+	atomic64_t gpu_faults;
+	atomic64_t cpu_faults;
+	atomic64_t prefetches;
+	atomic64_t to_device;
+	atomic64_t to_host;
+	atomic64_t resident;
+};
+
+/**
  * struct vgpu_dev - one device
  * @misc: the misc device /dev/vgpuN.
  * @index: N.
@@ -222,6 +240,8 @@ struct vgpu_engine_watch {
  * @config_ev: CONFIG record (the firmware's share of the parameters).
  * @events: records waiting for the firmware's read().
  * @post_seq: sequence number of the last record posted.
+ * @acked_seq: the last record the firmware acknowledged (what a deferral
+ *	on it or an older one need not wait for).
  * @deferred: struct vgpu_deferred waiting for the firmware's ack, in @seq
  *	order.
  * @fw_wq: the firmware waits here for events.
@@ -235,6 +255,7 @@ struct vgpu_engine_watch {
  * @compute_mode: VGPU_COMPUTE_MODE_*: who may create contexts (sysfs
  *	compute_mode; under @lock, read without it by GET_INFO).
  * @watchdog: periodic hang check (heartbeat and engine progress).
+ * @managed: migration counters of managed memory (sysfs).
  * @debugfs: this device's debugfs directory.
  */
 struct vgpu_dev {
@@ -260,6 +281,7 @@ struct vgpu_dev {
 	struct vgpu_event config_ev;
 	struct list_head events;
 	u64 post_seq;
+	u64 acked_seq;
 	struct list_head deferred;
 	wait_queue_head_t fw_wq;
 
@@ -274,6 +296,7 @@ struct vgpu_dev {
 	u32 compute_mode;
 
 	struct delayed_work watchdog;
+	struct vgpu_managed_stats managed;
 	struct dentry *debugfs;
 };
 
@@ -310,7 +333,10 @@ enum vgpu_bo_kind {
 	VGPU_BO_VRAM = VGPU_MEM_KIND_VRAM,
 	VGPU_BO_HOST = VGPU_MEM_KIND_HOST,	/* pages allocated by the driver */
 	VGPU_BO_USERPTR = VGPU_MEM_KIND_USERPTR,	/* pinned user pages */
+	VGPU_BO_MANAGED = VGPU_MEM_KIND_MANAGED,	/* migrating pages */
 };
+
+struct vgpu_managed;
 
 /**
  * struct vgpu_bo - a memory object
@@ -330,6 +356,7 @@ enum vgpu_bo_kind {
  * @user_addr: userptr: start address in @mm.
  * @owner_pid: tgid of the creator (debugfs).
  * @user: the user charged for the object's VRAM or GART entries.
+ * @managed: managed: where each block lives (vgpu_managed.c).
  */
 struct vgpu_bo {
 	struct kref ref;
@@ -347,6 +374,7 @@ struct vgpu_bo {
 	u64 user_addr;
 	pid_t owner_pid;
 	struct vgpu_user *user;
+	struct vgpu_managed *managed;
 };
 
 /**
@@ -357,9 +385,14 @@ struct vgpu_bo {
  * @offset: offset in @bo.
  * @flags: VGPU_MAP_* flags.
  * @unmapped: after UNMAP, waits for the firmware's TLB flush ack.
+ * @ctx: managed objects: the context (no reference: the mapping leaves
+ *	@managed_node before its context goes).
+ * @managed_node: managed objects: entry in the object's mapping list.
  */
 struct vgpu_mapping {
 	struct vgpu_deferred unmapped;
+	struct vgpu_ctx *ctx;
+	struct list_head managed_node;
 	u64 va;
 	u64 size;
 	struct vgpu_bo *bo;
@@ -485,6 +518,8 @@ int vgpu_vram_write64(struct vgpu_dev *dev, u64 offset, u64 val);
 u64 vgpu_vram_read64(struct vgpu_dev *dev, u64 offset);
 vm_fault_t vgpu_vram_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
 			   unsigned long index);
+int vgpu_vram_copy_page(struct vgpu_dev *dev, u64 offset, struct page *host,
+			bool to_vram);
 
 /* vgpu_gart.c */
 int vgpu_gart_init(struct vgpu_gart *gart, unsigned long nentries);
@@ -502,6 +537,9 @@ int vgpu_ioctl_host_alloc(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_host_register(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_mem_free(struct vgpu_file *vf, void *data);
 struct vgpu_bo *vgpu_bo_lookup(struct vgpu_file *vf, u32 handle);
+struct vgpu_bo *vgpu_bo_new(struct vgpu_dev *dev, enum vgpu_bo_kind kind,
+			    u64 size);
+int vgpu_bo_publish(struct vgpu_file *vf, struct vgpu_bo *bo, u32 *handle);
 int vgpu_bo_add_handle(struct vgpu_file *vf, struct vgpu_bo *bo, u32 *handle);
 
 /* vgpu_share.c */
@@ -515,6 +553,24 @@ int vgpu_mmu_init(struct vgpu_ctx *ctx);
 void vgpu_mmu_fini(struct vgpu_ctx *ctx);
 int vgpu_ioctl_map(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_unmap(struct vgpu_file *vf, void *data);
+int vgpu_mmu_fill(struct vgpu_ctx *ctx, struct vgpu_mapping *m);
+void vgpu_mmu_clear(struct vgpu_ctx *ctx, struct vgpu_mapping *m, u64 size);
+u64 vgpu_mmu_pte_perm(const struct vgpu_mapping *m);
+int vgpu_mmu_write_big_pte(struct vgpu_ctx *ctx, u64 va, u64 pte);
+
+/* vgpu_managed.c: managed memory that migrates */
+int vgpu_ioctl_managed_alloc(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_managed_migrate(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_managed_query(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_fw_mmu_fault(struct vgpu_file *vf, void *data);
+int vgpu_managed_map(struct vgpu_ctx *ctx, struct vgpu_mapping *m);
+void vgpu_managed_unmap(struct vgpu_ctx *ctx, struct vgpu_mapping *m);
+void vgpu_managed_detach(struct vgpu_mapping *m);
+u64 vgpu_managed_pte(const struct vgpu_mapping *m, u64 off);
+void vgpu_managed_release(struct vgpu_bo *bo);
+int vgpu_managed_mmap(struct vgpu_bo *bo, struct vm_area_struct *vma,
+		      unsigned long first);
+extern const struct attribute_group vgpu_managed_sysfs_group;
 
 /* vgpu_ctx.c */
 int vgpu_ioctl_ctx_create(struct vgpu_file *vf, void *data);

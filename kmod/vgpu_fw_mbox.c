@@ -75,14 +75,15 @@ u64 vgpu_fw_post(struct vgpu_dev *dev, struct vgpu_event *e)
  * @seq: the record whose acknowledgment allows it; 0 if the firmware
  *	never heard of it.
  *
- * Without a firmware, or for @seq 0, @d is released at once.  The list is
+ * Without a firmware, for @seq 0, or for a record acknowledged already,
+ * @d is released at once.  The list is
  * in @seq order but for items deferred on an older record (see
  * vgpu_ioctl_unmap()); those are released late, never early.
  */
 void vgpu_fw_defer(struct vgpu_dev *dev, struct vgpu_deferred *d, u64 seq)
 {
 	lockdep_assert_held(&dev->lock);
-	if (!dev->fw_file || !seq) {
+	if (!dev->fw_file || !seq || seq <= dev->acked_seq) {
 		d->release(d);
 		return;
 	}
@@ -100,6 +101,8 @@ void vgpu_fw_release_deferred(struct vgpu_dev *dev, u64 seq)
 {
 	struct vgpu_deferred *d, *tmp;
 
+	/* Not past what was posted: a later firmware acks its own records. */
+	dev->acked_seq = max(dev->acked_seq, min(seq, dev->post_seq));
 	list_for_each_entry_safe(d, tmp, &dev->deferred, node) {
 		if (d->seq > seq)
 			break;

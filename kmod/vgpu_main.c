@@ -211,12 +211,16 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(QUEUE_EVENTFD, vgpu_ioctl_queue_eventfd, true),
 	VGPU_IOCTL(MEM_EXPORT, vgpu_ioctl_mem_export, true),
 	VGPU_IOCTL(MEM_IMPORT, vgpu_ioctl_mem_import, true),
+	VGPU_IOCTL(MANAGED_ALLOC, vgpu_ioctl_managed_alloc, true),
+	VGPU_IOCTL(MANAGED_MIGRATE, vgpu_ioctl_managed_migrate, true),
+	VGPU_IOCTL(MANAGED_QUERY, vgpu_ioctl_managed_query, true),
 	VGPU_IOCTL(FW_ATTACH, vgpu_ioctl_fw_attach, false),
 	VGPU_IOCTL(FW_SIGNAL, vgpu_ioctl_fw_signal, false),
 	VGPU_IOCTL_GREW(FW_FAULT, vgpu_ioctl_fw_fault, false,
 			VGPU_FW_FAULT_SIZE_1_0),
 	VGPU_IOCTL(FW_ACK, vgpu_ioctl_fw_ack, false),
 	VGPU_IOCTL(FW_HEARTBEAT, vgpu_ioctl_fw_heartbeat, false),
+	VGPU_IOCTL(FW_MMU_FAULT, vgpu_ioctl_fw_mmu_fault, false),
 };
 
 /* Large enough for every argument struct. */
@@ -240,6 +244,10 @@ union vgpu_ioctl_args {
 	struct vgpu_fw_fault fw_fault;
 	struct vgpu_fw_ack fw_ack;
 	struct vgpu_fw_heartbeat fw_heartbeat;
+	struct vgpu_managed_alloc managed_alloc;
+	struct vgpu_managed_migrate managed_migrate;
+	struct vgpu_managed_query managed_query;
+	struct vgpu_fw_mmu_fault fw_mmu_fault;
 };
 
 static const struct vgpu_ioctl_desc *vgpu_ioctl_find(unsigned int cmd)

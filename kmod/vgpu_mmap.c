@@ -312,6 +312,7 @@ int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 	unsigned long first = (off & VGPU_MMAP_OFF_MASK) >> PAGE_SHIFT;
 	bool is_fw = READ_ONCE(vf->is_fw);
 	struct vgpu_queue *q;
+	struct vgpu_bo *bo;
 
 	if (!(vma->vm_flags & VM_SHARED))
 		return vgpu_refuse(dev, -EINVAL, "mmap: not MAP_SHARED");
@@ -324,6 +325,17 @@ int vgpu_mmap(struct file *file, struct vm_area_struct *vma)
 			return vgpu_refuse(dev, -EINVAL,
 					   "mmap: host memory on the firmware's file");
 		return vgpu_mmap_bo(vf, vma, id, first);
+	case VGPU_MMAP_MANAGED:
+		bo = is_fw ? NULL : vgpu_bo_lookup(vf, id);
+		if (bo && bo->kind != VGPU_BO_MANAGED) {
+			vgpu_bo_put(bo);
+			bo = NULL;
+		}
+		if (!bo)
+			return vgpu_refuse(dev, -EINVAL,
+					   "mmap: handle %u: no such managed memory",
+					   id);
+		return vgpu_managed_mmap(bo, vma, first);
 	case VGPU_MMAP_RING:
 	case VGPU_MMAP_DOORBELL:
 	case VGPU_MMAP_FENCE:

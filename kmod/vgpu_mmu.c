@@ -112,14 +112,19 @@ int vgpu_mmu_init(struct vgpu_ctx *ctx)
 	return vgpu_pt_alloc(ctx, 1, &ctx->pd3);
 }
 
+/* VRAM, and managed memory (which moves into VRAM), use big pages. */
+static bool vgpu_kind_is_big(enum vgpu_bo_kind kind)
+{
+	return kind == VGPU_BO_VRAM || kind == VGPU_BO_MANAGED;
+}
+
 static bool vgpu_mapping_is_big(const struct vgpu_mapping *m)
 {
-	return m->bo->kind == VGPU_BO_VRAM;
+	return vgpu_kind_is_big(m->bo->kind);
 }
 
 /* Invalidate the PTEs of the first @size bytes of @m. */
-static void vgpu_mmu_clear(struct vgpu_ctx *ctx, struct vgpu_mapping *m,
-			   u64 size)
+void vgpu_mmu_clear(struct vgpu_ctx *ctx, struct vgpu_mapping *m, u64 size)
 {
 	bool big = vgpu_mapping_is_big(m);
 	u64 step = big ? VGPU_BIG_PAGE_SIZE : VGPU_SMALL_PAGE_SIZE;
@@ -132,8 +137,8 @@ static void vgpu_mmu_clear(struct vgpu_ctx *ctx, struct vgpu_mapping *m,
 	}
 }
 
-/* The PTE that maps byte @off of the mapping's object. */
-static u64 vgpu_pte_value(const struct vgpu_mapping *m, u64 off)
+/* The permission bits (with VALID) of the PTEs of @m. */
+u64 vgpu_mmu_pte_perm(const struct vgpu_mapping *m)
 {
 	u64 pte = VGPU_PTE_VALID;
 
@@ -142,6 +147,37 @@ static u64 vgpu_pte_value(const struct vgpu_mapping *m, u64 off)
 		if (!(m->flags & VGPU_MAP_NO_ATOMIC))
 			pte |= VGPU_PTE_ATOMIC;
 	}
+	return pte;
+}
+
+/**
+ * vgpu_mmu_write_big_pte() - set the big-page PTE of a mapped address
+ * @ctx: the context.
+ * @va: a 64 KiB aligned address inside a mapping, whose tables exist.
+ * @pte: the new entry (0: invalid).
+ *
+ * For managed memory (vgpu_managed.c), whose blocks move while mapped:
+ * the tables were made when the range was mapped, so no allocation.
+ *
+ * Return: 0, or -ENOENT if a table is missing (a driver bug).
+ */
+int vgpu_mmu_write_big_pte(struct vgpu_ctx *ctx, u64 va, u64 pte)
+{
+	u64 addr;
+	int ret = vgpu_pte_addr(ctx, va, true, false, &addr);
+
+	if (WARN_ON_ONCE(ret))
+		return ret;
+	return vgpu_vram_write64(ctx->dev, addr, pte);
+}
+
+/* The PTE that maps byte @off of the mapping's object. */
+static u64 vgpu_pte_value(const struct vgpu_mapping *m, u64 off)
+{
+	u64 pte = vgpu_mmu_pte_perm(m);
+
+	if (m->bo->kind == VGPU_BO_MANAGED)
+		return vgpu_managed_pte(m, off);
 	if (m->bo->kind == VGPU_BO_VRAM)
 		return pte | VGPU_PTE_APERTURE_VRAM | (m->bo->vram_offset + off);
 	return pte | VGPU_PTE_APERTURE_GART |
@@ -150,7 +186,7 @@ static u64 vgpu_pte_value(const struct vgpu_mapping *m, u64 off)
 }
 
 /* Write every PTE of @m; on failure nothing stays written. */
-static int vgpu_mmu_fill(struct vgpu_ctx *ctx, struct vgpu_mapping *m)
+int vgpu_mmu_fill(struct vgpu_ctx *ctx, struct vgpu_mapping *m)
 {
 	bool big = vgpu_mapping_is_big(m);
 	u64 step = big ? VGPU_BIG_PAGE_SIZE : VGPU_SMALL_PAGE_SIZE;
@@ -178,6 +214,8 @@ void vgpu_mmu_fini(struct vgpu_ctx *ctx)
 	unsigned long index = 0;
 
 	mt_for_each(&ctx->mappings, m, index, ULONG_MAX) {
+		if (m->bo->kind == VGPU_BO_MANAGED)
+			vgpu_managed_detach(m);
 		vgpu_bo_put(m->bo);
 		kfree(m);
 	}
@@ -193,8 +231,8 @@ void vgpu_mmu_fini(struct vgpu_ctx *ctx)
 static int vgpu_map_check(const struct vgpu_map *args,
 			  const struct vgpu_bo *bo)
 {
-	u64 align = bo->kind == VGPU_BO_VRAM ? VGPU_BIG_PAGE_SIZE :
-					       VGPU_SMALL_PAGE_SIZE;
+	u64 align = vgpu_kind_is_big(bo->kind) ? VGPU_BIG_PAGE_SIZE :
+						 VGPU_SMALL_PAGE_SIZE;
 
 	if (!args->size || !IS_ALIGNED(args->size, align) ||
 	    !IS_ALIGNED(args->va, align) || !IS_ALIGNED(args->offset, align))
@@ -259,6 +297,8 @@ int vgpu_ioctl_map(struct vgpu_file *vf, void *data)
 	m->bo = bo;
 	m->offset = args->offset;
 	m->flags = args->flags;
+	m->ctx = ctx;
+	INIT_LIST_HEAD(&m->managed_node);
 
 	mutex_lock(&ctx->lock);
 	ret = mtree_insert_range(&ctx->mappings, m->va, m->va + m->size - 1,
@@ -268,7 +308,8 @@ int vgpu_ioctl_map(struct vgpu_file *vf, void *data)
 			    "MAP: [va 0x%llx, +0x%llx) overlaps a mapping",
 			    m->va, m->size);
 	if (!ret) {
-		ret = vgpu_mmu_fill(ctx, m);
+		ret = bo->kind == VGPU_BO_MANAGED ? vgpu_managed_map(ctx, m) :
+						    vgpu_mmu_fill(ctx, m);
 		if (ret)
 			mtree_erase(&ctx->mappings, m->va);
 	}
@@ -322,7 +363,10 @@ int vgpu_ioctl_unmap(struct vgpu_file *vf, void *data)
 				   args->va);
 	}
 	mtree_erase(&ctx->mappings, m->va);
-	vgpu_mmu_clear(ctx, m, m->size);
+	if (m->bo->kind == VGPU_BO_MANAGED)
+		vgpu_managed_unmap(ctx, m);
+	else
+		vgpu_mmu_clear(ctx, m, m->size);
 	/*
 	 * Cached translations must go before the memory can be reused: the
 	 * mapping keeps its object until the firmware acknowledged the flush.

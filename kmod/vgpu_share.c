@@ -49,6 +49,13 @@ int vgpu_ioctl_mem_export(struct vgpu_file *vf, void *data)
 		return vgpu_refuse(vf->dev, -ENOENT,
 				   "MEM_EXPORT: handle %u: no such memory object",
 				   args->handle);
+	/* Its process mappings are found by handle (vgpu_managed.c). */
+	if (bo->kind == VGPU_BO_MANAGED) {
+		vgpu_bo_put(bo);
+		return vgpu_refuse(vf->dev, -EINVAL,
+				   "MEM_EXPORT: handle %u is managed memory",
+				   args->handle);
+	}
 	fd = anon_inode_getfd("[vgpu-mem]", &vgpu_export_fops, bo,
 			      O_RDWR | (args->flags & VGPU_MEM_EXPORT_CLOEXEC ?
 					O_CLOEXEC : 0));

@@ -223,5 +223,6 @@ static const struct attribute_group vgpu_sysfs_group = {
 
 const struct attribute_group *vgpu_sysfs_groups[] = {
 	&vgpu_sysfs_group,
+	&vgpu_managed_sysfs_group,
 	NULL,
 };

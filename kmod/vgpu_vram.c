@@ -241,3 +241,46 @@ vm_fault_t vgpu_vram_fault(struct vgpu_dev *dev, struct vm_fault *vmf,
 	mutex_unlock(&vram->lock);
 	return ret;
 }
+
+/**
+ * vgpu_vram_copy_page() - copy one 4 KiB page between VRAM and host memory
+ * @dev: the device.
+ * @offset: page-aligned VRAM offset inside an allocated range.
+ * @host: the host page.
+ * @to_vram: copy @host into VRAM, else VRAM into @host.
+ *
+ * The migration of managed memory (vgpu_managed.c) copies with the CPU:
+ * VRAM is host memory here, so a copy engine would only add a round trip
+ * through the firmware.  VRAM never touched reads as zeroes (and is not
+ * made resident by reading it).
+ *
+ * Return: 0, -ENOMEM if no backing page could be allocated, or -EFAULT if
+ * @offset is not allocated (a driver bug).
+ */
+int vgpu_vram_copy_page(struct vgpu_dev *dev, u64 offset, struct page *host,
+			bool to_vram)
+{
+	struct vgpu_vram *vram = &dev->vram;
+	unsigned long index = offset >> PAGE_SHIFT;
+	struct page *page;
+	int ret = 0;
+
+	mutex_lock(&vram->lock);
+	if (WARN_ON_ONCE(!vgpu_vram_allocated(vram, index))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	page = to_vram ? vgpu_vram_backing(vram, index) :
+			 xa_load(&vram->pages, index);
+	if (to_vram && !page)
+		ret = -ENOMEM;
+	else if (to_vram)
+		copy_highpage(page, host);
+	else if (page)
+		copy_highpage(host, page);
+	else
+		clear_highpage(host);
+out:
+	mutex_unlock(&vram->lock);
+	return ret;
+}

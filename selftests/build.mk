@@ -9,7 +9,7 @@ SELFTESTS_LIB_SRCS := selftests/vgpu_lib.c selftests/vgpu_test_fw.c
 SELFTESTS_LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(SELFTESTS_LIB_SRCS))
 SELFTESTS_PROGS := vgpu_uapi_test vgpu_fw_test vgpu_fuzz vgpu_race_test \
 		   vgpu_admin_test \
-		   vgpu_limits_test
+		   vgpu_limits_test vgpu_managed_test
 SELFTESTS_BINS := $(addprefix $(TST)/selftests/,$(SELFTESTS_PROGS))
 
 $(OBJ)/selftests/%.o: selftests/%.c selftests/vgpu_lib.h \

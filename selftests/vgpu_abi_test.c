@@ -57,6 +57,16 @@ LAYOUT(struct vgpu_fw_engine_status, 16);
 LAYOUT(struct vgpu_fw_heartbeat, 16);
 AT(struct vgpu_fw_heartbeat, engines, 8);
 
+/* Since 1.4: managed memory. */
+LAYOUT(struct vgpu_managed_alloc, 32);
+AT(struct vgpu_managed_alloc, mmap_offset, 16);
+LAYOUT(struct vgpu_managed_migrate, 32);
+AT(struct vgpu_managed_migrate, target, 24);
+LAYOUT(struct vgpu_managed_query, 24);
+AT(struct vgpu_managed_query, location, 16);
+LAYOUT(struct vgpu_fw_mmu_fault, 16);
+AT(struct vgpu_fw_mmu_fault, va, 8);
+
 LAYOUT(struct vgpu_doorbell, 128);
 AT(struct vgpu_doorbell, rptr, 64);
 AT(struct vgpu_doorbell, fw_sleeping, 72);

@@ -843,7 +843,7 @@ TEST(info_reports_the_limits)
 
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, vgpu_ioctl(fd, VGPU_IOCTL_GET_INFO, &info));
-	EXPECT_EQ(3, info.version_minor);
+	EXPECT_EQ(4, info.version_minor);	/* 1.4: managed memory */
 	/* Defaults: no kernel execution limit, 10 s hang detection. */
 	EXPECT_EQ(0, info.kernel_exec_timeout_ms);
 	EXPECT_EQ(10000, info.hang_timeout_ms);

@@ -84,7 +84,7 @@ bool vgpu_accounting_idle(void)
 {
 	static const char *const attrs[] = {
 		"vram_used_bytes", "vram_resident_bytes", "gart_entries_used",
-		"pinned_pages", "contexts", "queues",
+		"pinned_pages", "contexts", "queues", "managed/resident_bytes",
 	};
 	bool idle = true;
 	size_t i;

@@ -10,7 +10,9 @@
  *     and doorbell), stops, destroys; acknowledge what it handled;
  *   - poll every doorbell, execute packets in order, advance rptr;
  *   - translate GPU VAs by walking the page tables in VRAM, as the MMU
- *     would, and report a fault for unmapped or read-only addresses;
+ *     would, report an address with no valid PTE to the driver as a
+ *     replayable fault (managed memory) and walk again, and report a
+ *     fault for unmapped or read-only addresses;
  *   - sleep (fw_sleeping = 1) when idle until a kick or an event arrives;
  *   - send a heartbeat every TFW_HEARTBEAT_MS (packets run count as the
  *     progress of every engine; between packets nothing runs), and exit
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -90,9 +93,9 @@ static uint64_t tfw_vram64(struct tfw *fw, uint64_t off)
  * The MMU: a host pointer for @va valid up to the end of its page (*@left
  * bytes), or NULL with *@fault set to the fault kind.
  */
-static uint8_t *tfw_translate(struct tfw *fw, struct tfw_ctx *ctx,
-			      uint64_t va, bool write, uint64_t *left,
-			      uint32_t *fault)
+static uint8_t *tfw_walk(struct tfw *fw, struct tfw_ctx *ctx,
+			 uint64_t va, bool write, uint64_t *left,
+			 uint32_t *fault)
 {
 	uint64_t pde, pd1, pte = 0, page;
 
@@ -135,6 +138,24 @@ static uint8_t *tfw_translate(struct tfw *fw, struct tfw_ctx *ctx,
 		return fw->gart + (VGPU_PTE_FRAME(pte) << 12) + (va & (page - 1));
 	}
 	return NULL;
+}
+
+/*
+ * The walk, with replayable faults: an address with no valid PTE may be
+ * managed memory in host pages; the driver moves it into VRAM
+ * (VGPU_IOCTL_FW_MMU_FAULT) and the walk is replayed, as vgpu-fw does.
+ */
+static uint8_t *tfw_translate(struct tfw *fw, struct tfw_ctx *ctx,
+			      uint64_t va, bool write, uint64_t *left,
+			      uint32_t *fault)
+{
+	struct vgpu_fw_mmu_fault f = { .ctx_id = ctx->id, .va = va };
+	uint8_t *p = tfw_walk(fw, ctx, va, write, left, fault);
+
+	for (int tries = 0; !p && *fault == VGPU_FAULT_MMU_UNMAPPED &&
+	     tries < 64 && !ioctl(fw->fd, VGPU_IOCTL_FW_MMU_FAULT, &f); tries++)
+		p = tfw_walk(fw, ctx, va, write, left, fault);
+	return p;
 }
 
 static void tfw_fault(struct tfw *fw, struct tfw_queue *q, uint32_t kind,

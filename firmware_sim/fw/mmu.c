@@ -14,6 +14,7 @@
 
 #include "fw.h"
 #include "mmu.h"
+#include "replay.h"
 #include "vgpu_core.h"
 
 #define FW_PTE_KNOWN_BITS (VGPU_PTE_VALID | VGPU_PTE_APERTURE_MASK | \
@@ -156,12 +157,30 @@ static int translate_cached(struct fw_ctx *ctx, uint64_t va,
 	return leaf_lookup(ctx->dev, va, wc, page);
 }
 
+/*
+ * Translate @va (through @wc when not NULL); a miss is reported to the
+ * driver as a replayable fault (replay.c) and the walk replayed while the
+ * driver resolves it.
+ */
+static int translate_replay(struct fw_ctx *ctx, uint64_t va,
+			    struct fw_walk_cache *wc, struct fw_mmu_page *page)
+{
+	for (int tries = 0;; tries++) {
+		int ret = wc ? translate_cached(ctx, va, wc, page) :
+			       fw_mmu_translate(ctx, va, page);
+
+		if (!ret || tries == FW_REPLAY_TRIES ||
+		    !fw_mmu_replay(ctx, va))
+			return ret;
+	}
+}
+
 int fw_mmu_core_translate(void *opaque, uint64_t va,
 			  struct vgpu_core_page *out)
 {
 	struct fw_mmu_page page;
 
-	if (fw_mmu_translate(opaque, va, &page))
+	if (translate_replay(opaque, va, NULL, &page))
 		return -1;
 	out->va = page.va;
 	out->size = page.size;
@@ -182,8 +201,7 @@ static int access_page(struct fw_ctx *ctx, uint64_t va, uint32_t perm,
 		       uint64_t *avail, uint64_t *fault_va)
 {
 	struct fw_mmu_page page;
-	int ret = wc ? translate_cached(ctx, va, wc, &page) :
-		       fw_mmu_translate(ctx, va, &page);
+	int ret = translate_replay(ctx, va, wc, &page);
 
 	if (ret) {
 		*fault_va = va;

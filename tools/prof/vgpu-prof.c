@@ -12,7 +12,9 @@
  * grid and block, counters summed), or with --csv one row per launch and
  * metric in the layout of `ncu --csv --metrics ...`, so that the two can
  * be compared; with --table one row per launch and a column per metric;
- * --trace also writes a Chrome/Perfetto trace of the launches.
+ * --trace also writes a Chrome/Perfetto trace of the launches.  The
+ * summary ends with the managed-memory migrations of the run, from the
+ * driver's counters (prof_managed.c).
  * Metrics are Nsight Compute's names (include/
  * vgpu_counters.h and the derived ones below).  The exit status is the
  * program's.  Documentation/profiler.rst.
@@ -26,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "prof_managed.h"
 #include "vgpu_counters.h"
 
 enum {
@@ -527,6 +530,7 @@ int main(int argc, char **argv)
 	struct launch *ls = NULL;
 	size_t n = 0, cap = 0, nsel;
 	bool csv = false, table = false;
+	struct prof_managed managed_before, managed_after;
 	char line[4096];
 	int i, fd, status, rc;
 	FILE *in, *out = stdout;
@@ -576,6 +580,7 @@ int main(int argc, char **argv)
 	}
 	close(fd);
 	fflush(stdout);
+	prof_managed_snapshot(&managed_before);
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "vgpu-prof: fork: %s\n", strerror(errno));
@@ -592,6 +597,7 @@ int main(int argc, char **argv)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	prof_managed_snapshot(&managed_after);
 
 	in = fopen(tmp, "r");
 	unlink(tmp);
@@ -627,8 +633,10 @@ int main(int argc, char **argv)
 		print_table(out, ls, n, sel, nsel);
 	else
 		print_summary(out, ls, n, sel, nsel);
-	if (!csv && !table)
+	if (!csv && !table) {
 		print_copies(out);
+		prof_managed_print(out, &managed_before, &managed_after);
+	}
 	if (out != stdout)
 		fclose(out);
 	if (trace && write_trace(trace, ls, n, sel, nsel)) {

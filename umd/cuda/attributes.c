@@ -8,9 +8,13 @@
  * up to 227 KiB with the opt-in, a 64 KiB constant bank.  The compute
  * capability is 9.0, so that PTX built for sm_75 ... sm_90 is usable.
  * Features the device does not have (textures, cluster launch, IPC...)
- * read 0, as they do on a GPU without them.  Managed memory exists but
- * never migrates (memory.c, managed_hints.c): MANAGED_MEMORY reads 1 and
- * CONCURRENT_MANAGED_ACCESS 0, as on a GPU without concurrent access.
+ * read 0, as they do on a GPU without them.  Managed memory migrates on
+ * faults with a driver of uAPI 1.4 or later (memory.c, managed_hints.c):
+ * the process and the device may then touch it at the same time, each
+ * access moving the 64 KiB block it needs, so CONCURRENT_MANAGED_ACCESS
+ * reads 1; with an older driver it is pinned host memory that never
+ * moves, and it reads 0.  PAGEABLE_MEMORY_ACCESS reads 0: the device
+ * cannot reach memory the driver did not allocate or pin (no HMM).
  */
 #include "array.h"
 #include "cuda_internal.h"
@@ -123,6 +127,9 @@ static int cu_attribute_value(const struct cu_device *d,
 	case CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED:
 	case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY:
 		return *value = 1, 0;
+	case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS:
+		return *value = info->version_major == 1 &&
+				info->version_minor >= 4, 0;
 	case CU_DEVICE_ATTRIBUTE_PCI_BUS_ID:
 		return *value = 0x80 + (int)d->ordinal, 0;
 	case CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID:

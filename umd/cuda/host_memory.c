@@ -99,7 +99,8 @@ static struct cu_host_peers *cu_host_peers_list;
 /* Whether @m's pages are pinned for every device, not only its own. */
 static bool cu_host_portable(const struct cu_mem *m)
 {
-	return m->kind == CU_MEM_HOST ||
+	/* Migrating managed memory lives on its own device (no export). */
+	return (m->kind == CU_MEM_HOST && !m->migrates) ||
 	       (m->kind == CU_MEM_REGISTERED &&
 		(m->flags & CU_MEMHOSTREGISTER_PORTABLE));
 }
@@ -312,6 +313,41 @@ CU_EXPORT CUresult CUDAAPI cuMemHostAlloc(void **pp, size_t bytesize,
 		return res;
 	}
 	*pp = cpu;
+	return CUDA_SUCCESS;
+}
+
+CUresult cu_mem_managed_alloc_migrating(struct cu_ctx *ctx, size_t size,
+					CUdeviceptr *out)
+{
+	struct cu_mem m = { 0 };
+	uint64_t alloc_size;
+	CUresult res;
+	void *cpu;
+	int ret;
+
+	ret = vgpu_mem_alloc_managed(ctx->dev->vdev, size, &m.handle, &cpu,
+				     &alloc_size);
+	if (ret == -ENOTTY)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	if (ret)
+		return ret == -EINVAL || ret == -ENOSPC ?
+		       CUDA_ERROR_OUT_OF_MEMORY : cu_from_errno(ret);
+	/* Published like pinned memory: every context, same address. */
+	m.base = m.map_base = (uintptr_t)cpu;
+	m.size = size;
+	m.map_size = alloc_size;
+	m.kind = CU_MEM_HOST;
+	m.dev = ctx->dev;
+	m.flags = CU_MEMHOSTALLOC_DEVICEMAP;
+	m.managed = true;
+	m.migrates = true;
+	m.export_fd = -1;
+	res = cu_host_publish(&m);
+	if (res != CUDA_SUCCESS) {
+		vgpu_mem_free(ctx->dev->vdev, m.handle, cpu, alloc_size);
+		return res;
+	}
+	*out = (uintptr_t)cpu;
 	return CUDA_SUCCESS;
 }
 

@@ -3,27 +3,36 @@
  * managed_hints.c - what a program may tell the driver about managed
  * memory: cuStreamAttachMemAsync, cuMemPrefetchAsync, cuMemAdvise.
  *
- * Managed memory here is pinned host memory mapped at the same address in
- * every context (cu_mem_managed_alloc() in memory.c): it never migrates,
- * the device reaches it where it is, and it is coherent for host and
- * device at all times.  The device is therefore one *without* concurrent
- * managed access (CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS reads 0,
- * attributes.c), and these calls do what CUDA documents for such a
- * device:
+ * Managed memory migrates (uAPI 1.4: memory.c, kmod/vgpu_managed.c): its
+ * 64 KiB blocks move into VRAM on the device's first access and back on
+ * the process's, so the device has concurrent managed access
+ * (CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS reads 1) and:
  *
+ *  - cuMemPrefetchAsync moves the blocks of the range to the device that
+ *    owns the allocation, or to the host, in stream order: a host function
+ *    of the stream (host_func.c) asks the driver (MANAGED_MIGRATE) once
+ *    the stream's earlier work is complete, and later work waits for it.
+ *    Another device is CUDA_ERROR_INVALID_DEVICE: the allocation lives on
+ *    one device (its blocks cannot move to another's VRAM);
+ *  - cuMemAdvise: a preferred location moves the range there at once
+ *    (later faults still move blocks where they are used); read-mostly
+ *    and accessed-by are accepted and do not change where pages live yet
+ *    (no duplication, no remote mapping: Documentation/managed-memory.rst
+ *    says what is missing);
  *  - cuStreamAttachMemAsync: every association (GLOBAL, HOST, SINGLE) is
- *    accepted and changes nothing - the memory is already visible to the
- *    host and to every stream, whatever the association promises;
- *  - cuMemPrefetchAsync to the host: accepted, nothing to move; to a
- *    device: CUDA_ERROR_INVALID_DEVICE, as CUDA documents for a device
- *    without concurrent managed access;
- *  - cuMemAdvise: read-mostly and the "unset" advice are accepted and
- *    change nothing; a preferred location or accessed-by naming a device
- *    is CUDA_ERROR_INVALID_DEVICE, the host is accepted.
+ *    accepted and changes nothing: the memory is visible to the host and
+ *    to every stream whatever the association promises.
+ *
+ * With a driver older than 1.4, managed memory is pinned host memory that
+ * never moves: a prefetch to the host or advice naming the host is
+ * accepted and moves nothing, a device is CUDA_ERROR_INVALID_DEVICE, as
+ * CUDA documents for a device without concurrent managed access.
  *
  * Every argument is checked first: the range must lie in one managed
  * allocation (CUDA_ERROR_INVALID_VALUE otherwise).
  */
+#include <stdlib.h>
+
 #include "cuda_internal.h"
 
 /* [ptr, ptr + count) lies in one managed allocation (count 0: ptr in it). */
@@ -35,11 +44,13 @@ static bool cu_managed_range(CUdeviceptr ptr, size_t count,
 }
 
 /*
- * A location a hint may name.  The host (any of its forms) is where the
- * memory is; a device needs concurrent managed access, which none has.
+ * A location a hint may name.  The host (any of its forms) always; the
+ * device of a migrating allocation (*@to_device set); nothing else.
  */
-static CUresult cu_managed_location(const CUmemLocation *loc)
+static CUresult cu_managed_location(const CUmemLocation *loc,
+				    const struct cu_mem *m, bool *to_device)
 {
+	*to_device = false;
 	switch (loc->type) {
 	case CU_MEM_LOCATION_TYPE_HOST:
 	case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
@@ -48,10 +59,55 @@ static CUresult cu_managed_location(const CUmemLocation *loc)
 		/* One NUMA node: cuDeviceGetAttribute says none is closer. */
 		return loc->id == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 	case CU_MEM_LOCATION_TYPE_DEVICE:
-		return CUDA_ERROR_INVALID_DEVICE;
+		if (!m->migrates || cu_device_get(loc->id) != m->dev)
+			return CUDA_ERROR_INVALID_DEVICE;
+		*to_device = true;
+		return CUDA_SUCCESS;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
+}
+
+/* A migration the stream runs when it gets there (a host function). */
+struct cu_managed_move {
+	struct vgpu_device *vdev;
+	uint32_t handle;
+	uint64_t offset, size;
+	uint32_t target;
+};
+
+/*
+ * Move the blocks now.  A failure (VRAM exhausted) is not an error of the
+ * stream: the blocks stay where they are and move on their next access,
+ * as a prefetch that could not be honoured is only a lost hint.
+ */
+static void cu_managed_move_run(const struct cu_managed_move *mv)
+{
+	vgpu_mem_migrate(mv->vdev, mv->handle, mv->offset, mv->size,
+			 mv->target);
+}
+
+static void CUDA_CB cu_managed_move_fn(void *arg)
+{
+	cu_managed_move_run(arg);
+	free(arg);
+}
+
+static struct cu_managed_move *cu_managed_move_new(const struct cu_mem *m,
+						   CUdeviceptr ptr,
+						   size_t count,
+						   bool to_device)
+{
+	struct cu_managed_move *mv = malloc(sizeof(*mv));
+
+	if (mv)
+		*mv = (struct cu_managed_move){
+			.vdev = m->dev->vdev, .handle = m->handle,
+			.offset = ptr - m->map_base, .size = count ? count : 1,
+			.target = to_device ? VGPU_MANAGED_LOC_DEVICE :
+					      VGPU_MANAGED_LOC_HOST,
+		};
+	return mv;
 }
 
 CU_EXPORT CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream,
@@ -85,9 +141,11 @@ CU_EXPORT CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
 					      unsigned int flags,
 					      CUstream hStream)
 {
+	struct cu_managed_move *mv;
 	struct cu_ctx *ctx;
 	struct cu_stream *s;
 	struct cu_mem m;
+	bool to_device;
 	CUresult res = cu_stream_current(hStream, &ctx, &s);
 
 	if (res != CUDA_SUCCESS)
@@ -97,15 +155,26 @@ CU_EXPORT CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
 	if (location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
 	    !cu_device_get(location.id))
 		return CUDA_ERROR_INVALID_DEVICE;
-	return cu_managed_location(&location);
+	res = cu_managed_location(&location, &m, &to_device);
+	if (res != CUDA_SUCCESS || !m.migrates)
+		return res;
+	mv = cu_managed_move_new(&m, devPtr, count, to_device);
+	if (!mv)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	res = cu_host_func_enqueue(s, hStream, cu_managed_move_fn, NULL, mv);
+	if (res != CUDA_SUCCESS)
+		free(mv);
+	return res;
 }
 
 CU_EXPORT CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
 				       CUmem_advise advice,
 				       CUmemLocation location)
 {
+	struct cu_managed_move *mv;
 	struct cu_ctx *ctx;
 	struct cu_mem m;
+	bool to_device;
 	CUresult res = cu_ctx_get(&ctx);
 
 	if (res != CUDA_SUCCESS)
@@ -132,5 +201,15 @@ CU_EXPORT CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
 	if (location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
 	    !cu_device_get(location.id))
 		return CUDA_ERROR_INVALID_DEVICE;
-	return cu_managed_location(&location);
+	res = cu_managed_location(&location, &m, &to_device);
+	if (res != CUDA_SUCCESS || !m.migrates ||
+	    advice != CU_MEM_ADVISE_SET_PREFERRED_LOCATION)
+		return res;
+	/* The preferred location: the range goes there now. */
+	mv = cu_managed_move_new(&m, devPtr, count, to_device);
+	if (!mv)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	cu_managed_move_run(mv);
+	free(mv);
+	return CUDA_SUCCESS;
 }

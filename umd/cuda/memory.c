@@ -5,7 +5,7 @@
  * An allocation is a VRAM memory object of the driver, mapped in the
  * allocating context at a GPU VA taken from the range reserved in the
  * process (va_space.c), and entered in the pointer registry.  Managed
- * memory is pinned host memory instead (see cu_mem_managed_alloc()).
+ * memory is a managed object that migrates (see cu_mem_managed_alloc()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cuda_internal.h"
+#include "interop.h"
 
 CUresult cu_mem_internal_host(struct cu_ctx *ctx, size_t size,
 			      uint32_t *handle, void **cpu)
@@ -107,7 +108,10 @@ void cu_mem_device_release(const struct cu_mem *m, bool unmap)
 	if (m->export_fd >= 0)
 		close(m->export_fd);
 	vgpu_mem_free(vdev, m->handle, NULL, 0);
-	cu_va_free(m->map_base, m->map_size);
+	/* vgpu-sanitizer keeps freed addresses out of reuse, so that a use
+	 * after free is not an access to the next allocation */
+	if (!cu_san_enabled())
+		cu_va_free(m->map_base, m->map_size);
 }
 
 CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p)
@@ -133,6 +137,7 @@ CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p)
 	if (!cu_registry_remove(p, CU_MEM_DEVICE, &m))
 		return CUDA_ERROR_INVALID_VALUE;	/* lost a race */
 	(void)ctx;
+	cu_san_freed(&m);	/* vgpu-sanitizer: use after free */
 	cu_mem_device_release(&m, true);
 	return CUDA_SUCCESS;
 }
@@ -161,28 +166,41 @@ CU_EXPORT CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 		return res;
 	if (bytesize > vgpu_device_info(ctx->dev->vdev)->vram_size)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	return cu_mem_device_alloc(ctx, bytesize, dptr);
+	res = cu_mem_device_alloc(ctx, bytesize, dptr);
+	if (res == CUDA_SUCCESS)
+		cu_san_user_alloc(ctx, *dptr, bytesize); /* leaks, initcheck */
+	return res;
 }
 
 /*
  * Managed memory.  CUDA's managed memory is one address valid on the host
- * and on the device.  A device that cannot migrate pages on a fault (as
- * ours cannot: the firmware walks page tables, it takes no faults) gets it
- * the way CUDA gives it without concurrentManagedAccess, minus the
- * migration: the pages are pinned host memory, mapped into every context
- * at GPU VA == host VA (portable, device-mapped), so both sides reach the
- * same bytes - zero-copy, coherent, no page ever moves.  The price is
- * the pinned-memory limits (RLIMIT_MEMLOCK, the GART size), and the
- * device reads host memory, which in a software GPU costs the same as
- * VRAM.  The registry marks the entry so that pointer attributes say
- * "managed" and cuMemFree releases it.
+ * and on the device.  Here it is a managed object of the driver (uAPI
+ * 1.4, kmod/vgpu_managed.c): its 64 KiB blocks live in host pages or in
+ * VRAM and move on demand - a device access to a block in host pages is
+ * a replayable fault that moves it into VRAM, a process access to a block
+ * in VRAM faults it back - mapped at the same address in the process and
+ * in every context (host_memory.c: cu_mem_managed_alloc_migrating()).
+ * The registry marks the entry so that pointer attributes say "managed"
+ * and cuMemFree releases it.
+ *
+ * With a driver older than 1.4 the pages are pinned host memory instead,
+ * mapped into every context at GPU VA == host VA: zero-copy, coherent,
+ * and never moving - CUDA without concurrentManagedAccess, minus the
+ * migration (attributes.c reports which one this is).
  */
 CUresult cu_mem_managed_alloc(size_t size, CUdeviceptr *out)
 {
+	struct cu_ctx *ctx;
 	void *p;
-	CUresult res = cuMemHostAlloc(&p, size, CU_MEMHOSTALLOC_PORTABLE |
-					       CU_MEMHOSTALLOC_DEVICEMAP);
+	CUresult res = cu_ctx_get(&ctx);
 
+	if (res != CUDA_SUCCESS)
+		return res;
+	res = cu_mem_managed_alloc_migrating(ctx, size, out);
+	if (res != CUDA_ERROR_NOT_SUPPORTED)
+		return res;
+	res = cuMemHostAlloc(&p, size, CU_MEMHOSTALLOC_PORTABLE |
+				       CU_MEMHOSTALLOC_DEVICEMAP);
 	if (res != CUDA_SUCCESS)
 		return res;
 	if (!cu_registry_set_managed((uintptr_t)p)) {
@@ -242,6 +260,9 @@ CU_EXPORT CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
 		cu_graph_alloc_free_ptr(dptr);
 		return CUDA_SUCCESS;
 	}
+	/* A buffer of external memory stays with its object (interop_ext.c). */
+	if (cu_ext_buffer_free(dptr))
+		return CUDA_SUCCESS;
 	return cu_mem_device_free(ctx, dptr);
 }
 

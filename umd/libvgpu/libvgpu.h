@@ -108,6 +108,22 @@ int vgpu_mem_export(struct vgpu_device *dev, uint32_t handle, uint32_t flags,
 int vgpu_mem_import(struct vgpu_device *dev, int fd, uint32_t *handle,
 		    uint32_t *kind, uint64_t *size);
 
+/*
+ * Managed memory (uAPI 1.4, managed.c): blocks of VGPU_MANAGED_BLOCK_SIZE
+ * that migrate between host pages and VRAM on faults.  *cpu receives the
+ * process mapping, 64 KiB aligned, which is also the GPU VA to map the
+ * object at; -ENOTTY from a driver without managed memory.  Free it with
+ * vgpu_mem_free(dev, handle, cpu, alloc_size).
+ */
+int vgpu_mem_alloc_managed(struct vgpu_device *dev, uint64_t size,
+			   uint32_t *handle, void **cpu, uint64_t *alloc_size);
+/* Move [offset, offset + size) to VGPU_MANAGED_LOC_* @target now. */
+int vgpu_mem_migrate(struct vgpu_device *dev, uint32_t handle,
+		     uint64_t offset, uint64_t size, uint32_t target);
+/* Where the block holding byte @offset lives: VGPU_MANAGED_LOC_*. */
+int vgpu_mem_location(struct vgpu_device *dev, uint32_t handle,
+		      uint64_t offset, uint32_t *location);
+
 /* Map [offset, offset + size) of an object at GPU VA @va of context @ctx. */
 int vgpu_mem_map(struct vgpu_device *dev, uint32_t ctx, uint32_t handle,
 		 uint64_t va, uint64_t offset, uint64_t size, uint32_t flags);

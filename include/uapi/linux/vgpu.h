@@ -39,7 +39,7 @@
 #include <linux/types.h>
 
 #define VGPU_UAPI_VERSION_MAJOR	1
-#define VGPU_UAPI_VERSION_MINOR	3
+#define VGPU_UAPI_VERSION_MINOR	4
 
 #define VGPU_IOCTL_BASE		0xB7
 
@@ -393,6 +393,89 @@ struct vgpu_mem_import {
 #define VGPU_MEM_KIND_VRAM	0	/* VGPU_IOCTL_VRAM_ALLOC */
 #define VGPU_MEM_KIND_HOST	1	/* VGPU_IOCTL_HOST_ALLOC */
 #define VGPU_MEM_KIND_USERPTR	2	/* VGPU_IOCTL_HOST_REGISTER */
+#define VGPU_MEM_KIND_MANAGED	3	/* VGPU_IOCTL_MANAGED_ALLOC, since 1.4 */
+
+/**
+ * struct vgpu_managed_alloc - allocate managed memory
+ *	(VGPU_IOCTL_MANAGED_ALLOC, since 1.4)
+ * @size: bytes; rounded up to VGPU_MANAGED_BLOCK_SIZE.
+ * @flags: zero.
+ * @handle: out: memory object handle.
+ * @mmap_offset: out: pass to mmap(MAP_SHARED) on this fd to map the
+ *	memory in the process.
+ * @alloc_size: out: the rounded size.
+ *
+ * Managed memory migrates: each block of VGPU_MANAGED_BLOCK_SIZE bytes
+ * lives either in host pages or in VRAM, never both.  It starts zeroed in
+ * host pages.  A device access to a block that is not in VRAM is a
+ * replayable fault: the firmware reports it (VGPU_IOCTL_FW_MMU_FAULT), the
+ * driver moves the block into VRAM, maps it in every context that maps
+ * the object, and the access replays.  A process access to a block in
+ * VRAM faults in the driver, which moves the block back to host pages
+ * once the firmware has dropped every translation of it.  The object is
+ * mapped in contexts with VGPU_IOCTL_MAP (64 KiB aligned) and cannot be
+ * exported (-EINVAL).  Its host pages are charged to the calling user's
+ * share of the GART (as pinned memory was), and each block in VRAM to the
+ * user's share of VRAM (a migration over it fails: the access faults
+ * as VGPU_FAULT_MMU_UNMAPPED).
+ */
+struct vgpu_managed_alloc {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 mmap_offset;
+	__u64 alloc_size;
+};
+
+/* The unit of migration: one big page, the granule of VRAM mappings. */
+#define VGPU_MANAGED_BLOCK_SIZE	(64U << 10)
+
+/* Where a block lives: struct vgpu_managed_migrate.target and query. */
+#define VGPU_MANAGED_LOC_HOST	0
+#define VGPU_MANAGED_LOC_DEVICE	1
+
+/**
+ * struct vgpu_managed_migrate - move managed memory now
+ *	(VGPU_IOCTL_MANAGED_MIGRATE, since 1.4: prefetch)
+ * @handle: a managed memory object (-EINVAL for another kind).
+ * @flags: zero.
+ * @offset: first byte of the range in the object.
+ * @size: bytes, non-zero; the range is widened to whole blocks and must
+ *	lie in the object (-EINVAL).
+ * @target: VGPU_MANAGED_LOC_HOST or VGPU_MANAGED_LOC_DEVICE.
+ * @pad: zero.
+ *
+ * Returns once every block of the range is at @target (-ENOMEM or
+ * -EDQUOT when VRAM or the user's share of it runs out; the blocks moved
+ * so far stay moved; -EINTR on a fatal signal).  User space orders it
+ * with its queues (cudaMemPrefetchAsync runs it when the stream reaches
+ * it).
+ */
+struct vgpu_managed_migrate {
+	__u32 handle;
+	__u32 flags;
+	__u64 offset;
+	__u64 size;
+	__u32 target;
+	__u32 pad;
+};
+
+/**
+ * struct vgpu_managed_query - where managed memory lives
+ *	(VGPU_IOCTL_MANAGED_QUERY, since 1.4)
+ * @handle: a managed memory object (-EINVAL for another kind).
+ * @flags: zero.
+ * @offset: a byte in the object (-EINVAL past its end).
+ * @location: out: VGPU_MANAGED_LOC_* of the block holding @offset.
+ * @pad: zero.
+ */
+struct vgpu_managed_query {
+	__u32 handle;
+	__u32 flags;
+	__u64 offset;
+	__u32 location;
+	__u32 pad;
+};
 
 /* The engine a queue feeds. */
 enum vgpu_engine {
@@ -538,6 +621,29 @@ struct vgpu_fw_fault {
 	__u32 flags;
 	__u32 pad;
 	struct vgpu_fault fault;
+};
+
+/**
+ * struct vgpu_fw_mmu_fault - a replayable fault (VGPU_IOCTL_FW_MMU_FAULT,
+ *	since 1.4)
+ * @ctx_id: the context whose access found no valid PTE.
+ * @flags: zero.
+ * @va: the faulting GPU virtual address.
+ *
+ * The firmware sends it, before declaring VGPU_FAULT_MMU_UNMAPPED, from
+ * the engine thread that made the access, which stalls meanwhile.
+ * Returns 0 once the driver made the page valid (a managed block moved
+ * into VRAM and mapped in every context): the firmware walks the page
+ * tables again and replays the access.  -EFAULT when @va is not in a
+ * managed mapping of the context (the fault is fatal), -ENOMEM or
+ * -EDQUOT when the block could not be moved (fatal too), -ENOENT for an
+ * unknown context.  The driver never waits for the firmware in it, so
+ * the engine cannot deadlock with the driver's own TLB_FLUSH records.
+ */
+struct vgpu_fw_mmu_fault {
+	__u32 ctx_id;
+	__u32 flags;
+	__u64 va;
 };
 
 /* struct vgpu_fw_event.type */
@@ -687,6 +793,12 @@ struct vgpu_fw_heartbeat {
 	_IOWR(VGPU_IOCTL_BASE, 0x0f, struct vgpu_mem_export)
 #define VGPU_IOCTL_MEM_IMPORT \
 	_IOWR(VGPU_IOCTL_BASE, 0x10, struct vgpu_mem_import)
+#define VGPU_IOCTL_MANAGED_ALLOC \
+	_IOWR(VGPU_IOCTL_BASE, 0x18, struct vgpu_managed_alloc)
+#define VGPU_IOCTL_MANAGED_MIGRATE \
+	_IOW(VGPU_IOCTL_BASE, 0x19, struct vgpu_managed_migrate)
+#define VGPU_IOCTL_MANAGED_QUERY \
+	_IOWR(VGPU_IOCTL_BASE, 0x1a, struct vgpu_managed_query)
 #define VGPU_IOCTL_FW_ATTACH \
 	_IOWR(VGPU_IOCTL_BASE, 0x40, struct vgpu_fw_attach)
 #define VGPU_IOCTL_FW_SIGNAL \
@@ -697,5 +809,7 @@ struct vgpu_fw_heartbeat {
 	_IOW(VGPU_IOCTL_BASE, 0x43, struct vgpu_fw_ack)
 #define VGPU_IOCTL_FW_HEARTBEAT \
 	_IOW(VGPU_IOCTL_BASE, 0x44, struct vgpu_fw_heartbeat)
+#define VGPU_IOCTL_FW_MMU_FAULT \
+	_IOW(VGPU_IOCTL_BASE, 0x48, struct vgpu_fw_mmu_fault)
 
 #endif /* _UAPI_LINUX_VGPU_H */

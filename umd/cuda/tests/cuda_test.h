@@ -45,7 +45,7 @@ static void cuda_test_stop_fw(void)
  * over the RPATH would quietly give it the plain one, and the -san run
  * would prove nothing: refuse to run then.
  */
-static int cuda_test_check_libcuda(void)
+static inline int cuda_test_check_libcuda(void)
 {
 #ifdef __SANITIZE_ADDRESS__
 	Dl_info info;

@@ -929,7 +929,7 @@ TEST(managed_attributes)
 	ASSERT_EQ(1, v);
 	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetAttribute(&v,
 			CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 0));
-	ASSERT_EQ(0, v);
+	ASSERT_EQ(1, v);	/* managed memory migrates (uAPI 1.4) */
 	ASSERT_EQ(CUDA_SUCCESS, cuDeviceGetAttribute(&v,
 			CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, 0));
 	ASSERT_EQ(0, v);
@@ -990,6 +990,7 @@ TEST(managed_prefetch_and_advise)
 {
 	const CUmemLocation host = { .type = CU_MEM_LOCATION_TYPE_HOST };
 	const CUmemLocation dev0 = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 0 };
+	const CUmemLocation dev1 = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 1 };
 	const CUmemLocation dev9 = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 9 };
 	const CUmemLocation numa = { .type = CU_MEM_LOCATION_TYPE_HOST_NUMA, .id = 0 };
 	const CUmemLocation numa_cur = {
@@ -1006,12 +1007,13 @@ TEST(managed_prefetch_and_advise)
 	p = (uint8_t *)(uintptr_t)m;
 	fill_pattern(p, n, 5);
 
-	/* Prefetch: to the host, nothing to move; a device needs
-	 * concurrent managed access, which this one does not have. */
+	/* Prefetch: to the host or the allocation's device (it migrates);
+	 * another device cannot hold its blocks. */
 	EXPECT_EQ(CUDA_SUCCESS, cuMemPrefetchAsync(m, n, host, 0, NULL));
 	EXPECT_EQ(CUDA_SUCCESS, cuMemPrefetchAsync(m + 100, 1000, numa, 0, NULL));
 	EXPECT_EQ(CUDA_SUCCESS, cuMemPrefetchAsync(m, n, numa_cur, 0, NULL));
-	EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE, cuMemPrefetchAsync(m, n, dev0, 0, NULL));
+	EXPECT_EQ(CUDA_SUCCESS, cuMemPrefetchAsync(m, n, dev0, 0, NULL));
+	EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE, cuMemPrefetchAsync(m, n, dev1, 0, NULL));
 	EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE, cuMemPrefetchAsync(m, n, dev9, 0, NULL));
 	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemPrefetchAsync(m, n, none, 0, NULL));
 	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemPrefetchAsync(m, n, host, 1, NULL));
@@ -1028,10 +1030,12 @@ TEST(managed_prefetch_and_advise)
 	EXPECT_EQ(CUDA_SUCCESS, cuMemAdvise(m, n, CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, none));
 	EXPECT_EQ(CUDA_SUCCESS, cuMemAdvise(m, n, CU_MEM_ADVISE_SET_ACCESSED_BY, host));
 	EXPECT_EQ(CUDA_SUCCESS, cuMemAdvise(m, n, CU_MEM_ADVISE_UNSET_ACCESSED_BY, host));
-	EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE,
+	EXPECT_EQ(CUDA_SUCCESS,
 		  cuMemAdvise(m, n, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev0));
-	EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE,
+	EXPECT_EQ(CUDA_SUCCESS,
 		  cuMemAdvise(m, n, CU_MEM_ADVISE_SET_ACCESSED_BY, dev0));
+	EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE,
+		  cuMemAdvise(m, n, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev1));
 	EXPECT_EQ(CUDA_ERROR_INVALID_DEVICE,
 		  cuMemAdvise(m, n, CU_MEM_ADVISE_SET_ACCESSED_BY, dev9));
 	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
@@ -1045,7 +1049,8 @@ TEST(managed_prefetch_and_advise)
 	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
 		  cuMemAdvise(m, 0, CU_MEM_ADVISE_SET_READ_MOSTLY, host));
 
-	/* The hints moved nothing: the copy engine reads what the host wrote. */
+	/* Wherever the hints moved it, the copy engine reads what the host
+	 * wrote. */
 	ASSERT_EQ(CUDA_SUCCESS, cuMemcpy(d, m, n));
 	memset(p, 0, n);
 	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(p, d, n));

@@ -655,7 +655,8 @@ static void test_managed_hints(void)
 	TAP(OK(cudaDeviceGetAttribute(&v, cudaDevAttrManagedMemory, 0)) && v == 1,
 	    "cudaDevAttrManagedMemory: 1");
 	TAP(OK(cudaDeviceGetAttribute(&v, cudaDevAttrConcurrentManagedAccess, 0)) &&
-	    v == 0, "cudaDevAttrConcurrentManagedAccess: 0");
+	    v == 1, "cudaDevAttrConcurrentManagedAccess: 1 (managed memory "
+	    "migrates)");
 	ok = OK(cudaMallocManaged((void **)&m, n * sizeof(int))) &&
 	     OK(cudaMalloc((void **)&d, n * sizeof(int))) &&
 	     OK(cudaStreamCreate(&s));
@@ -687,10 +688,9 @@ static void test_managed_hints(void)
 	    "attach with flags 8: cudaErrorInvalidValue");
 	TAP(OK(cudaMemPrefetchAsync(m, n * sizeof(int), host, 0, s)),
 	    "cudaMemPrefetchAsync to the host: success, nothing moves");
-	TAP(IS(cudaErrorInvalidDevice,
-	       cudaMemPrefetchAsync(m, n * sizeof(int), dev0, 0, s)),
-	    "cudaMemPrefetchAsync to a device without concurrent managed "
-	    "access: cudaErrorInvalidDevice");
+	TAP(OK(cudaMemPrefetchAsync(m, n * sizeof(int), dev0, 0, s)),
+	    "cudaMemPrefetchAsync to the device: success, the blocks move "
+	    "(concurrent managed access)");
 	TAP(IS(cudaErrorInvalidValue,
 	       cudaMemPrefetchAsync(m, n * sizeof(int), bad, 0, s)) &&
 	    IS(cudaErrorInvalidValue,
@@ -707,13 +707,11 @@ static void test_managed_hints(void)
 			     host)),
 	    "cudaMemAdvise read-mostly, preferred location and accessed-by "
 	    "the host");
-	TAP(IS(cudaErrorInvalidDevice,
-	       cudaMemAdvise(m, n * sizeof(int),
+	TAP(OK(cudaMemAdvise(m, n * sizeof(int),
 			     cudaMemAdviseSetPreferredLocation, dev0)) &&
-	    IS(cudaErrorInvalidDevice,
-	       cudaMemAdvise(m, n * sizeof(int), cudaMemAdviseSetAccessedBy,
+	    OK(cudaMemAdvise(m, n * sizeof(int), cudaMemAdviseSetAccessedBy,
 			     dev0)),
-	    "cudaMemAdvise naming a device: cudaErrorInvalidDevice");
+	    "cudaMemAdvise naming the device: accepted");
 	TAP(IS(cudaErrorInvalidValue,
 	       cudaMemAdvise(m, n * sizeof(int), (cudaMemoryAdvise)9, host)) &&
 	    IS(cudaErrorInvalidValue,

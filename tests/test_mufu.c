@@ -10,9 +10,10 @@
  *     whose top 8 bits are the range): the ranges listed below must match
  *     the recording exactly.
  *
- * With --all it hashes all 256 ranges of every function instead (minutes)
+ * With --all it hashes all 256 ranges of every function instead
  * and prints, per function, how many ranges match and the total
- * (make mufu-hash-all).
+ * (make mufu-hash-all; about 0.2 s a range on one core, a quarter of an
+ * hour for all 15 functions).
  */
 #include <stdbool.h>
 #include <stdint.h>

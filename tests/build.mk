@@ -150,3 +150,16 @@ $(eval $(call ctest,test_core_fastpath,))
 
 # The makefiles themselves: no fragment reads a name another sets later.
 NATIVE_TESTS += tests/make-order
+
+# The .approx functions (firmware_sim/core/mufu.c) against the H100's
+# recorded values and range hashes (tools/cuda-probe/probe_mufu.cu);
+# make mufu-hash-all hashes all 2^32 inputs of every function (a quarter
+# of an hour on one core).
+MUFU_GOLDEN := tools/cuda-probe/golden
+$(OBJ)/tests/test_mufu.o $(OBJ)/san/tests/test_mufu.o: CTEST_EXTRA := \
+	-DHASH_FILE='"$(abspath $(MUFU_GOLDEN)/probe_mufu.h100.txt)"' \
+	-DVALUES_FILE='"$(abspath $(MUFU_GOLDEN)/probe_mufu_values.h100.txt.gz)"'
+$(eval $(call ctest,test_mufu,))
+.PHONY: mufu-hash-all
+mufu-hash-all: $(TST)/core/test_mufu
+	$(TST)/core/test_mufu --all

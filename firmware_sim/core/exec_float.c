@@ -7,9 +7,8 @@
  * modes switch the host rounding mode around the lane loop (this file is
  * compiled with -frounding-math so the compiler keeps the operations
  * inside).  NaN results are replaced by the GPU's canonical NaN.  f16 and
- * bf16 are computed in double and rounded once (fp_formats.c).  .approx
- * operations are computed accurately: that is within every bound the PTX
- * ISA states for them.
+ * bf16 are computed in double and rounded once (fp_formats.c).  The
+ * .approx functions are mufu.c's model of the H100's MUFU unit.
  */
 #include <fenv.h>
 #include <math.h>
@@ -17,6 +16,7 @@
 #include "simd.h"	/* first: renames the functions per level */
 #include "core_internal.h"
 #include "fp_formats.h"
+#include "mufu.h"
 #include "visa_types.h"
 
 static int host_mode(unsigned int rnd)
@@ -104,24 +104,6 @@ static inline float sat01(float f)
 	return f > 1.0f ? 1.0f : f;
 }
 
-/* Transcendental approximations, computed in double and rounded once. */
-static float approx_f32(unsigned int op, float a)
-{
-	double x = a;
-
-	switch (op) {
-	case VISA_OP_RSQRT: return (float)(1.0 / sqrt(x));
-	case VISA_OP_SIN: return (float)sin(x);
-	case VISA_OP_COS: return (float)cos(x);
-	case VISA_OP_LG2: return (float)log2(x);
-	case VISA_OP_EX2: return (float)exp2(x);
-	case VISA_OP_TANH: return (float)tanh(x);
-	case VISA_OP_RCP: return (float)(1.0 / x);
-	case VISA_OP_SQRT: return (float)sqrt(x);
-	}
-	return 0;
-}
-
 static bool is_basic_arith(unsigned int op)
 {
 	return op == VISA_OP_ADD || op == VISA_OP_SUB || op == VISA_OP_MUL ||
@@ -199,14 +181,7 @@ static int arith_f32(struct warp *w, const struct dinsn *in, uint32_t mask)
 	case VISA_OP_RCP: case VISA_OP_SQRT: case VISA_OP_RSQRT:
 	case VISA_OP_SIN: case VISA_OP_COS: case VISA_OP_LG2:
 	case VISA_OP_EX2: case VISA_OP_TANH:
-		FOR_LANES(mask, {
-			float a = f32_of(s.A[l]), r;
-			if (ftz)
-				a = ftz32(a);
-			r = approx_f32(op, a);
-			if (ftz)
-				r = ftz32(r);
-			s.D[l] = res_f32(r); });
+		FOR_LANES(mask, s.D[l] = mufu_f32(op, (uint32_t)s.A[l], ftz));
 		return EXEC_OK;
 	case VISA_OP_ABS:
 		FOR_LANES(mask, {

@@ -66,6 +66,14 @@ struct vgpu_tex_desc {
 	float lod_bias;		/* added to every level of detail */
 	float min_lod;		/* level of detail clamps */
 	float max_lod;
+	/*
+	 * A resource view's layer range (layered and cubemap textures):
+	 * layer (or face) 0 of the texture is the array's first_layer,
+	 * and a layered fetch's layer index is clamped to layers - 1
+	 * (0: all of depth).  Layers past the array read as zeros.
+	 */
+	uint32_t first_layer;
+	uint32_t layers;
 };
 
 /* Bytes of one channel of @format (0 for an unknown one). */

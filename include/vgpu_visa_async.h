@@ -56,6 +56,33 @@ enum visa_mbar {
 #define VISA_CPA_ARRIVE_NOINC	1
 
 /*
+ * TMA's sub-operation (cp.async.bulk.tensor and friends, exec_tma.c):
+ * a = shared address, b = the tensor map's address (space type2), c =
+ * the mbarrier (LOAD), e = the multicast mask (unused: refused by the
+ * compiler); the coordinates are staged in MMAPUT slots 0..4, the
+ * im2col offsets in slots 5..7.  imm: VISA_TMA_IMM_*.
+ */
+enum visa_tma {
+	VISA_TMA_LOAD = 0,	/* global -> shared, complete_tx on c */
+	VISA_TMA_STORE,		/* shared -> global */
+	VISA_TMA_REDUCE,	/* global op= shared (op: VISA_TMA_IMM_OP) */
+	VISA_TMA_PREFETCH,	/* the map is checked; nothing moves */
+	VISA_TMA_COUNT
+};
+#define VISA_TMA_SLOT_COORD	0
+#define VISA_TMA_SLOT_OFFSET	5
+#define VISA_TMA_IMM_RANK(imm)	((uint32_t)(imm) & 7u)		/* 1..5 */
+#define VISA_TMA_IMM_IM2COL	(1u << 3)			/* im2col mode */
+#define VISA_TMA_IMM_OP_SHIFT	4				/* REDUCE: */
+#define VISA_TMA_IMM_OP(imm)	(((uint32_t)(imm) >> 4) & 15u)	/* enum visa_tma_red */
+
+enum visa_tma_red {
+	VISA_TMA_RED_ADD = 0, VISA_TMA_RED_MIN, VISA_TMA_RED_MAX,
+	VISA_TMA_RED_INC, VISA_TMA_RED_DEC, VISA_TMA_RED_AND,
+	VISA_TMA_RED_OR, VISA_TMA_RED_XOR, VISA_TMA_RED_COUNT
+};
+
+/*
  * The device heap's descriptor: a 16-byte module variable that the
  * compiler adds to every module calling malloc/free (VISA_HEAP_SYMBOL),
  * and whose value the UMD writes when it loads the module into a

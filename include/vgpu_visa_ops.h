@@ -251,4 +251,5 @@ VISA_OP(SULD,       "suld",       tex,     W, R, w, w, w, _, _, _,        X,   _
 VISA_OP(SUST,       "sust",       tex,     _, R, _, _, _, _, _, _,        X,   _,      0,                     "surface a at the staged coordinates = the staged elements (slots 4..7)")
 VISA_OP(SURED,      "sured",      tex,     _, R, R, _, _, _, _, _,        X,   _,      VISA_ATOM_XOR,         "atomically combine b into the element of surface a at the staged coordinates (sub: add, min, max, and, or)")
 VISA_OP(CDP,        "cdp",        cdp,     W, r, r, _, _, _, _, _,        X,   _,      VISA_CDP_COUNT - 1,    "dynamic parallelism sub (enum visa_cdp): PSIZE d = params of kernel a; LAUNCH d = error of descriptor a into stream b; GET/PEEK/SET_ERROR the lane's last error")
+VISA_OP(TMA,        "cp.async.bulk.tensor", async, _, R, R, r, r, _, _, SP_READ, X, _, VISA_TMA_COUNT - 1, "tensor memory accelerator sub (enum visa_tma): box of map b (space type2) at the staged coordinates <-> shared a; LOAD: complete_tx on mbarrier c")
 #endif /* VISA_OP */

@@ -86,9 +86,17 @@ $(SAMPLES_BIN)/cdpQuicksort: samples/cdpQuicksort/cdpQuicksort.cu \
 	@mkdir -p $(dir $@)
 	$(NVCC) $(subst sm_75,sm_90,$(SAMPLES_NVCC_FLAGS)) -rdc=true -o $@ $<
 
+# The tensor memory accelerator: sm_90 and the driver API's
+# cuTensorMapEncodeTiled (the toolkit's libcuda stub, as above).
+$(SAMPLES_BIN)/tmaTranspose: samples/tmaTranspose/tmaTranspose.cu \
+		$(SAMPLES_COMMON)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(subst sm_75,sm_90,$(SAMPLES_NVCC_FLAGS)) -o $@ $< \
+		-L$(CUDA_HOME)/lib64/stubs -lcuda
+
 SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
 	separateCompilation cmakeSaxpy $(SAMPLES_SM90) \
-	$(SAMPLES_DRV) cdpQuicksort)
+	$(SAMPLES_DRV) cdpQuicksort tmaTranspose)
 
 ALL_TARGETS += $(SAMPLES_ALL)
 SAMPLES += $(SAMPLES_ALL)
@@ -108,3 +116,24 @@ $(SAMPLES_BIN)/cubemapTexture: samples/cubemapTexture/cubemapTexture.cu \
 	$(NVCC) $(SAMPLES_NVCC_FLAGS) -o $@ $<
 ALL_TARGETS += $(SAMPLES_BIN)/cubemapTexture
 SAMPLES += $(SAMPLES_BIN)/cubemapTexture
+
+# The OpenGL interop sample draws with Mesa's llvmpipe through EGL (no
+# display): it links libEGL and glvnd's libOpenGL, and zlib for its PNG.
+# Mesa's driver is loaded with dlopen: tools/run-samples gives the guest
+# tools/vm/mesa.vmargs.
+$(SAMPLES_BIN)/simpleGLInterop: samples/simpleGLInterop/simpleGLInterop.cu \
+		$(SAMPLES_COMMON)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(SAMPLES_NVCC_FLAGS) -o $@ $< -lEGL -lOpenGL -lz
+ALL_TARGETS += $(SAMPLES_BIN)/simpleGLInterop
+SAMPLES += $(SAMPLES_BIN)/simpleGLInterop
+
+# The Vulkan interop sample links the Vulkan loader (lavapipe in the
+# guest, through tools/vm/mesa.vmargs as above).
+$(SAMPLES_BIN)/simpleVulkanInterop: \
+		samples/simpleVulkanInterop/simpleVulkanInterop.cu \
+		$(SAMPLES_COMMON)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(SAMPLES_NVCC_FLAGS) -o $@ $< -lvulkan
+ALL_TARGETS += $(SAMPLES_BIN)/simpleVulkanInterop
+SAMPLES += $(SAMPLES_BIN)/simpleVulkanInterop

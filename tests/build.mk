@@ -99,10 +99,12 @@ $(eval $(call ctest,test_bl_layout,))
 
 # The texture unit's sampler against fetches recorded on an H100.
 $(OBJ)/tests/test_tex_golden.o $(OBJ)/san/tests/test_tex_golden.o: \
-	CTEST_EXTRA := -DGOLDEN_TEX_FILE='"$(abspath tests/golden/probe_tex.h100.txt)"'
+	CTEST_EXTRA := -DGOLDEN_TEX_FILE='"$(abspath tests/golden/probe_tex.h100.txt)"' \
+		-DGOLDEN_TEXFID_FILE='"$(abspath tests/golden/probe_texfid.h100.txt)"'
 $(eval $(call ctest,test_tex_golden,))
 $(OBJ)/tests/test_tex_fetch_golden.o $(OBJ)/san/tests/test_tex_fetch_golden.o: \
-	CTEST_EXTRA := -DGOLDEN_TEX_FILE='"$(abspath tests/golden/probe_tex.h100.txt)"'
+	CTEST_EXTRA := -DGOLDEN_TEX_FILE='"$(abspath tests/golden/probe_tex.h100.txt)"' \
+		-DGOLDEN_TEXFID_FILE='"$(abspath tests/golden/probe_texfid.h100.txt)"'
 $(eval $(call ctest,test_tex_fetch_golden,))
 
 # Bounded fuzz test of the validator (meaningful mostly in the -san twin).

@@ -218,6 +218,7 @@ struct block {
 	bool counting;		/* the grid counts: @cnt, interpreter only */
 	struct vgpu_core_counters cnt;	/* this block's, added to the
 					 * grid's when it retires */
+	void *san_shadow;	/* racecheck: a word per shared word */
 	struct block *pool_next;	/* SM's pool of free blocks, or its
 					 * inbox (dispatch.c) */
 	/* thread-block cluster: rank, %cluster_ctaid, %clusterid */
@@ -472,6 +473,15 @@ void counters_access(struct block *b, int space, const uint64_t *addr,
 		     uint32_t mask, uint32_t bytes, bool store);
 /* add a retiring block's counters to its grid's */
 void counters_retire(struct block *b);
+/* sanitizer.c: a sanitized grid's checks (launch.sanitizer not NULL) */
+void san_access(struct warp *w, const struct dinsn *in, const uint64_t *addr,
+		uint32_t mask, uint32_t bytes, bool store);
+void san_barrier(struct warp *w, const struct dinsn *in, uint32_t mask);
+void san_barrier_done(struct block *b);
+int san_block_setup(struct block *b);
+/* fault.c: the line table's entry of instruction @pc, or NULL */
+const struct visa_line *core_find_line(const struct vgpu_module *m,
+				       uint32_t pc);
 
 /* firmware_sim/jit/: the native tier (NULL / no-op when not chosen). */
 struct jit_module *jit_module_create(const struct vgpu_module *m);

@@ -401,6 +401,35 @@ static int exec_mbar(struct warp *w, const struct dinsn *in, uint32_t mask)
 	return EXEC_OK;
 }
 
+/*
+ * complete_tx(@bytes) on the mbarrier at shared offset @addr for lane
+ * @l: what the tensor memory accelerator (exec_tma.c) does when a load
+ * has landed, as cp.async.bulk does below.
+ */
+int async_complete_tx(struct warp *w, const struct dinsn *in, int l,
+		      uint64_t addr, uint32_t bytes)
+{
+	uint64_t *obj = mem_resolve(w, pc_of(w, in), l, VISA_SPACE_SHARED,
+				    addr, 8, ACC_ATOMIC);
+	struct mbar m;
+	int64_t tx;
+
+	if (!obj)
+		return EXEC_FAULT;
+	m = mbar_unpack(*obj);
+	if (!m.expected)
+		return fail(w, in, l, VISA_FAULT_TRAP, 0,
+			    "mbarrier: the object is not an initialised barrier");
+	tx = (int64_t)m.tx - bytes;
+	if (bytes > VISA_MBAR_MAX_COUNT || tx < -(int64_t)VISA_MBAR_MAX_COUNT)
+		return fail(w, in, l, VISA_FAULT_OUT_OF_RANGE, bytes,
+			    "mbarrier: tx-count out of range");
+	m.tx = (int32_t)tx;
+	mbar_complete(&m);
+	*obj = mbar_pack(&m);
+	return EXEC_OK;
+}
+
 /* cp.async.mbarrier.arrive: the copies land, then the arrive-on. */
 static int cpa_arrive(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
@@ -533,6 +562,8 @@ int exec_async(struct warp *w, const struct dinsn *in, uint32_t mask)
 		return exec_bulk(w, in, mask);
 	case VISA_OP_ELECT:
 		return exec_elect(w, in, mask);
+	case VISA_OP_TMA:
+		return exec_tma(w, in, mask);
 	}
 	return exec_bad(w, in, mask);
 }

@@ -449,6 +449,8 @@ static int ld_st(struct warp *w, const struct dinsn *in, uint32_t mask)
 
 		FOR_LANES(mask, addr[l] = base_addr(w, in, A, l));
 		counters_access(w->blk, in->type2, addr, mask, es * n, st);
+		if (w->blk->g->l->sanitizer)
+			san_access(w, in, addr, mask, es * n, st);
 	}
 	if (ld_st_span(w, in, mask, A, &x) >= 0)
 		return EXEC_OK;

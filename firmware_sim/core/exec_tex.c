@@ -373,7 +373,9 @@ static uint64_t query(const struct vgpu_tex_desc *d, unsigned int what,
 		      uint64_t level)
 {
 	unsigned int sh = level < 32 ? (unsigned int)level : 31;
-	uint32_t layers = d->layered ? d->depth / (d->cubemap ? 6 : 1) : 1;
+	/* a resource view's layer range, or all of them */
+	uint32_t layers = d->layered ? (d->layers ? d->layers : d->depth) /
+				       (d->cubemap ? 6 : 1) : 1;
 
 	switch (what) {
 	case VISA_TXQ_WIDTH:

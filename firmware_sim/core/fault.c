@@ -37,8 +37,8 @@ const char *vgpu_core_fault_name(uint32_t kind)
 	return kind < VISA_FAULT_COUNT ? fault_names[kind] : "unknown";
 }
 
-static const struct visa_line *find_line(const struct vgpu_module *m,
-					 uint32_t pc)
+const struct visa_line *core_find_line(const struct vgpu_module *m,
+				       uint32_t pc)
 {
 	uint32_t lo = 0, hi = m->nlines;
 
@@ -72,7 +72,7 @@ void core_record_fault(struct grid *g, const struct warp *w, int lane,
 	if (w) {
 		memcpy(f->block, w->blk->idx, sizeof(f->block));
 		warp_thread_idx(w, lane, f->thread);
-		ln = find_line(g->mod, pc);
+		ln = core_find_line(g->mod, pc);
 		if (ln) {
 			f->line = ln->line;
 			f->column = ln->column;

@@ -57,6 +57,10 @@ static void barrier_complete(struct block *b, unsigned int id)
 				   v ? FULL_MASK : 0);
 		}
 	}
+	/* racecheck: accesses before a block-wide barrier cannot race with
+	 * accesses after it */
+	if (b->san_shadow && (!bar->expected || bar->expected >= b->nthreads))
+		san_barrier_done(b);
 	memset(bar, 0, sizeof(*bar));
 	bar->red_and = true;
 }
@@ -95,6 +99,8 @@ int block_barrier(struct warp *w, const struct dinsn *in, uint32_t mask)
 				  "invalid barrier id or thread count");
 		return EXEC_FAULT;
 	}
+	if (b->counting && b->g->l->sanitizer && wait)
+		san_barrier(w, in, mask);
 	bar = &b->bars[id];
 	if (bar->arrived_warps && bar->expected != count) {
 		core_record_fault(b->g, w, first, pc_of(w, in),
@@ -183,7 +189,7 @@ static int block_setup(struct block *b)
 	for (uint32_t i = 0; i < nwarps; i++)
 		if (warp_init(&b->warps[i], b, i))
 			return -ENOMEM;
-	return 0;
+	return b->counting || b->san_shadow ? san_block_setup(b) : 0;
 }
 
 static void block_free(struct block *b)
@@ -194,6 +200,7 @@ static void block_free(struct block *b)
 	free(b->bar_wait);
 	free(b->shared);
 	free(b->local);
+	free(b->san_shadow);
 	free(b);
 }
 

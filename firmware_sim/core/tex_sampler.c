@@ -2,9 +2,10 @@
 /*
  * tex_sampler.c - the texture unit: address modes, point and linear
  * filtering, read-mode conversion, mipmap levels, gather, texel offsets
- * and cubemaps, as an H100 does them (tests/golden/probe_tex.h100.txt;
- * tests/test_tex_golden.c and test_tex_fetch_golden.c compare bit for
- * bit, Documentation/textures.rst lists what matches).
+ * and cubemaps (seamless too), as an H100 does them (tests/golden/
+ * probe_tex.h100.txt and probe_texfid.h100.txt; tests/test_tex_golden.c
+ * and test_tex_fetch_golden.c compare bit for bit,
+ * Documentation/textures.rst lists what matches).
  *
  * Per coordinate: normalized coordinates are scaled by the level's size;
  * wrap and mirror exist only for normalized coordinates (unnormalized
@@ -14,7 +15,10 @@
  * 8-bit fixed point weights.  Each texel index then goes through the
  * address mode: wrap (modulo), mirror (period 2n, reflected), clamp to
  * the edge, or border (outside: the border colour).  Float texels are
- * weighted as floats; normalized integers in 16-bit fixed point.
+ * weighted as floats (halves rounded to a half, ties away), normalized
+ * integers in 16-bit fixed point, sRGB codes decoded through the H100's
+ * table.  Layered textures clamp an unsigned layer index to a resource
+ * view's range; layers past the array read zeros.
  */
 #include <math.h>
 #include <string.h>
@@ -58,26 +62,66 @@ uint64_t vgpu_tex_texel_va(const struct vgpu_tex_desc *d, unsigned int level,
 	}
 }
 
-/* @v rounded to 8 significant bits (what the H100's sRGB path returns). */
-static double round8(double v)
-{
-	int e;
-
-	v = frexp(v, &e);
-	return ldexp(floor(v * 256.0 + 0.5) / 256.0, e);
-}
-
 /*
- * sRGB code @b (0..255) decoded as an H100 does, as far as measured
- * (probe_tex's srgbtab: 177 of 192 codes exact, the others 1 unit of
- * the 8th significant bit off): codes up to 12 on a line of slope
- * 5/16384, the others the sRGB curve rounded to 8 significant bits.
+ * sRGB code b (0..255) decoded as an H100 does: its table, recorded
+ * (tests/golden/probe_texfid.h100.txt, "srgb" lines: every code, point
+ * and linear filtering alike; probe_tex.h100.txt's srgbtab agrees).  It is
+ * no rounding of the sRGB curve: codes 0-12 lie on a line of slope
+ * 5/16384, the others are the curve to 8 significant bits, 1 unit of the
+ * last off in 17 codes.  test_tex_golden checks every entry.
  */
+static const uint32_t srgb_tab[256] = {
+	0x00000000, 0x39a00000, 0x3a200000, 0x3a700000, 0x3aa00000, 0x3ac80000,
+	0x3af00000, 0x3b0c0000, 0x3b200000, 0x3b340000, 0x3b480000, 0x3b5c0000,
+	0x3b700000, 0x3b840000, 0x3b900000, 0x3b9c0000, 0x3baa0000, 0x3bb80000,
+	0x3bc60000, 0x3bd60000, 0x3be60000, 0x3bf60000, 0x3c030000, 0x3c0c0000,
+	0x3c160000, 0x3c1f0000, 0x3c290000, 0x3c340000, 0x3c3e0000, 0x3c490000,
+	0x3c550000, 0x3c600000, 0x3c6c0000, 0x3c7a0000, 0x3c830000, 0x3c8a0000,
+	0x3c910000, 0x3c980000, 0x3c9f0000, 0x3ca60000, 0x3cae0000, 0x3cb60000,
+	0x3cbe0000, 0x3cc60000, 0x3cce0000, 0x3cd70000, 0x3ce00000, 0x3ce90000,
+	0x3cf20000, 0x3cfc0000, 0x3d030000, 0x3d080000, 0x3d0d0000, 0x3d120000,
+	0x3d170000, 0x3d1c0000, 0x3d220000, 0x3d280000, 0x3d2d0000, 0x3d330000,
+	0x3d390000, 0x3d3f0000, 0x3d450000, 0x3d4c0000, 0x3d520000, 0x3d580000,
+	0x3d600000, 0x3d660000, 0x3d6c0000, 0x3d740000, 0x3d7a0000, 0x3d810000,
+	0x3d850000, 0x3d880000, 0x3d8c0000, 0x3d900000, 0x3d940000, 0x3d980000,
+	0x3d9c0000, 0x3da00000, 0x3da40000, 0x3da90000, 0x3dad0000, 0x3db10000,
+	0x3db60000, 0x3dba0000, 0x3dbf0000, 0x3dc30000, 0x3dc80000, 0x3dcd0000,
+	0x3dd10000, 0x3dd60000, 0x3ddb0000, 0x3de00000, 0x3de50000, 0x3dea0000,
+	0x3df00000, 0x3df40000, 0x3dfa0000, 0x3e000000, 0x3e020000, 0x3e050000,
+	0x3e080000, 0x3e0b0000, 0x3e0e0000, 0x3e110000, 0x3e140000, 0x3e170000,
+	0x3e1a0000, 0x3e1d0000, 0x3e200000, 0x3e230000, 0x3e260000, 0x3e290000,
+	0x3e2c0000, 0x3e300000, 0x3e330000, 0x3e360000, 0x3e3a0000, 0x3e3d0000,
+	0x3e400000, 0x3e440000, 0x3e470000, 0x3e4b0000, 0x3e4e0000, 0x3e520000,
+	0x3e560000, 0x3e590000, 0x3e5d0000, 0x3e610000, 0x3e650000, 0x3e680000,
+	0x3e6c0000, 0x3e700000, 0x3e740000, 0x3e780000, 0x3e7c0000, 0x3e800000,
+	0x3e820000, 0x3e840000, 0x3e860000, 0x3e880000, 0x3e8a0000, 0x3e8d0000,
+	0x3e8f0000, 0x3e910000, 0x3e930000, 0x3e950000, 0x3e980000, 0x3e9a0000,
+	0x3e9c0000, 0x3e9e0000, 0x3ea10000, 0x3ea30000, 0x3ea50000, 0x3ea80000,
+	0x3eaa0000, 0x3ead0000, 0x3eaf0000, 0x3eb20000, 0x3eb40000, 0x3eb60000,
+	0x3eb90000, 0x3ebc0000, 0x3ebe0000, 0x3ec10000, 0x3ec30000, 0x3ec60000,
+	0x3ec80000, 0x3ecb0000, 0x3ece0000, 0x3ed10000, 0x3ed30000, 0x3ed60000,
+	0x3ed90000, 0x3edb0000, 0x3ede0000, 0x3ee10000, 0x3ee40000, 0x3ee70000,
+	0x3eea0000, 0x3eed0000, 0x3ef00000, 0x3ef20000, 0x3ef60000, 0x3ef80000,
+	0x3efc0000, 0x3efe0000, 0x3f010000, 0x3f020000, 0x3f040000, 0x3f050000,
+	0x3f070000, 0x3f090000, 0x3f0a0000, 0x3f0c0000, 0x3f0d0000, 0x3f0f0000,
+	0x3f110000, 0x3f120000, 0x3f140000, 0x3f160000, 0x3f170000, 0x3f190000,
+	0x3f1b0000, 0x3f1c0000, 0x3f1e0000, 0x3f200000, 0x3f210000, 0x3f230000,
+	0x3f250000, 0x3f270000, 0x3f290000, 0x3f2a0000, 0x3f2c0000, 0x3f2e0000,
+	0x3f300000, 0x3f320000, 0x3f330000, 0x3f350000, 0x3f370000, 0x3f390000,
+	0x3f3b0000, 0x3f3d0000, 0x3f3f0000, 0x3f410000, 0x3f430000, 0x3f450000,
+	0x3f470000, 0x3f490000, 0x3f4b0000, 0x3f4d0000, 0x3f4f0000, 0x3f510000,
+	0x3f530000, 0x3f550000, 0x3f570000, 0x3f590000, 0x3f5b0000, 0x3f5d0000,
+	0x3f5f0000, 0x3f610000, 0x3f630000, 0x3f650000, 0x3f680000, 0x3f6a0000,
+	0x3f6c0000, 0x3f6e0000, 0x3f700000, 0x3f720000, 0x3f740000, 0x3f760000,
+	0x3f7a0000, 0x3f7c0000, 0x3f7e0000, 0x3f800000,
+};
+
 static float srgb_decode(unsigned int b)
 {
-	if (b <= 12)
-		return (float)b * (5.0f / 16384.0f);
-	return (float)round8(pow((b / 255.0 + 0.055) / 1.055, 2.4));
+	float f;
+
+	memcpy(&f, &srgb_tab[b & 255], 4);
+	return f;
 }
 
 /* One channel of raw texel bytes @p as a float of the read mode. */
@@ -192,7 +236,7 @@ static double texel_space(float c, uint32_t n, int normalized)
 }
 
 /* The fraction bits an s8 texel keeps below its 16-bit fixed point. */
-#define FIXED_S8_FRAC	7
+#define FIXED_S8_FRAC	3
 
 /*
  * A texel as the 16-bit fixed point the filter of normalized integers
@@ -210,14 +254,16 @@ static int32_t channel_fixed(unsigned int format, const uint8_t *p,
 		return v * 257;
 	case VGPU_TEX_S8:
 		*one = 32767;
-		v = v < -127 ? -127 : v;
 		/*
 		 * v * 258.0078125 (32767 / 127 cut to 7 fraction bits),
-		 * kept with its 7 fraction bits (FIXED_S8_FRAC) until the
-		 * filter's sum is rounded: every s8 value and the s8
-		 * bilinear recordings of the H100 agree.
+		 * floored to FIXED_S8_FRAC = 3 fraction bits and kept so
+		 * until the filter's sum is rounded: every s8 value and 78
+		 * of the H100's 80 s8 bilinear fetches agree (7 bits kept:
+		 * 73).  -128 is not clamped to -127 before the filter (the
+		 * H100's sums weigh it as -128 * 258.0078125), only the
+		 * result is clamped to -1.
 		 */
-		return v * 33025;
+		return (int32_t)floor(v * 33025 / 16.0);
 	case VGPU_TEX_U16:
 		*one = 65535;
 		return v;
@@ -286,13 +332,14 @@ static int fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 	 * channels the format has (the others read 0); integer element
 	 * reads get 0 (all as an H100 does).
 	 */
+	z = d->layered || d->cubemap ? (uint32_t)layer : (uint32_t)ix[2];
+	if ((d->layered || d->cubemap) && z >= d->depth)
+		return 0;	/* a layer past the array: zeros (H100) */
 	if (ix[0] < 0 || ix[1] < 0 || ix[2] < 0) {
 		if (ints)
 			return 0;
 		border_raw(d, raw);
 	} else {
-		z = d->layered || d->cubemap ? (uint32_t)layer :
-					       (uint32_t)ix[2];
 		kind = read(opaque, vgpu_tex_texel_va(d, level,
 						      (uint32_t)ix[0],
 						      (uint32_t)ix[1], z),
@@ -379,6 +426,22 @@ struct accum {
 };
 
 
+/*
+ * @x rounded to a half, to nearest, ties away from zero (IEEE's
+ * roundTiesToAway, which fp_narrow() does not have): the half towards
+ * zero or the next one out, whichever is nearer, the outer on a tie.
+ */
+static float half_ties_away(double x)
+{
+	uint16_t in = f16_from_double(x, RND_Z);
+	double lo = f16_to_double(in), hi;
+
+	if (lo == x || isnan(x) || (in & 0x7fff) >= 0x7c00)
+		return (float)lo;
+	hi = f16_to_double((uint16_t)(in + 1));	/* same sign, one out */
+	return (float)(fabs(x - lo) < fabs(hi - x) ? lo : hi);
+}
+
 static void accum_init(const struct vgpu_tex_desc *d, struct accum *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -415,7 +478,16 @@ static void accum_result(const struct vgpu_tex_desc *d,
 
 	for (unsigned int k = 0; k < 4; k++) {
 		if (a->srgb && k < 3) {
-			r[k] = (float)round8(a->h[k] / 256.0);
+			/*
+			 * Decoded texels filtered exactly and the sum rounded
+			 * to a half (11 significant bits, ties away from
+			 * zero): 3 of probe_texfid's 4 two-code sweeps
+			 * bit-identical so.  The 4th shows that the filter
+			 * decodes some codes one table step lower than a
+			 * point sample does (64: 0.05078125, not
+			 * 0.05126953125); that table is not recorded.
+			 */
+			r[k] = half_ties_away(a->h[k] / 256.0);
 		} else if (a->fixed) {
 			/*
 			 * Round to the fixed point (ties up), then to
@@ -427,17 +499,19 @@ static void accum_result(const struct vgpu_tex_desc *d,
 			int64_t q = t >= 0 ? t >> sh :
 				    -((-t + ((int64_t)1 << sh) - 1) >> sh);
 
+			if (q < -a->one)
+				q = -a->one;	/* s8's -128 weighed unclamped */
 			r[k] = k < d->channels ? (float)q / (float)a->one : 0.0f;
 		} else {
 			r[k] = a->f[k] / 256.0f;
 			/*
-			 * Half texels are filtered exactly and the sum cut
-			 * to a half, towards minus infinity (77 of the
-			 * H100's 80 so: the rule is not complete).
+			 * Half texels are filtered exactly and the sum
+			 * rounded to a half, to nearest with ties away from
+			 * zero (all 80 of the H100's half fetches; 13 of
+			 * them are ties, either sign).
 			 */
 			if (d->format == VGPU_TEX_F16)
-				r[k] = (float)f16_to_double(
-					f16_from_double(a->h[k] / 256.0, RND_M));
+				r[k] = half_ties_away(a->h[k] / 256.0);
 		}
 	}
 	memcpy(out, r, sizeof(r));
@@ -461,9 +535,16 @@ static int sample_level(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 	uint32_t size[3], corner_w[8], v[4];
 	int kind;
 
-	if (d->layered) {
-		layer = layer < 0 ? 0 : layer >= (int)d->depth ?
-			(int)d->depth - 1 : layer;
+	if (d->layered && !d->cubemap) {
+		/*
+		 * The layer index is unsigned, clamped to the texture's (the
+		 * view's) last layer: -1 reads the last (H100,
+		 * probe_texfid's view lines).
+		 */
+		uint32_t n = d->layers ? d->layers : d->depth;
+		uint32_t u = (uint32_t)layer;
+
+		layer = (int)(d->first_layer + (u < n ? u : n - 1));
 	}
 	for (dim = 0; dim < dims; dim++) {
 		double u;
@@ -578,6 +659,65 @@ int vgpu_tex_sample(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 }
 
 /*
+ * log2 of a gradient length's mantissa 1 + k/256 in 1/256, as the H100's
+ * texture unit has it: the weight of level 1 it gave a 2-level texture
+ * for a gradient of 1 + k/256 texels (tests/golden/probe_texfid.h100.txt,
+ * "grad" lines with aniso=0; test_tex_fetch_golden checks the table
+ * against them).  Not the rounded log2: ceil(256 log2(m)) in 230 of the
+ * 256, one less or more in the others (an approximation in hardware).
+ */
+static const uint8_t log2_tab[256] = {
+	  0,   2,   4,   5,   6,   8,   9,  11,  12,  13,  15,  16,
+	 18,  19,  20,  22,  23,  24,  26,  27,  28,  30,  31,  32,
+	 34,  35,  36,  38,  39,  40,  42,  43,  44,  45,  47,  48,
+	 49,  50,  52,  53,  54,  55,  57,  58,  59,  60,  62,  63,
+	 64,  65,  66,  68,  69,  70,  71,  72,  74,  75,  76,  77,
+	 78,  79,  81,  82,  83,  84,  85,  86,  88,  89,  90,  91,
+	 92,  93,  94,  95,  97,  98,  99, 100, 101, 102, 103, 104,
+	105, 106, 107, 109, 110, 111, 112, 113, 114, 115, 116, 117,
+	118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129,
+	130, 131, 132, 133, 135, 136, 137, 137, 138, 139, 140, 141,
+	142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153,
+	154, 155, 156, 157, 158, 159, 160, 161, 162, 162, 163, 164,
+	165, 166, 167, 168, 169, 170, 171, 172, 173, 173, 174, 175,
+	176, 177, 178, 179, 180, 181, 181, 182, 183, 184, 185, 186,
+	187, 188, 188, 189, 190, 191, 192, 193, 194, 195, 195, 196,
+	197, 198, 199, 200, 200, 201, 202, 203, 204, 205, 205, 206,
+	207, 208, 209, 210, 210, 211, 212, 213, 214, 214, 215, 216,
+	217, 218, 218, 219, 220, 221, 222, 222, 223, 224, 225, 226,
+	226, 227, 228, 229, 229, 230, 231, 232, 233, 233, 234, 235,
+	236, 236, 237, 238, 239, 239, 240, 241, 242, 242, 243, 244,
+	245, 245, 246, 247, 248, 248, 249, 250, 251, 251, 252, 253,
+	253, 254, 255, 255,
+};
+
+/*
+ * A gradient's length in texels, as the H100 approximates it: the largest
+ * component plus 11/32 of the others (probe_texfid's gradxy sweep: all
+ * 136 vectors; (1, 1) is 1.34375, not sqrt 2).  The level of detail
+ * takes the longer of dP/dx and dP/dy - except that the H100 makes
+ * (1, 1) with (-1, 1) 1.375 long, which this does not model.
+ */
+static float grad_length(float mx, float rest)
+{
+	return mx + 0.34375f * rest;
+}
+
+/* log2 of a gradient length @g as the H100 takes it (log2_tab). */
+static float grad_log2(float g)
+{
+	int e;
+	double m;
+
+	if (!(g > 0.0f))
+		return -INFINITY;	/* no gradient: level 0 after clamps */
+	if (isinf(g))
+		return INFINITY;
+	m = frexp(g, &e) * 2.0;		/* [1, 2) */
+	return (float)(e - 1) + log2_tab[(int)((m - 1.0) * 256.0)] / 256.0f;
+}
+
+/*
  * The level of detail of @req: LEVEL's lod, GRAD's log2 of the largest
  * gradient component in texels of level 0 (not the Euclidean length: the
  * H100 takes level 0 for gradients (1, 1) and (-1, 1)), AUTO's 0 (a compute kernel has no
@@ -593,16 +733,20 @@ static float level_of_detail(const struct vgpu_tex_desc *d,
 		lod = req->lod;
 	} else if (req->lod_kind == VGPU_TEX_LOD_GRAD) {
 		const uint32_t size[3] = { d->width, d->height, d->depth };
-		float lx = 0.0f, ly = 0.0f;
+		float mx[2] = { 0, 0 }, sum[2] = { 0, 0 };
 
 		for (unsigned int dim = 0; dim < d->dims; dim++) {
-			float sx = req->dpdx[dim] * (float)size[dim];
-			float sy = req->dpdy[dim] * (float)size[dim];
+			float sx = fabsf(req->dpdx[dim] * (float)size[dim]);
+			float sy = fabsf(req->dpdy[dim] * (float)size[dim]);
 
-			lx = fmaxf(lx, fabsf(sx));
-			ly = fmaxf(ly, fabsf(sy));
+			mx[0] = fmaxf(mx[0], sx);
+			mx[1] = fmaxf(mx[1], sy);
+			sum[0] += sx;
+			sum[1] += sy;
 		}
-		lod = log2f(fmaxf(lx, ly));
+		/* each gradient's length: grad_length(), the longer one */
+		lod = grad_log2(fmaxf(grad_length(mx[0], sum[0] - mx[0]),
+				      grad_length(mx[1], sum[1] - mx[1])));
 	}
 	lod += d->lod_bias;
 	if (lod > d->max_lod)
@@ -659,6 +803,97 @@ static int cube_face(const float dir[3], float st[2])
 	return face;
 }
 
+/* The direction of point (s, t) in [-1, 1] of @face (cube_face()'s inverse). */
+static void cube_dir(int face, float s, float t, float dir[3])
+{
+	switch (face) {
+	case 0: dir[0] = 1; dir[1] = -t; dir[2] = -s; break;
+	case 1: dir[0] = -1; dir[1] = -t; dir[2] = s; break;
+	case 2: dir[0] = s; dir[1] = 1; dir[2] = t; break;
+	case 3: dir[0] = s; dir[1] = -1; dir[2] = -t; break;
+	case 4: dir[0] = s; dir[1] = -t; dir[2] = 1; break;
+	default: dir[0] = -s; dir[1] = -t; dir[2] = -1; break;
+	}
+}
+
+/*
+ * Seamless bilinear filtering of a cubemap: the 2 x 2 footprint on
+ * @face at (@st), weighted as on one face, but a texel off the face's
+ * edge is the neighbouring face's texel its centre's direction falls on,
+ * and off a corner (where three faces meet) there is no texel: its
+ * weight is shared by the other three.
+ */
+static int cube_seamless(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
+			 void *opaque, int face, const float st[2],
+			 uint32_t base, uint32_t out[4])
+{
+	uint32_t n = d->width, corner_w[8], v[4][4];
+	unsigned int w[3] = { 0, 0, 0 }, c, dim, off = 4;
+	int64_t i0[2];
+	struct accum a;
+	int kind;
+
+	for (dim = 0; dim < 2; dim++) {
+		double u = texel_space(st[dim], n, 1) - 0.5, f;
+
+		i0[dim] = (int64_t)floor(u);
+		f = u - (double)i0[dim];
+		w[dim] = (unsigned int)floor(f * 256.0 + 0.5);
+		if (w[dim] == 256) {
+			i0[dim]++;
+			w[dim] = 0;
+		}
+	}
+	for (c = 0; c < 4; c++) {
+		int64_t ix[3] = { i0[0] + (c & 1), i0[1] + (c >> 1 & 1), 0 };
+		int out0 = ix[0] < 0 || ix[0] >= n, out1 = ix[1] < 0 || ix[1] >= n;
+		uint32_t layer = base + (uint32_t)face;
+
+		if (out0 && out1) {
+			off = c;	/* the corner: the others' mean */
+			continue;
+		}
+		if (out0 || out1) {
+			float dir[3], nst[2];
+			int nf;
+
+			cube_dir(face, (float)((ix[0] + 0.5) / n * 2 - 1),
+				 (float)((ix[1] + 0.5) / n * 2 - 1), dir);
+			nf = cube_face(dir, nst);
+			for (dim = 0; dim < 2; dim++) {
+				ix[dim] = (int64_t)floor((double)nst[dim] * n);
+				ix[dim] = ix[dim] < 0 ? 0 : ix[dim] >= n ?
+					  n - 1 : ix[dim];
+			}
+			layer = base + (uint32_t)nf;
+		}
+		kind = fetch(d, read, opaque, 0, ix, (int)layer, 0,
+			     is_integer(d->format), v[c]);
+		if (kind)
+			return kind;
+	}
+	corner_weights(2, w, 256, corner_w);
+	if (off < 4) {
+		/*
+		 * The corner's weight goes to the other three: a third,
+		 * rounded, to each of its two neighbours, the rest to the
+		 * texel diagonally opposite (H100: the recorded corners).
+		 */
+		uint32_t wc = corner_w[off], third = (wc + 1) / 3;
+
+		corner_w[off ^ 1] += third;
+		corner_w[off ^ 2] += third;
+		corner_w[off ^ 3] += wc - 2 * third;
+		corner_w[off] = 0;
+		memset(v[off], 0, sizeof(v[off]));
+	}
+	accum_init(d, &a);
+	for (c = 0; c < 4; c++)
+		accum_add(&a, corner_w[c], v[c]);
+	accum_result(d, &a, out);
+	return 0;
+}
+
 int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		   void *opaque, const struct vgpu_tex_request *req,
 		   uint32_t out[4])
@@ -681,10 +916,24 @@ int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		f.dims = 2;
 		f.normalized = 1;
 		r.c[2] = 0.0f;
-		r.layer = (d->layered ? req->layer * 6 : 0) + face;
-		if (r.layer < 0 || (uint32_t)r.layer >= d->depth)
-			r.layer = face;
+		/*
+		 * A cube index is not clamped: a cube past the array (or a
+		 * negative one) reads zeros, a cube past a view's range
+		 * but inside the array reads the array (H100).
+		 */
+		r.layer = (int32_t)(d->first_layer +
+				    (d->layered ? (uint32_t)req->layer * 6u : 0u) +
+				    (uint32_t)face);
+		if (d->layered && req->layer < 0)
+			r.layer = -1;
 		f.layered = 0;
+		if (d->seamless && d->filter == VGPU_TEX_LINEAR_FILTER &&
+		    req->gather < 0 && levels == 1 &&
+		    !(d->read_mode == VGPU_TEX_ELEMENT &&
+		      is_integer(d->format)))
+			return cube_seamless(&f, read, opaque, face, r.c,
+					     (uint32_t)r.layer - (uint32_t)face,
+					     out);
 		return vgpu_tex_fetch(&f, read, opaque, &r, out);
 	}
 	if (req->gather >= 0)

@@ -25,11 +25,13 @@
 #ifndef VGPU_CORE_H
 #define VGPU_CORE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "vgpu_counters.h"
+#include "vgpu_sanitizer.h"
 #include "vgpu_l2.h"
 #include "vgpu_visa.h"
 
@@ -145,6 +147,25 @@ struct vgpu_core_counters {
 #undef VGPU_CORE_COUNTER
 };
 
+/*
+ * vgpu-sanitizer's checks of one grid (include/vgpu_sanitizer.h,
+ * firmware_sim/core/sanitizer.c), filled by the caller: @tools, the
+ * allocation table (sorted by map_base) with initcheck's bitmaps, and
+ * room for @cap findings;
+ * the core adds them at @reports under @lock (@count, then @dropped).
+ */
+struct vgpu_core_sanitizer {
+	uint32_t tools;			/* VGPU_SAN_* */
+	const struct vgpu_san_alloc *allocs;
+	uint32_t nallocs;
+	/* initcheck: per entry, its bitmap of bytes written (or NULL) */
+	uint8_t **init;
+	uint32_t cap;
+	struct vgpu_san_report *reports;
+	pthread_mutex_t lock;
+	uint32_t count, dropped;
+};
+
 /* A grid to run. */
 struct vgpu_core_launch {
 	const struct vgpu_module *module;
@@ -191,6 +212,11 @@ struct vgpu_core_launch {
 	 */
 	struct vgpu_l2 *l2;
 	struct vgpu_l2_window l2_window;
+	/*
+	 * With @counters: the sanitizer's checks, or NULL (none).  Its
+	 * findings are complete when @done runs.
+	 */
+	struct vgpu_core_sanitizer *sanitizer;
 	/*
 	 * Cooperative grids and clusters (Documentation/cooperative-groups.rst).
 	 * A @cooperative grid's blocks are all resident at once: it waits

@@ -87,6 +87,7 @@ struct fw_queue {
 	uint32_t counters_size;
 	uint64_t grid_start_ns;
 	struct vgpu_core_counters grid_counters;
+	struct fw_san *san;		/* a sanitized launch (sanitizer.c) */
 	struct vgpu_fault launch_fault;	/* kernel name and va, so far */
 	struct fw_engine *eng;
 	struct fw_queue *next;		/* device table (event thread) */

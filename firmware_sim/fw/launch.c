@@ -36,6 +36,7 @@
 #include "vgpu_core.h"
 #include "vgpu_launch.h"
 #include "counters.h"
+#include "sanitizer.h"
 
 #define FW_IMAGE_CACHE_MAX	32
 
@@ -374,12 +375,15 @@ int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
 		q->counters_size = v1->counters_size;
 		q->grid_start_ns = fw_counters_now_ns();
 		l.counters = &q->grid_counters;
-		if (fw_counters_policy(q, &l, fault))
+		if (fw_counters_policy(q, &l, fault) ||
+		    fw_san_begin(q, &l, fault))
 			return 1;
 	}
 
-	if (atomic_load(&q->ctx->stopped))
+	if (atomic_load(&q->ctx->stopped)) {
+		fw_san_abandon(q);
 		return -1;
+	}
 	q->grid_img = img;
 	q->grid_id = l.grid_id;
 	q->grid_pkt_size = size;
@@ -389,6 +393,7 @@ int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
 	ret = vgpu_core_submit(dev->core, &l, launch_done, q, &cf);
 	if (ret) {
 		img->users--;
+		fw_san_abandon(q);
 		if (ret == -EAGAIN)
 			return 2;	/* 128 grids active: try again */
 		fw_log_warn("%s: context %u: launch of %s refused: %s",
@@ -408,6 +413,7 @@ int fw_launch(struct fw_engine *eng, struct fw_queue *q, const void *pkt,
 /* Forget the grid of @q without reporting it (the queue is going). */
 void fw_launch_abandon(struct fw_queue *q)
 {
+	fw_san_abandon(q);
 	if (!q->grid_inflight)
 		return;
 	image_put(q->ctx, q->grid_img);
@@ -425,9 +431,18 @@ int fw_launch_finish(struct fw_queue *q, struct vgpu_fault *fault)
 	const struct vgpu_core_fault *cf = &q->grid_fault;
 	struct fw_ctx *ctx = q->ctx;
 
+	struct vgpu_fault san_fault;
+	/* the findings, also of a grid that faulted: they may explain it */
+	int san = fw_san_finish(q, &san_fault);
+
 	fw_launch_abandon(q);
-	if (!q->grid_result)
+	if (!q->grid_result) {
+		if (san) {
+			*fault = san_fault;
+			return 1;
+		}
 		return fw_counters_write(q, fault);
+	}
 	if (cf->kind == VISA_FAULT_STOPPED)
 		return -1;
 	*fault = q->launch_fault;

@@ -164,6 +164,9 @@ $(CUDA_DRV_SAN): $(CUDA_DRV_SAN_OBJS) $(CUDA_DEVRT_OBJ) umd/cuda/exports.map
 	$(CC) $(SAN_CFLAGS) -shared -o $@ -Wl,-soname,libcuda.so.1 \
 		-Wl,--version-script=umd/cuda/exports.map \
 		$(CUDA_DRV_SAN_OBJS) $(CUDA_DEVRT_OBJ) $(CUDA_DRV_LDLIBS)
+	@# The -san tests link with -L$(LIB)/san: without this name there,
+	@# -lcuda found the toolkit's stub, which lacks the GL interop calls.
+	ln -sf libcuda.so.1 $(dir $@)libcuda.so
 
 CUDA_TEST_UTIL := umd/cuda/tests/fw_launcher.c
 
@@ -528,3 +531,53 @@ $(CUDA_TST)/test_cu_vmm_two_devices-san.vmargs:
 	echo "--module-param num_devices=2" > $@
 ALL_TARGETS += $(CUDA_TST)/test_cu_vmm_two_devices.vmargs \
 	$(CUDA_TST)/test_cu_vmm_two_devices-san.vmargs
+
+# The interop tests (test_cu_interop_*, test_cu_probe_interop) load Mesa's
+# EGL with llvmpipe and the Vulkan loader with lavapipe through dlopen,
+# which the runner's ldd cannot see: tools/vm/mesa.vmargs names them for
+# the guest (Documentation/vm-runner.rst).
+CUDA_INTEROP_TESTS := $(patsubst umd/cuda/tests/%.c,%,\
+	$(wildcard umd/cuda/tests/test_cu_interop_*.c)) test_cu_probe_interop
+CUDA_INTEROP_VMARGS := $(foreach t,$(CUDA_INTEROP_TESTS),\
+	$(CUDA_TST)/$(t).vmargs $(CUDA_TST)/$(t)-san.vmargs)
+$(CUDA_INTEROP_VMARGS): tools/vm/mesa.vmargs
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+ALL_TARGETS += $(CUDA_INTEROP_VMARGS)
+$(CUDA_TST)/test_cu_interop_gl $(CUDA_TST)/test_cu_interop_gl-san: \
+	umd/cuda/tests/interop_egl.h
+$(CUDA_TST)/test_cu_interop_ext $(CUDA_TST)/test_cu_interop_ext-san: \
+	umd/cuda/tests/interop_vk.h
+
+# test_cu_probe_interop runs tools/cuda-probe/probe_interop.c against our
+# libcuda (Mesa's EGL and Vulkan, through dlopen) and compares.
+CUDA_PROBE_INTEROP_SRC := tools/cuda-probe/probe_interop.c
+CUDA_PROBE_INTEROP_GOLDEN := $(CUDA_TEST_DATA)/probe_interop.h100.txt
+
+$(CUDA_PROBE_INTEROP_GOLDEN): tools/cuda-probe/golden/probe_interop.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_interop: $(CUDA_PROBE_INTEROP_SRC) $(CUDA_DRV)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -ldl
+$(CUDA_TST)/probe_interop-san: $(CUDA_PROBE_INTEROP_SRC) $(CUDA_DRV_SAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -Wl,--disable-new-dtags \
+		-Wl,-rpath,$(abspath $(LIB)/san) -lcuda -ldl
+
+$(CUDA_TST)/test_cu_probe_interop: $(CUDA_TST)/probe_interop
+$(CUDA_TST)/test_cu_probe_interop: private CUDA_TEST_CFLAGS += \
+	-DPROBE_INTEROP_BIN='"$(abspath $(CUDA_TST)/probe_interop)"'
+$(CUDA_TST)/test_cu_probe_interop-san: $(CUDA_TST)/probe_interop-san
+$(CUDA_TST)/test_cu_probe_interop-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_INTEROP_BIN='"$(abspath $(CUDA_TST)/probe_interop-san)"'
+$(CUDA_TST)/test_cu_probe_interop $(CUDA_TST)/test_cu_probe_interop-san: \
+	$(CUDA_PROBE_INTEROP_GOLDEN) umd/cuda/tests/probe_compare.h
+$(CUDA_TST)/test_cu_probe_interop $(CUDA_TST)/test_cu_probe_interop-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_INTEROP_GOLDEN='"$(abspath $(CUDA_PROBE_INTEROP_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_interop $(CUDA_TST)/probe_interop-san \
+	$(CUDA_PROBE_INTEROP_GOLDEN)

@@ -64,6 +64,7 @@ CUresult cu_copy_dma(struct cu_stream *s, uint64_t dst, uint64_t src,
 	res = cu_op_begin(s, CU_ENGINE_COPY, also, &op);
 	if (res != CUDA_SUCCESS)
 		return res;
+	cu_san_written(dst, size);	/* vgpu-sanitizer's initcheck */
 	ret = vgpu_emit_copy(op.queue->vq, dst, src, size, op.deadline);
 	if (ret) {
 		cu_op_abort(&op, ret);

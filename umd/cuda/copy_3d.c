@@ -120,11 +120,14 @@ static CUresult cu_box_emit(struct cu_stream *s, const struct cu_copy_box *b,
 	if (res != CUDA_SUCCESS)
 		return res;
 	for (z = 0; z < b->depth && !ret; z++)
-		for (y = 0; y < b->height && !ret; y++)
+		for (y = 0; y < b->height && !ret; y++) {
+			cu_san_written(b->dst + z * b->dst_slice +
+				       y * b->dst_pitch, b->width);
 			ret = vgpu_emit_copy(op.queue->vq,
 				b->dst + z * b->dst_slice + y * b->dst_pitch,
 				b->src + z * b->src_slice + y * b->src_pitch,
 				b->width, op.deadline);
+		}
 	if (ret) {
 		cu_op_abort(&op, ret);
 		return cu_from_errno(ret);
@@ -160,6 +163,8 @@ static CUresult cu_runs_emit(struct cu_stream *s, const struct cu_copy_box *b,
 	for (i = 0; i < n && !ret; i++) {
 		uint64_t packed = buf + i * b->width;
 
+		if (to_device)	/* vgpu-sanitizer's initcheck */
+			cu_san_written(cu_run(b, true, k + i), b->width);
 		ret = to_device ?
 		      vgpu_emit_copy(op.queue->vq, cu_run(b, true, k + i),
 				     packed, b->width, op.deadline) :

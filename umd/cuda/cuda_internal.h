@@ -287,6 +287,8 @@ struct cu_ctx {
 	bool l2_reset;			/* __atomic_* */
 	/* VGPU_TIMING=model: the model clock (timing_model.c) */
 	uint64_t model_clock_ns;	/* __atomic_* */
+	/* vgpu-sanitizer's buffers (sanitizer.c), or NULL */
+	struct cu_san_ctx *san;
 
 	/* Host functions (host_func.c): their thread, started on first use. */
 	pthread_mutex_t host_lock;	/* the fields below */
@@ -324,6 +326,18 @@ void cu_prof_ctx_fini(struct cu_ctx *ctx);
 uint64_t cu_prof_copy_begin(void);
 CUresult cu_prof_copy_end(struct cu_stream *s, const char *kind,
 			  size_t bytes, uint64_t start, CUresult res);
+/* sanitizer.c: VGPU_SANITIZER (vgpu-sanitizer); a counted launch's
+ * descriptor at @desc_at, its findings afterwards; cuMemAlloc's and
+ * cuMemFree's allocations (use after free, --leak-check) */
+struct cu_mem;
+bool cu_san_enabled(void);
+CUresult cu_san_fill(struct cu_ctx *ctx, void *desc_at);
+void cu_san_collect(struct cu_ctx *ctx, const struct cu_function *f);
+void cu_san_ctx_fini(struct cu_ctx *ctx);
+void cu_san_user_alloc(struct cu_ctx *ctx, uint64_t base, uint64_t size);
+void cu_san_freed(const struct cu_mem *m);
+/* initcheck: a copy or memset writes [dst, dst + size) */
+void cu_san_written(uint64_t dst, uint64_t size);
 /* timing_model.c: VGPU_TIMING=model, a kernel's modelled ns, the clock */
 bool cu_timing_model(void);
 uint64_t cu_timing_kernel_ns(const struct vgpu_launch_counters *c,

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cuda_internal.h"
+#include "interop.h"
 
 CUresult cu_mem_internal_host(struct cu_ctx *ctx, size_t size,
 			      uint32_t *handle, void **cpu)
@@ -107,7 +108,10 @@ void cu_mem_device_release(const struct cu_mem *m, bool unmap)
 	if (m->export_fd >= 0)
 		close(m->export_fd);
 	vgpu_mem_free(vdev, m->handle, NULL, 0);
-	cu_va_free(m->map_base, m->map_size);
+	/* vgpu-sanitizer keeps freed addresses out of reuse, so that a use
+	 * after free is not an access to the next allocation */
+	if (!cu_san_enabled())
+		cu_va_free(m->map_base, m->map_size);
 }
 
 CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p)
@@ -133,6 +137,7 @@ CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p)
 	if (!cu_registry_remove(p, CU_MEM_DEVICE, &m))
 		return CUDA_ERROR_INVALID_VALUE;	/* lost a race */
 	(void)ctx;
+	cu_san_freed(&m);	/* vgpu-sanitizer: use after free */
 	cu_mem_device_release(&m, true);
 	return CUDA_SUCCESS;
 }
@@ -161,7 +166,10 @@ CU_EXPORT CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 		return res;
 	if (bytesize > vgpu_device_info(ctx->dev->vdev)->vram_size)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	return cu_mem_device_alloc(ctx, bytesize, dptr);
+	res = cu_mem_device_alloc(ctx, bytesize, dptr);
+	if (res == CUDA_SUCCESS)
+		cu_san_user_alloc(ctx, *dptr, bytesize); /* leaks, initcheck */
+	return res;
 }
 
 /*
@@ -252,6 +260,9 @@ CU_EXPORT CUresult CUDAAPI cuMemFree(CUdeviceptr dptr)
 		cu_graph_alloc_free_ptr(dptr);
 		return CUDA_SUCCESS;
 	}
+	/* A buffer of external memory stays with its object (interop_ext.c). */
+	if (cu_ext_buffer_free(dptr))
+		return CUDA_SUCCESS;
 	return cu_mem_device_free(ctx, dptr);
 }
 

@@ -46,6 +46,7 @@ static CUresult cu_memset(CUdeviceptr dst, size_t pitch, uint32_t value,
 	span = (height - 1) * pitch + width * elem;
 	if (cu_classify(dst, span, &in_range) == CU_WHERE_PAGEABLE || !in_range)
 		return CUDA_ERROR_INVALID_VALUE;
+	cu_san_written(dst, span);	/* vgpu-sanitizer's initcheck */
 	res = cu_memset_capture(s, dst, pitch, value, elem, width, height,
 				&recorded);
 	if (res != CUDA_SUCCESS || recorded)

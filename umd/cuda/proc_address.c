@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include <cudaGL.h>
 #include <cudaProfiler.h>
 
 #include "cuda_internal.h"
@@ -56,6 +57,8 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuCtxSetLimit),
 	CU_PROC(cuCtxSetSharedMemConfig),
 	CU_PROC(cuCtxSynchronize),
+	CU_PROC(cuDestroyExternalMemory),
+	CU_PROC(cuDestroyExternalSemaphore),
 	CU_PROC(cuDeviceCanAccessPeer),
 	CU_PROC(cuDeviceComputeCapability),
 	CU_PROC(cuDeviceGet),
@@ -87,6 +90,8 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuEventRecord),
 	CU_PROC(cuEventRecordWithFlags),
 	CU_PROC(cuEventSynchronize),
+	CU_PROC(cuExternalMemoryGetMappedBuffer),
+	CU_PROC(cuExternalMemoryGetMappedMipmappedArray),
 	CU_PROC(cuFuncGetAttribute),
 	CU_PROC(cuFuncGetModule),
 	CU_PROC(cuFuncGetName),
@@ -98,6 +103,7 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuFuncSetCacheConfig),
 	CU_PROC(cuFuncSetSharedMemConfig),
 	CU_PROC(cuFuncSetSharedSize),
+	CU_PROC(cuGLGetDevices),
 	CU_PROC(cuGetErrorName),
 	CU_PROC(cuGetErrorString),
 	CU_PROC(cuGetExportTable),
@@ -163,6 +169,17 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuGraphRemoveDependencies),
 	CU_PROC(cuGraphRetainUserObject),
 	CU_PROC(cuGraphUpload),
+	CU_PROC(cuGraphicsGLRegisterBuffer),
+	CU_PROC(cuGraphicsGLRegisterImage),
+	CU_PROC(cuGraphicsMapResources),
+	CU_PROC(cuGraphicsResourceGetMappedMipmappedArray),
+	CU_PROC(cuGraphicsResourceGetMappedPointer),
+	CU_PROC(cuGraphicsResourceSetMapFlags),
+	CU_PROC(cuGraphicsSubResourceGetMappedArray),
+	CU_PROC(cuGraphicsUnmapResources),
+	CU_PROC(cuGraphicsUnregisterResource),
+	CU_PROC(cuImportExternalMemory),
+	CU_PROC(cuImportExternalSemaphore),
 	CU_PROC(cuInit),
 	CU_PROC(cuIpcCloseMemHandle),
 	CU_PROC(cuIpcGetEventHandle),
@@ -304,6 +321,7 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuPointerGetAttributes),
 	CU_PROC(cuProfilerStart),
 	CU_PROC(cuProfilerStop),
+	CU_PROC(cuSignalExternalSemaphoresAsync),
 	CU_PROC(cuStreamAddCallback),
 	CU_PROC(cuStreamAttachMemAsync),
 	CU_PROC(cuStreamBeginCapture),
@@ -328,6 +346,9 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuSurfObjectCreate),
 	CU_PROC(cuSurfObjectDestroy),
 	CU_PROC(cuSurfObjectGetResourceDesc),
+	CU_PROC(cuTensorMapEncodeIm2col),
+	CU_PROC(cuTensorMapEncodeTiled),
+	CU_PROC(cuTensorMapReplaceAddress),
 	CU_PROC(cuTexObjectCreate),
 	CU_PROC(cuTexObjectDestroy),
 	CU_PROC(cuTexObjectGetResourceDesc),
@@ -337,6 +358,7 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuUserObjectCreate),
 	CU_PROC(cuUserObjectRelease),
 	CU_PROC(cuUserObjectRetain),
+	CU_PROC(cuWaitExternalSemaphoresAsync),
 };
 
 static const struct cu_proc *cu_proc_find(const char *name)

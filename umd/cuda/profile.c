@@ -33,6 +33,7 @@
 
 #include "cuda_internal.h"
 #include "vgpu_counters.h"
+#include "vgpu_sanitizer.h"
 
 static pthread_once_t prof_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -60,7 +61,7 @@ static void prof_open(void)
 bool cu_prof_enabled(void)
 {
 	pthread_once(&prof_once, prof_open);
-	return prof_fd >= 0 || cu_timing_model();
+	return prof_fd >= 0 || cu_timing_model() || cu_san_enabled();
 }
 
 CUresult cu_prof_begin(struct cu_ctx *ctx, struct cu_stream *s,
@@ -86,6 +87,12 @@ CUresult cu_prof_begin(struct cu_ctx *ctx, struct cu_stream *s,
 	memset(ctx->prof_counters, 0, sizeof(*ctx->prof_counters));
 	cu_l2_policy_fill(ctx, s, c, (char *)ctx->prof_counters +
 			  VGPU_L2_POLICY_OFFSET);
+	res = cu_san_fill(ctx, (char *)ctx->prof_counters +
+			  VGPU_SAN_DESC_OFFSET);
+	if (res != CUDA_SUCCESS) {
+		pthread_mutex_unlock(&prof_lock);
+		return res;
+	}
 	*out = ctx->prof_counters;
 	prof_api_start = prof_now_ns();
 	return CUDA_SUCCESS;
@@ -141,6 +148,9 @@ CUresult cu_prof_end(struct cu_ctx *ctx, struct cu_stream *s,
 		if (prof_fd >= 0)
 			prof_write(ctx, s, f, grid, block, shared, c);
 	}
+	/* findings are written also when the grid faulted */
+	if (launched == CUDA_SUCCESS)
+		cu_san_collect(ctx, f);
 	pthread_mutex_unlock(&prof_lock);
 	return launched;
 }
@@ -184,6 +194,7 @@ CUresult cu_prof_copy_end(struct cu_stream *s, const char *kind,
 
 void cu_prof_ctx_fini(struct cu_ctx *ctx)
 {
+	cu_san_ctx_fini(ctx);
 	if (!ctx->prof_counters)
 		return;
 	cu_mem_internal_free(ctx, ctx->prof_handle, ctx->prof_counters,

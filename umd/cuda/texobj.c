@@ -11,9 +11,35 @@
  * alone, as NVIDIA's hardware indexes its descriptor heap.  A surface
  * object is the same descriptor with point sampling of raw elements.
  *
- * Each descriptor has a VRAM allocation of its own (a heap per context
- * would use less VRAM: later).  The descriptors the program passed are
- * kept on the host for the getters.
+ * The descriptors live in a descriptor heap per context: slots of
+ * CU_TEX_SLOT_BYTES in chunks of CU_TEX_CHUNK_SLOTS, VRAM allocated as
+ * the heap grows and freed with the context.  Destroying an object only
+ * frees its slot: the descriptor stays in VRAM, unchanged, until a later
+ * create takes the slot, so a kernel that fetches through a destroyed
+ * object reads the stale descriptor (and, while the array lives, its
+ * texels) instead of faulting - what an H100 does
+ * (tools/cuda-probe/golden/probe_texptx.h100.txt: tex_destroyed,
+ * surf_destroyed).  Creates take the lowest free slot, as the H100's
+ * handles 1, 2, 3 come back lowest first (tests/golden/
+ * probe_texfid.h100.txt, "dead" lines); one that takes a slot freed
+ * since it was last written first waits for the context's queued work,
+ * so that kernels launched before the destroy still read the old
+ * descriptor:
+ *
+ *   chunk 0 (VRAM)                               chunk 1 ...
+ *   +---------+---------+---------+----     ---+  +---------+--
+ *   | slot 0  | slot 1  | slot 2  |   ...      |  | slot 64 |
+ *   | live    | freed:  | free    |            |  |         |
+ *   | desc A  | desc B  | (zero)  |            |  |         |
+ *   |         | (stale) |         |            |  |         |
+ *   +---------+---------+---------+----     ---+  +---------+--
+ *     ^ handle A = its VA   ^ a kernel holding B's handle reads B still
+ *
+ * The handle is the slot's GPU VA, not its index (the H100's are small
+ * integers), so that the texture unit finds the descriptor from the
+ * handle alone.  Like the H100, destroying an unknown, destroyed or
+ * other-kind handle succeeds and does nothing.  The descriptors the
+ * program passed are kept on the host for the getters.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -26,6 +52,7 @@
 struct cu_texobj {
 	unsigned long long handle;	/* GPU VA of the descriptor */
 	struct cu_ctx *ctx;
+	unsigned long long ctx_id;	/* ctx's, to tell a reused pointer */
 	bool surface;
 	CUDA_RESOURCE_DESC res;
 	CUDA_TEXTURE_DESC tex;
@@ -34,8 +61,149 @@ struct cu_texobj {
 	struct cu_texobj *next;
 };
 
+#define CU_TEX_SLOT_BYTES	128u
+#define CU_TEX_CHUNK_SLOTS	64u	/* one bit each in a uint64_t */
+
+_Static_assert(sizeof(struct vgpu_tex_desc) <= CU_TEX_SLOT_BYTES,
+	       "a descriptor fits a heap slot");
+
+/* A context's descriptor heap. */
+struct cu_tex_heap {
+	struct cu_ctx *ctx;
+	unsigned long long ctx_id;	/* ctx's, to tell a reused pointer */
+	unsigned int chunks;
+	CUdeviceptr *chunk_va;
+	uint64_t *used;			/* per chunk: slots taken */
+	uint64_t *stale;		/* per chunk: freed, not rewritten */
+	struct cu_tex_heap *next;
+};
+
+/* Objects and heaps, under one lock. */
 static pthread_mutex_t cu_texobj_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cu_texobj *cu_texobjs;
+static struct cu_tex_heap *cu_tex_heaps;
+
+static void cu_tex_heap_free(struct cu_tex_heap *h)
+{
+	free(h->chunk_va);
+	free(h->used);
+	free(h->stale);
+	free(h);
+}
+
+/*
+ * The heap of @ctx, made if @make; heaps of destroyed contexts are
+ * dropped on the way (their VRAM went with the context).  Under the lock.
+ */
+static struct cu_tex_heap *cu_tex_heap_of(struct cu_ctx *ctx, bool make)
+{
+	struct cu_tex_heap **p = &cu_tex_heaps, *h;
+
+	while ((h = *p)) {
+		if (!cu_ctx_valid(h->ctx) || h->ctx->id != h->ctx_id) {
+			*p = h->next;
+			cu_tex_heap_free(h);
+			continue;
+		}
+		if (h->ctx == ctx)
+			return h;
+		p = &h->next;
+	}
+	if (!make)
+		return NULL;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return NULL;
+	h->ctx = ctx;
+	h->ctx_id = ctx->id;
+	h->next = cu_tex_heaps;
+	cu_tex_heaps = h;
+	return h;
+}
+
+/* One more chunk of slots for @h; under the lock. */
+static CUresult cu_tex_heap_grow(struct cu_tex_heap *h)
+{
+	unsigned int n = h->chunks + 1;
+	CUdeviceptr *va = realloc(h->chunk_va, n * sizeof(*va));
+	uint64_t *used, *stale;
+	CUresult res;
+
+	if (!va)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	h->chunk_va = va;
+	used = realloc(h->used, n * sizeof(*used));
+	if (!used)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	h->used = used;
+	stale = realloc(h->stale, n * sizeof(*stale));
+	if (!stale)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	h->stale = stale;
+	res = cu_mem_device_alloc(h->ctx, CU_TEX_SLOT_BYTES *
+				  CU_TEX_CHUNK_SLOTS, &va[h->chunks]);
+	if (res != CUDA_SUCCESS)
+		return res;
+	used[h->chunks] = stale[h->chunks] = 0;
+	h->chunks = n;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * Take the lowest free slot of @ctx's heap: its VA in *@va, and whether
+ * it holds a destroyed object's descriptor (*@stale).
+ */
+static CUresult cu_tex_slot_take(struct cu_ctx *ctx, CUdeviceptr *va,
+				 bool *stale)
+{
+	struct cu_tex_heap *h;
+	CUresult res = CUDA_SUCCESS;
+	unsigned int c, i;
+
+	pthread_mutex_lock(&cu_texobj_lock);
+	h = cu_tex_heap_of(ctx, true);
+	if (!h) {
+		res = CUDA_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	for (c = 0; c < h->chunks && !~h->used[c]; c++)
+		;
+	if (c == h->chunks) {
+		res = cu_tex_heap_grow(h);
+		if (res != CUDA_SUCCESS)
+			goto out;
+	}
+	i = (unsigned int)__builtin_ctzll(~h->used[c]);
+	h->used[c] |= 1ull << i;
+	*stale = h->stale[c] >> i & 1;
+	h->stale[c] &= ~(1ull << i);
+	*va = h->chunk_va[c] + (CUdeviceptr)i * CU_TEX_SLOT_BYTES;
+out:
+	pthread_mutex_unlock(&cu_texobj_lock);
+	return res;
+}
+
+/*
+ * Give the slot at @va back to @ctx's heap, its descriptor left as it is
+ * (@stale; false: never written, it is as good as new).  Under the lock.
+ */
+static void cu_tex_slot_give(struct cu_ctx *ctx, CUdeviceptr va, bool stale)
+{
+	struct cu_tex_heap *h = cu_tex_heap_of(ctx, false);
+	unsigned int c;
+
+	for (c = 0; h && c < h->chunks; c++) {
+		CUdeviceptr off = va - h->chunk_va[c];
+
+		if (va >= h->chunk_va[c] &&
+		    off < CU_TEX_SLOT_BYTES * CU_TEX_CHUNK_SLOTS) {
+			h->used[c] &= ~(1ull << (off / CU_TEX_SLOT_BYTES));
+			if (stale)
+				h->stale[c] |= 1ull << (off / CU_TEX_SLOT_BYTES);
+			return;
+		}
+	}
+}
 
 /* The object of @handle (of the kind @surface), unlinked if @take. */
 static struct cu_texobj *cu_texobj_find(unsigned long long handle,
@@ -211,8 +379,11 @@ static CUresult cu_tex_sampler(struct vgpu_tex_desc *t,
  * channels in the order of enum vgpu_tex_format), its size the array's
  * (level 0's: an H100 refuses a 16 x 16 mipmapped array viewed as 8 x 8
  * from level 1), its levels within the array's.  The view starts the
- * chain at its first level.  Layer ranges other than all layers are
- * not modelled (refused).
+ * chain at its first level.  A layered (or cubemap) array's view keeps
+ * the array's depth and names a layer range: the texture's layer 0 is
+ * firstLayer, a layer index is clamped to the range (cube indices are
+ * not), and a range past the array is accepted, its layers reading
+ * zeros (all as an H100 does: tests/golden/probe_texfid.h100.txt).
  */
 static CUresult cu_tex_view(struct vgpu_tex_desc *t,
 			    const CUDA_RESOURCE_DESC *r,
@@ -221,6 +392,7 @@ static CUresult cu_tex_view(struct vgpu_tex_desc *t,
 	const CUDA_ARRAY3D_DESCRIPTOR *d;
 	struct cu_mipmap *m = NULL;
 	unsigned int levels = 1, f = (unsigned int)v->format;
+	bool layered;
 
 	if (r->resType == CU_RESOURCE_TYPE_MIPMAPPED_ARRAY) {
 		m = cu_mipmap_get(r->res.mipmap.hMipmappedArray);
@@ -231,17 +403,23 @@ static CUresult cu_tex_view(struct vgpu_tex_desc *t,
 	} else {
 		return CUDA_ERROR_INVALID_VALUE;
 	}
+	layered = !!(d->Flags & (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_CUBEMAP));
 	if (f < 1 || f > 24 || (f - 1) / 3 + 1 != t->format ||
 	    1u << ((f - 1) % 3) != t->channels || v->width != d->Width ||
 	    v->height != d->Height || v->depth != d->Depth ||
 	    v->firstMipmapLevel > v->lastMipmapLevel ||
-	    v->lastMipmapLevel >= levels || v->firstLayer ||
-	    (v->lastLayer && v->lastLayer + 1 != d->Depth))
+	    v->lastMipmapLevel >= levels || v->firstLayer > v->lastLayer ||
+	    (!layered && (v->firstLayer ||
+			  (v->lastLayer && v->lastLayer + 1 != d->Depth))))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (m) {
 		cu_tex_array(t, m->level[v->firstMipmapLevel]);
 		t->levels = (uint8_t)(v->lastMipmapLevel -
 				      v->firstMipmapLevel + 1);
+	}
+	if (layered) {
+		t->first_layer = v->firstLayer;
+		t->layers = v->lastLayer - v->firstLayer + 1;
 	}
 	return CUDA_SUCCESS;
 }
@@ -255,6 +433,7 @@ static CUresult cu_texobj_new(unsigned long long *out, bool surface,
 	struct cu_texobj *o;
 	struct cu_ctx *ctx;
 	CUdeviceptr va = 0;
+	bool stale = false;
 	CUresult res_ = cu_ctx_get(&ctx);
 
 	if (res_ != CUDA_SUCCESS)
@@ -278,17 +457,24 @@ static CUresult cu_texobj_new(unsigned long long *out, bool surface,
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	res_ = cu_mem_device_alloc(ctx, sizeof(t), &va);
+	res_ = cu_tex_slot_take(ctx, &va, &stale);
+	/* kernels queued before a destroy read the old descriptor */
+	if (res_ == CUDA_SUCCESS && stale)
+		res_ = cu_ctx_sync(ctx);
 	if (res_ == CUDA_SUCCESS)
 		res_ = cu_copy_from_host(ctx, va, &t, sizeof(t));
 	if (res_ != CUDA_SUCCESS) {
-		if (va)
-			cu_mem_device_free(ctx, va);
+		if (va) {
+			pthread_mutex_lock(&cu_texobj_lock);
+			cu_tex_slot_give(ctx, va, stale);
+			pthread_mutex_unlock(&cu_texobj_lock);
+		}
 		free(o);
 		return res_;
 	}
 	o->handle = va;
 	o->ctx = ctx;
+	o->ctx_id = ctx->id;
 	o->surface = surface;
 	o->res = *res;
 	if (tex)
@@ -305,21 +491,26 @@ static CUresult cu_texobj_new(unsigned long long *out, bool surface,
 	return CUDA_SUCCESS;
 }
 
+/*
+ * Free the object's slot, its descriptor left in VRAM (see the top of
+ * the file).  A handle that is no live object of this kind - 0, unknown,
+ * destroyed, the other kind's - is a success that does nothing, as on
+ * an H100 (probe_texfid's "dead" lines).
+ */
 static CUresult cu_texobj_destroy(unsigned long long handle, bool surface)
 {
 	struct cu_texobj *o;
 	CUresult res = cu_initialized();
 
 	if (res != CUDA_SUCCESS || !handle)
-		return res;	/* 0: nothing, as on an H100 */
+		return res;
 	o = cu_texobj_find(handle, surface, true, NULL);
 	if (!o)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (cu_ctx_valid(o->ctx)) {
-		/* kernels queued before may still read it */
-		cu_ctx_sync(o->ctx);
-		cu_mem_device_free(o->ctx, o->handle);
-	}
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&cu_texobj_lock);
+	if (cu_ctx_valid(o->ctx) && o->ctx->id == o->ctx_id)
+		cu_tex_slot_give(o->ctx, o->handle, true);
+	pthread_mutex_unlock(&cu_texobj_lock);
 	free(o);
 	return CUDA_SUCCESS;
 }

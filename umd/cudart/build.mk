@@ -199,6 +199,25 @@ $(TST)/cudart/test_cudart_mipmap: umd/cudart/tests/test_cudart_mipmap.cu \
 ALL_TARGETS += $(TST)/cudart/test_cudart_mipmap
 GUEST_TESTS += $(TST)/cudart/test_cudart_mipmap
 
+# Issue #10's last fidelity gaps end to end: probe_texfid's views and
+# destroyed objects against its H100 recording, stale descriptors.
+$(TST)/cudart/probe_texfid: tools/cuda-probe/probe_texfid.cu | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $<
+$(TST)/cudart/probe_texfid.h100.txt: tests/golden/probe_texfid.h100.txt
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(TST)/cudart/test_cudart_texfid: umd/cudart/tests/test_cudart_texfid.cu \
+		$(TST)/cudart/probe_texfid $(TST)/cudart/probe_texfid.h100.txt \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) \
+		-DPROBE_TEXFID_BIN='"$(abspath $(TST)/cudart/probe_texfid)"' \
+		-DPROBE_TEXFID_GOLDEN='"$(abspath $(TST)/cudart/probe_texfid.h100.txt)"' \
+		-o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/probe_texfid $(TST)/cudart/test_cudart_texfid
+GUEST_TESTS += $(TST)/cudart/test_cudart_texfid
+
 # CUDA graphs and stream capture through the runtime (<<<>>> launches
 # captured, graphs built node by node).
 $(TST)/cudart/test_cudart_graph: umd/cudart/tests/test_cudart_graph.cu \
@@ -285,3 +304,17 @@ $(TST)/cudart/test_cudart_coop: umd/cudart/tests/test_cudart_coop.cu \
 		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/cudart/test_cudart_coop
 GUEST_TESTS += $(TST)/cudart/test_cudart_coop
+
+# The interop calls (interop_gl.c, interop_ext.c) against Mesa: its
+# TEST.vmargs brings Mesa's dlopen'ed drivers (tools/vm/mesa.vmargs).
+$(TST)/cudart/test_cudart_interop: umd/cudart/tests/test_cudart_interop.cu \
+		umd/cuda/tests/interop_egl.h \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL) -ldl
+$(TST)/cudart/test_cudart_interop.vmargs: tools/vm/mesa.vmargs
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+ALL_TARGETS += $(TST)/cudart/test_cudart_interop \
+	$(TST)/cudart/test_cudart_interop.vmargs
+GUEST_TESTS += $(TST)/cudart/test_cudart_interop

@@ -124,7 +124,7 @@ $(foreach t,$(patsubst umd/ptx/tests/%.c,%,$(PTX_TEST_SRCS)),\
 # native test GPU of tests/lib (firmware_sim/core/build.mk, tests/build.mk).
 PTX_CORE_TESTS := test_ptx_exec test_ptx_video test_ptx_shared test_ptx_mma \
 	test_ptx_async test_ptx_gaps test_ptx_coop test_ptx_tex test_ptx_cdp \
-	test_ptx_hints test_ptx_brx
+	test_ptx_hints test_ptx_brx test_ptx_tma
 $(foreach t,$(PTX_CORE_TESTS),$(OBJ)/umd/ptx/tests/$(t).o \
 		$(OBJ)/san/umd/ptx/tests/$(t).o): \
 	PTX_TEST_CFLAGS += -Itests/lib -Ifirmware_sim/core
@@ -164,3 +164,27 @@ $(TST)/ptx/test_ptx_tex_jit: umd/ptx/tests/guest/test_ptx_tex_jit.cu \
 		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/ptx/test_ptx_tex_jit
 GUEST_TESTS += $(TST)/ptx/test_ptx_tex_jit
+
+# The tensor memory accelerator: tools/cuda-probe/probe_tma.cu built as
+# a guest program (PTX only, JIT-compiled by our libcuda; it calls the
+# driver API too: linked against the toolkit's stub, at run time
+# libcuda.so.1 is ours), and the test that compares its output with the H100's.
+$(TST)/ptx/probe_tma: tools/cuda-probe/probe_tma.cu | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=compute_90 -O2 -o $@ $< \
+		-L$(CUDA_HOME)/lib64/stubs -lcuda
+# (The guest sees the build tree, not the sources: the recording is copied.)
+$(TST)/ptx/probe_tma.h100.txt: tools/cuda-probe/golden/probe_tma.h100.txt
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(TST)/ptx/test_ptx_tma_jit: umd/ptx/tests/guest/test_ptx_tma_jit.cu \
+		$(TST)/ptx/probe_tma $(TST)/ptx/probe_tma.h100.txt \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=compute_90 -O2 -Iumd/cudart/tests \
+		-Iumd/cuda/tests \
+		-DPROBE_TMA_BIN='"$(abspath $(TST)/ptx/probe_tma)"' \
+		-DPROBE_TMA_GOLDEN='"$(abspath $(TST)/ptx/probe_tma.h100.txt)"' \
+		-o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/ptx/probe_tma $(TST)/ptx/test_ptx_tma_jit
+GUEST_TESTS += $(TST)/ptx/test_ptx_tma_jit

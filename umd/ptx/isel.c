@@ -1731,7 +1731,8 @@ void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 
 	if (packed16(g, fn, in) || cg_select_video(g, fn, in) ||
 	    cg_select_tex(g, fn, in) ||
-	    cg_select_mma(g, fn, in) || cg_select_async(g, fn, in) ||
+	    cg_select_mma(g, fn, in) || cg_select_tma(g, fn, in) ||
+	    cg_select_async(g, fn, in) ||
 	    cg_select_coop(g, fn, in) || cg_select_hint(g, fn, in) ||
 	    cg_select_brx(g, fn, in))
 		return;

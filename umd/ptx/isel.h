@@ -41,6 +41,12 @@ bool cg_select_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
  * (isel_async.c); false if in is none of them.
  */
 bool cg_select_async(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
+/*
+ * Lower cp.async.bulk.tensor, cp.reduce.async.bulk.tensor,
+ * cp.async.bulk.prefetch.tensor and fence.proxy.tensormap (isel_tma.c);
+ * false if in is none of them.  Asked before cg_select_async().
+ */
+bool cg_select_tma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 /* Lower tex, tld4, txq, suld, sust, sured, suq and istypep (isel_tex.c);
  * false if in is none of them. */
 bool cg_select_tex(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);

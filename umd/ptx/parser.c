@@ -883,7 +883,8 @@ static void parse_address(struct parser *p, struct ptx_operand *o)
 		if (!is_punct(&p->tok, '{'))
 			FAIL(p, &p->tok.pos, "expected '{' of coordinates but found '%s'",
 			     tok_desc(&p->tok));
-		parse_group(p, &v, '}', PO_VEC);
+		/* not a vector: tensor coordinates come in 1 to 5 */
+		parse_group(p, &v, '}', PO_LIST);
 		o->elems = v.elems;
 		o->nelems = v.nelems;
 	}

@@ -62,6 +62,7 @@ int main(void)
 		"deviceQuery", "vectorAdd", "matrixMul", "simplePrintf",
 		"separateCompilation", "cmakeSaxpy", "graphs",
 		"graphConditional", "gridSyncReduction", "clusterHistogram",
+		"tmaTranspose",
 	};
 	char lib[2048], prog[1024], path[1024], out[16384];
 	const char *build = rt_test_build_dir();

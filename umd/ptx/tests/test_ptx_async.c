@@ -718,7 +718,7 @@ static void check_compile_errors(void)
 		{ "mbarrier.init.shared.b32 [%r1], 1;", "needs .b64" },
 		{ "mbarrier.init.global.b64 [%rd1], 1;", "not supported" },
 		{ "cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], [%r1];",
-		  "tensor memory accelerator" },
+		  "expected [tensor-map, {coordinates}]" },
 		{ "elect.sync %r1, -1;", "d|p" },
 		{ "griddepcontrol;", ".launch_dependents or .wait" },
 		{ "griddepcontrol.launch;", "not supported" },

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_cu_interop_ext.c - external memory and semaphores of libcuda:
+ * memory a Vulkan driver (Mesa's lavapipe in the guest) exports as an
+ * OPAQUE_FD, shared with the device without a copy (a kernel's results
+ * are in Vulkan's mapping, checked against a CPU reference); a memfd the
+ * same way; timeline and binary semaphores in stream order (a wait holds
+ * the stream's later work until the other side signals; a signal reaches
+ * the other side after the stream's earlier work); and every call's
+ * errors, with the codes an H100 answered where it answered
+ * (tools/cuda-probe/golden/probe_interop.h100.txt).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "cuda_test.h"
+#include "interop_vk.h"
+
+#define MIB (1u << 20)
+
+static CUfunction scale_kernel(struct __test_metadata *_metadata)
+{
+	CUmodule m;
+	CUfunction f = NULL;
+
+	EXPECT_EQ(CUDA_SUCCESS, cuModuleLoad(&m, DRV_PTX));
+	EXPECT_EQ(CUDA_SUCCESS, cuModuleGetFunction(&f, m, "scale_by_const"));
+	return f;
+}
+
+static CUresult import_fd(CUexternalMemory *m, int fd, unsigned long long size)
+{
+	CUDA_EXTERNAL_MEMORY_HANDLE_DESC d;
+
+	memset(&d, 0, sizeof(d));
+	d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
+	d.handle.fd = fd;
+	d.size = size;
+	return cuImportExternalMemory(m, &d);
+}
+
+static CUresult map_buffer(CUdeviceptr *p, CUexternalMemory m,
+			   unsigned long long offset, unsigned long long size)
+{
+	CUDA_EXTERNAL_MEMORY_BUFFER_DESC b;
+
+	memset(&b, 0, sizeof(b));
+	b.offset = offset;
+	b.size = size;
+	return cuExternalMemoryGetMappedBuffer(p, m, &b);
+}
+
+/* A kernel writes Vulkan's memory; Vulkan's own mapping has the results. */
+TEST(vulkan_memory_zero_copy)
+{
+	enum { N = 16384 };
+	struct vk_dev v;
+	VkDeviceMemory mem;
+	int *host, fd, n = N, i;
+	const char *why;
+	CUcontext ctx;
+	CUexternalMemory m;
+	CUdeviceptr p;
+	CUfunction f;
+	void *args[] = { &p, &n };
+
+	CU_SETUP(&ctx);
+	if (vk_dev_setup(&v, &why))
+		SKIP(return, "Vulkan: %s", why);
+	ASSERT_EQ(0, vk_export_memory(&v, MIB, &mem, NULL, &fd));
+	ASSERT_EQ(VK_SUCCESS, VK_FN(&v, vkMapMemory)(v.dev, mem, 0, MIB, 0,
+						     (void **)&host));
+	for (i = 0; i < N; i++)
+		host[4096 / 4 + i] = i;
+	f = scale_kernel(_metadata);
+	ASSERT_EQ(CUDA_SUCCESS, import_fd(&m, fd, MIB));
+	/* The driver owns the fd now: it is closed. */
+	EXPECT_EQ(-1, fcntl(fd, F_GETFD));
+	ASSERT_EQ(CUDA_SUCCESS, map_buffer(&p, m, 4096, N * sizeof(int)));
+	ASSERT_EQ(CUDA_SUCCESS, cuLaunchKernel(f, N / 256, 1, 1, 256, 1, 1, 0,
+					       NULL, args, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	for (i = 0; i < N; i++)
+		ASSERT_EQ(i * 3 + 7, host[4096 / 4 + i]);
+	/* Bytes around the buffer are untouched. */
+	ASSERT_EQ(0, host[4096 / 4 - 1]);
+	ASSERT_EQ(0, host[4096 / 4 + N]);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(p));
+	ASSERT_EQ(CUDA_SUCCESS, cuDestroyExternalMemory(m));
+	/* Vulkan's memory outlives the import. */
+	ASSERT_EQ(7, host[4096 / 4]);
+}
+
+/* A memfd the program makes is memory of the same kind. */
+TEST(memfd_zero_copy)
+{
+	int fd = memfd_create("interop", 0), *host, i, dup_fd;
+	CUcontext ctx;
+	CUexternalMemory m;
+	CUdeviceptr p, p2;
+	int back[64];
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(0, ftruncate(fd, 3 * 4096));
+	dup_fd = dup(fd);
+	host = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, host);
+	for (i = 0; i < 64; i++)
+		host[i] = 100 + i;
+	/* A size that is not a page multiple. */
+	ASSERT_EQ(CUDA_SUCCESS, import_fd(&m, dup_fd, 2 * 4096 + 100));
+	ASSERT_EQ(CUDA_SUCCESS, map_buffer(&p, m, 0, 256));
+	ASSERT_EQ(CUDA_SUCCESS, map_buffer(&p2, m, 2 * 4096, 100));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(back, p, sizeof(back)));
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ(100 + i, back[i]);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32(p2, 0x01020304, 25));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	for (i = 0; i < 25; i++)
+		ASSERT_EQ(0x01020304, host[2 * 1024 + i]);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(p));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(p2));
+	ASSERT_EQ(CUDA_SUCCESS, cuDestroyExternalMemory(m));
+	munmap(host, 3 * 4096);
+	close(fd);
+}
+
+TEST(memory_errors)
+{
+	CUDA_EXTERNAL_MEMORY_HANDLE_DESC d;
+	CUDA_EXTERNAL_MEMORY_BUFFER_DESC b;
+	CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC a;
+	CUmipmappedArray mm;
+	CUexternalMemory m;
+	CUdeviceptr p;
+	CUcontext ctx;
+	int fd = memfd_create("interop", 0);
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(0, ftruncate(fd, 65536));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&m, NULL));
+	memset(&d, 0, sizeof(d));
+	d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
+	d.handle.fd = fd;
+	d.size = 65536;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(NULL, &d));
+	d.size = 0;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&m, &d));
+	d.size = 65536;
+	d.flags = 2;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&m, &d));
+	d.flags = 0;
+	d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32;
+	EXPECT_EQ(CUDA_ERROR_NOT_SUPPORTED, cuImportExternalMemory(&m, &d));
+	d.type = (CUexternalMemoryHandleType)99;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&m, &d));
+	d.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;
+	d.handle.fd = -1;
+	EXPECT_EQ(CUDA_ERROR_UNKNOWN, cuImportExternalMemory(&m, &d));
+	/* More than the file holds, and a file that is no memory. */
+	d.handle.fd = fd;
+	d.size = 65536 + 1;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuImportExternalMemory(&m, &d));
+	d.size = 65536;
+	{
+		int pipefd[2];
+
+		ASSERT_EQ(0, pipe(pipefd));
+		d.handle.fd = pipefd[0];
+		EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+			  cuImportExternalMemory(&m, &d));
+		/* A failed import leaves the fd with the caller. */
+		EXPECT_EQ(0, close(pipefd[0]));
+		close(pipefd[1]);
+	}
+	d.handle.fd = fd;
+	ASSERT_EQ(CUDA_SUCCESS, cuImportExternalMemory(&m, &d));
+
+	memset(&b, 0, sizeof(b));
+	b.offset = 65536;
+	b.size = 4096;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedBuffer(&p, m, &b));
+	b.offset = 4096;
+	b.size = 65536;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedBuffer(&p, m, &b));
+	b.size = 4096;
+	b.flags = 1;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedBuffer(&p, m, &b));
+	b.flags = 0;
+	b.size = 0;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedBuffer(&p, m, &b));
+	b.size = 4096;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedBuffer(NULL, m, &b));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuExternalMemoryGetMappedBuffer(&p, m, NULL));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+		  cuExternalMemoryGetMappedBuffer(&p, NULL, &b));
+
+	memset(&a, 0, sizeof(a));
+	a.arrayDesc.Width = 64;
+	a.arrayDesc.Height = 64;
+	a.arrayDesc.Format = CU_AD_FORMAT_UNSIGNED_INT8;
+	a.arrayDesc.NumChannels = 4;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuExternalMemoryGetMappedMipmappedArray(&mm, m, &a));
+	a.numLevels = 1;
+	/* Arrays live in VRAM, block-linear: they cannot alias host pages. */
+	EXPECT_EQ(CUDA_ERROR_NOT_SUPPORTED,
+		  cuExternalMemoryGetMappedMipmappedArray(&mm, m, &a));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+		  cuExternalMemoryGetMappedMipmappedArray(&mm, NULL, &a));
+
+	ASSERT_EQ(CUDA_SUCCESS, cuExternalMemoryGetMappedBuffer(&p, m, &b));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(p));
+	EXPECT_NE(CUDA_SUCCESS, cuMemFree(p));	/* freed once */
+	ASSERT_EQ(CUDA_SUCCESS, cuDestroyExternalMemory(m));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cuDestroyExternalMemory(m));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cuDestroyExternalMemory(NULL));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+		  cuExternalMemoryGetMappedBuffer(&p, m, &b));
+}
+
+/* The other side of a semaphore: the payload in its own mapping. */
+struct sem_peer {
+	int fd;
+	volatile uint64_t *payload;
+};
+
+static CUresult import_sem(CUexternalSemaphore *s, struct sem_peer *peer,
+			   CUexternalSemaphoreHandleType type)
+{
+	CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d;
+
+	peer->fd = memfd_create("sem", 0);
+	if (ftruncate(peer->fd, 4096))
+		return CUDA_ERROR_UNKNOWN;
+	peer->payload = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+			     peer->fd, 0);
+	memset(&d, 0, sizeof(d));
+	d.type = type;
+	d.handle.fd = dup(peer->fd);
+	return cuImportExternalSemaphore(s, &d);
+}
+
+static void peer_signal(struct sem_peer *peer, uint64_t v)
+{
+	__atomic_store_n(peer->payload, v, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, (uint32_t *)peer->payload, FUTEX_WAKE, INT_MAX,
+		NULL, NULL, 0);
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec t = { 0, ms * 1000000L };
+
+	nanosleep(&t, NULL);
+}
+
+TEST(timeline_semaphore_in_stream_order)
+{
+	CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS w;
+	CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sig;
+	CUexternalSemaphore sem;
+	struct sem_peer peer;
+	CUcontext ctx;
+	CUstream s;
+	CUdeviceptr p;
+	int v = 0;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, import_sem(&sem, &peer,
+		  CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAlloc(&p, 4));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32(p, 0, 1));
+	memset(&w, 0, sizeof(w));
+	w.params.fence.value = 5;
+	ASSERT_EQ(CUDA_SUCCESS, cuWaitExternalSemaphoresAsync(&sem, &w, 1, s));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemsetD32Async(p, 42, 1, s));
+	memset(&sig, 0, sizeof(sig));
+	sig.params.fence.value = 9;
+	ASSERT_EQ(CUDA_SUCCESS,
+		  cuSignalExternalSemaphoresAsync(&sem, &sig, 1, s));
+	/* The memset waits for value 5: 3 is not enough. */
+	peer_signal(&peer, 3);
+	sleep_ms(200);
+	EXPECT_EQ(CUDA_ERROR_NOT_READY, cuStreamQuery(s));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(&v, p, 4));
+	EXPECT_EQ(0, v);
+	EXPECT_EQ(3, *peer.payload);
+	peer_signal(&peer, 5);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(s));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemcpyDtoH(&v, p, 4));
+	EXPECT_EQ(42, v);
+	/* The signal came after the memset, with its value. */
+	EXPECT_EQ(9, *peer.payload);
+	/* A timeline never goes back. */
+	sig.params.fence.value = 4;
+	ASSERT_EQ(CUDA_SUCCESS,
+		  cuSignalExternalSemaphoresAsync(&sem, &sig, 1, s));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(s));
+	EXPECT_EQ(9, *peer.payload);
+	ASSERT_EQ(CUDA_SUCCESS, cuDestroyExternalSemaphore(sem));
+}
+
+TEST(binary_semaphore)
+{
+	CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS w;
+	CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sig;
+	CUexternalSemaphore sem;
+	struct sem_peer peer;
+	CUcontext ctx;
+	CUstream s;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, import_sem(&sem, &peer,
+		  CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	memset(&w, 0, sizeof(w));
+	memset(&sig, 0, sizeof(sig));
+	ASSERT_EQ(CUDA_SUCCESS,
+		  cuSignalExternalSemaphoresAsync(&sem, &sig, 1, s));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(s));
+	EXPECT_EQ(1, *peer.payload);
+	/* A wait takes the signal (payload back to 0). */
+	ASSERT_EQ(CUDA_SUCCESS, cuWaitExternalSemaphoresAsync(&sem, &w, 1, s));
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(s));
+	EXPECT_EQ(0, *peer.payload);
+	/* The next wait blocks until the other side signals. */
+	ASSERT_EQ(CUDA_SUCCESS, cuWaitExternalSemaphoresAsync(&sem, &w, 1, s));
+	sleep_ms(100);
+	EXPECT_EQ(CUDA_ERROR_NOT_READY, cuStreamQuery(s));
+	peer_signal(&peer, 1);
+	ASSERT_EQ(CUDA_SUCCESS, cuStreamSynchronize(s));
+	EXPECT_EQ(0, *peer.payload);
+	/* Destroyed with nothing queued: its handle is gone. */
+	ASSERT_EQ(CUDA_SUCCESS, cuDestroyExternalSemaphore(sem));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+		  cuSignalExternalSemaphoresAsync(&sem, &sig, 1, s));
+}
+
+TEST(semaphore_errors)
+{
+	CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d;
+	CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sig;
+	CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS w;
+	CUexternalSemaphore sem, none = NULL;
+	struct sem_peer peer;
+	CUcontext ctx;
+
+	CU_SETUP(&ctx);
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, NULL));
+	memset(&d, 0, sizeof(d));
+	d.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD;
+	d.handle.fd = -1;
+	EXPECT_EQ(CUDA_ERROR_UNKNOWN, cuImportExternalSemaphore(&sem, &d));
+	d.type = (CUexternalSemaphoreHandleType)99;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &d));
+	d.type = CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD;
+	d.flags = 1;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuImportExternalSemaphore(&sem, &d));
+	memset(&sig, 0, sizeof(sig));
+	memset(&w, 0, sizeof(w));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuSignalExternalSemaphoresAsync(NULL, NULL, 0, NULL));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuSignalExternalSemaphoresAsync(NULL, NULL, 1, NULL));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuWaitExternalSemaphoresAsync(NULL, NULL, 1, NULL));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+		  cuSignalExternalSemaphoresAsync(&none, &sig, 1, NULL));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+		  cuWaitExternalSemaphoresAsync(&none, &w, 1, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, import_sem(&sem, &peer,
+		  CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD));
+	sig.flags = 4;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuSignalExternalSemaphoresAsync(&sem, &sig, 1, NULL));
+	w.flags = 4;
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE,
+		  cuWaitExternalSemaphoresAsync(&sem, &w, 1, NULL));
+	/* A bad handle among good ones queues nothing. */
+	{
+		CUexternalSemaphore both[2] = { sem, NULL };
+		CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp[2];
+
+		memset(sp, 0, sizeof(sp));
+		sp[0].params.fence.value = 8;
+		EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE,
+			  cuSignalExternalSemaphoresAsync(both, sp, 2, NULL));
+		ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+		EXPECT_EQ(0, *peer.payload);
+	}
+	/* Not in a capture (no graph nodes for them yet). */
+	{
+		CUstream cs;
+		CUgraph graph;
+
+		ASSERT_EQ(CUDA_SUCCESS, cuStreamCreate(&cs,
+						       CU_STREAM_NON_BLOCKING));
+		ASSERT_EQ(CUDA_SUCCESS, cuStreamBeginCapture(cs,
+			  CU_STREAM_CAPTURE_MODE_RELAXED));
+		sig.flags = 0;
+		EXPECT_EQ(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+			  cuSignalExternalSemaphoresAsync(&sem, &sig, 1, cs));
+		if (cuStreamEndCapture(cs, &graph) == CUDA_SUCCESS)
+			cuGraphDestroy(graph);
+		cuStreamDestroy(cs);
+	}
+	ASSERT_EQ(CUDA_SUCCESS, cuDestroyExternalSemaphore(sem));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cuDestroyExternalSemaphore(sem));
+	EXPECT_EQ(CUDA_ERROR_INVALID_HANDLE, cuDestroyExternalSemaphore(NULL));
+}
+
+/*
+ * Why vGPU's semaphores are payload pages: lavapipe exports none (the
+ * day it does, this test says so, and interop_ext.c should import its).
+ */
+TEST(lavapipe_exports_no_semaphore)
+{
+	VkPhysicalDeviceExternalSemaphoreInfo info = {
+		VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO, NULL,
+		VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT };
+	VkExternalSemaphoreProperties props = {
+		.sType = VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES };
+	struct vk_dev v;
+	const char *why;
+
+	if (vk_dev_setup(&v, &why))
+		SKIP(return, "Vulkan: %s", why);
+	VK_FN(&v, vkGetPhysicalDeviceExternalSemaphoreProperties)(v.pd, &info,
+								 &props);
+	EXPECT_EQ(0, props.externalSemaphoreFeatures);
+}
+
+CUDA_TEST_MAIN

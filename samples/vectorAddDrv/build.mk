@@ -15,7 +15,7 @@ $(BIN)/samples/vectorAdd_kernel.fatbin: $(VECADDDRV_KERNEL)
 	@mkdir -p $(dir $@)
 	$(NVCC) -fatbin -arch=sm_75 -o $@ $<
 
-$(VECADDDRV_BIN): samples/vectorAddDrv/vectorAddDrv.c $(LIB)/libcuda.so \
+$(VECADDDRV_BIN): samples/vectorAddDrv/vectorAddDrv.c $(CUDA_DRV) \
 		| $(BIN)/samples/vectorAdd_kernel.ptx \
 		$(BIN)/samples/vectorAdd_kernel.fatbin
 	@mkdir -p $(dir $@)

@@ -67,11 +67,13 @@ $(CUDA_DRV): $(CUDA_DRV_OBJS) $(LIBVGPU_OBJS) $(CUDA_DRV_DEPS_OBJS) \
 		-Wl,--version-script=umd/cuda/exports.map -Wl,-z,defs \
 		$(CUDA_DRV_OBJS) $(LIBVGPU_OBJS) $(CUDA_DRV_DEPS_OBJS) \
 		$(CUDA_DRV_LDLIBS)
+	@# The name -lcuda links against, made with the library: a rule that
+	@# depends on $(CUDA_DRV) and links -L$(LIB) -lcuda must not find the
+	@# toolkit's stub instead (it lacks the GL interop calls), which a
+	@# parallel build from scratch did when this was a rule of its own.
+	ln -sf libcuda.so.1 $(dir $@)libcuda.so
 
-$(LIB)/libcuda.so: $(CUDA_DRV)
-	ln -sf libcuda.so.1 $@
-
-ALL_TARGETS += $(LIBVGPU_LIB) $(CUDA_DRV) $(LIB)/libcuda.so
+ALL_TARGETS += $(LIBVGPU_LIB) $(CUDA_DRV)
 
 # libvgpu's packet helpers against the packet types of vgpu_hw.h, on a
 # queue in plain memory (a native test: no device needed).
@@ -164,8 +166,7 @@ $(CUDA_DRV_SAN): $(CUDA_DRV_SAN_OBJS) $(CUDA_DEVRT_OBJ) umd/cuda/exports.map
 	$(CC) $(SAN_CFLAGS) -shared -o $@ -Wl,-soname,libcuda.so.1 \
 		-Wl,--version-script=umd/cuda/exports.map \
 		$(CUDA_DRV_SAN_OBJS) $(CUDA_DEVRT_OBJ) $(CUDA_DRV_LDLIBS)
-	@# The -san tests link with -L$(LIB)/san: without this name there,
-	@# -lcuda found the toolkit's stub, which lacks the GL interop calls.
+	@# The -san tests link with -L$(LIB)/san -lcuda (as above).
 	ln -sf libcuda.so.1 $(dir $@)libcuda.so
 
 CUDA_TEST_UTIL := umd/cuda/tests/fw_launcher.c

@@ -182,7 +182,7 @@ GUEST_TESTS += $(TST)/cudart/test_cudart_mem3d
 # libcuda too).
 $(TST)/cudart/test_cudart_array: umd/cudart/tests/test_cudart_array.cu \
 		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK) \
-		$(LIB)/libcuda.so
+		$(CUDA_DRV)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL) \
 		-L$(LIB) -lcuda
@@ -192,7 +192,7 @@ GUEST_TESTS += $(TST)/cudart/test_cudart_array
 # Mipmapped arrays, cubemap shapes, resource views, array-to-array copies.
 $(TST)/cudart/test_cudart_mipmap: umd/cudart/tests/test_cudart_mipmap.cu \
 		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK) \
-		$(LIB)/libcuda.so
+		$(CUDA_DRV)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_GUEST_NVCC_FLAGS) -o $@ $< $(CUDART_TEST_UTIL) \
 		-L$(LIB) -lcuda

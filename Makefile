@@ -82,11 +82,11 @@ all:
 # make expands a rule's prerequisites as it reads the rule, so a fragment
 # can name another's files there only if that fragment was read first.  They
 # are read in the order things are built on one another: the execution core
-# and the test library, the samples (nvcc builds them alone), the user-mode
-# driver whose tests run the samples, then the tools whose tests link it.
+# and the test library, the user-mode driver, the samples (the driver-API
+# one links libcuda), then the tools whose tests link and run them all.
 # tests/make-order checks that no fragment reads a name not yet set.
 FRAGMENTS := $(sort $(wildcard */build.mk */*/build.mk))
-FRAGMENT_ORDER := firmware_sim/% tests/build.mk samples/% umd/%
+FRAGMENT_ORDER := firmware_sim/% tests/build.mk umd/% samples/%
 include $(foreach p,$(FRAGMENT_ORDER),$(filter $(p),$(FRAGMENTS))) \
 	$(filter-out $(FRAGMENT_ORDER),$(FRAGMENTS))
 

@@ -101,6 +101,9 @@ SAMPLES_ALL := $(addprefix $(SAMPLES_BIN)/,$(SAMPLES_SIMPLE) \
 ALL_TARGETS += $(SAMPLES_ALL)
 SAMPLES += $(SAMPLES_ALL)
 
+# The runtime's guest test runs every sample (umd/cudart/build.mk).
+$(TST)/cudart/test_cudart_samples: | $(SAMPLES_ALL)
+
 # The image sample links zlib (Debian's libz) for its PNG writer.
 $(SAMPLES_BIN)/textureRotatePNG: samples/textureRotatePNG/textureRotatePNG.cu \
 		$(SAMPLES_COMMON)

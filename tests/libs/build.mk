@@ -44,6 +44,6 @@ $(LIBS_TST)/test_libs: tests/libs/test_libs.sh tests/libs/build.mk
 	mv $@.tmp $@
 $(LIBS_TST)/test_libs.vmargs: tests/libs/build.mk
 	@mkdir -p $(dir $@)
-	echo --fw $(if $(LIBS_CUDA_LIB),--share $(realpath $(CUDA_HOME))) > $@
+	echo --fw --with $(abspath $(LIBS_TST)) $(if $(LIBS_CUDA_LIB),--share $(realpath $(CUDA_HOME))) > $@
 ALL_TARGETS += $(LIBS_TST)/test_libs $(LIBS_TST)/test_libs.vmargs
 GUEST_TESTS += $(LIBS_TST)/test_libs

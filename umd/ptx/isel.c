@@ -1738,3 +1738,20 @@ void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 			       ptx_op_name(in->op));
 	}
 }
+
+void cg_allow_only(struct cg *g, const struct ptx_insn *in,
+		   const enum ptx_mod *ok, uint32_t nok)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < in->nmods; i++) {
+		for (j = 0; j < nok; j++)
+			if (in->mods[i] == ok[j])
+				break;
+		if (j == nok)
+			cg_unsupported(g, &in->pos,
+				       "modifier '.%s' of '%s' is not supported",
+				       ptx_mod_name(in->mods[i]),
+				       ptx_op_name(in->op));
+	}
+}

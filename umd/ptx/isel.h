@@ -40,6 +40,20 @@ bool cg_select_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
  * Lower cp.async, mbarrier, cp.async.bulk, fence.proxy and elect.sync
  * (isel_async.c); false if in is none of them.
  */
+/*
+ * Refuse any modifier of @in not among @ok (nok of them): "modifier '.x'
+ * of 'op' is not supported".  For selectors that list, per form, every
+ * word the form may carry; ALLOW(g, in, MOD_A, MOD_B, ...) spells the list.
+ */
+void cg_allow_only(struct cg *g, const struct ptx_insn *in,
+		   const enum ptx_mod *ok, uint32_t nok);
+#define ALLOW(g, in, ...)						\
+	do {								\
+		static const enum ptx_mod ok_[] = { __VA_ARGS__ };	\
+		cg_allow_only(g, in, ok_, sizeof(ok_) / sizeof(ok_[0]));\
+	} while (0)
+/* The L2 hints every bulk and tensor copy may carry. */
+#define HINTS MOD_L2_CACHE_HINT, MOD_L2_64B, MOD_L2_128B, MOD_L2_256B
 bool cg_select_async(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 /*
  * Lower cp.async.bulk.tensor, cp.reduce.async.bulk.tensor,

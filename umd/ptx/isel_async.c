@@ -18,33 +18,6 @@
 
 #include "isel.h"
 
-/* The modifiers an instruction may carry; anything else is refused. */
-static void allow_only(struct cg *g, const struct ptx_insn *in,
-		       const enum ptx_mod *ok, uint32_t nok)
-{
-	uint32_t i, j;
-
-	for (i = 0; i < in->nmods; i++) {
-		for (j = 0; j < nok; j++)
-			if (in->mods[i] == ok[j])
-				break;
-		if (j == nok)
-			cg_unsupported(g, &in->pos,
-				       "modifier '.%s' of '%s' is not supported",
-				       ptx_mod_name(in->mods[i]),
-				       ptx_op_name(in->op));
-	}
-}
-
-#define ALLOW(g, in, ...)						\
-	do {								\
-		static const enum ptx_mod ok_[] = { __VA_ARGS__ };	\
-		allow_only(g, in, ok_, sizeof(ok_) / sizeof(ok_[0]));	\
-	} while (0)
-
-/* The hints every form may carry. */
-#define HINTS MOD_L2_CACHE_HINT, MOD_L2_64B, MOD_L2_128B, MOD_L2_256B
-
 static void want_ops(struct cg *g, const struct ptx_insn *in, uint32_t lo,
 		     uint32_t hi)
 {
@@ -321,7 +294,7 @@ static void sel_mbarrier(struct cg *g, struct cg_fn *fn,
 			MOD_ACQUIRE, MOD_RELEASE, MOD_RELAXED, MOD_CTA, MOD_CLUSTER,
 		};
 
-		allow_only(g, in, ok, sizeof(ok) / sizeof(ok[0]));
+		cg_allow_only(g, in, ok, sizeof(ok) / sizeof(ok[0]));
 	}
 	first = mbar_ops[i].ndst ? 1 : 0;
 	/* try_wait may carry a suspend-time hint: dropped */

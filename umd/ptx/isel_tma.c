@@ -39,33 +39,7 @@ static const enum ptx_mod red_mods[VISA_TMA_RED_COUNT] = {
 
 static const enum ptx_mod rank_mods[] = { MOD_1D, MOD_2D, MOD_3D, MOD_4D, MOD_5D };
 
-/* The modifiers an instruction may carry; anything else is refused. */
-static void allow_only(struct cg *g, const struct ptx_insn *in,
-		       const enum ptx_mod *ok, uint32_t nok)
-{
-	uint32_t i, j;
-
-	for (i = 0; i < in->nmods; i++) {
-		for (j = 0; j < nok; j++)
-			if (in->mods[i] == ok[j])
-				break;
-		if (j == nok)
-			cg_unsupported(g, &in->pos,
-				       "modifier '.%s' of '%s' is not supported",
-				       ptx_mod_name(in->mods[i]),
-				       ptx_op_name(in->op));
-	}
-}
-
-#define ALLOW(g, in, ...)						\
-	do {								\
-		static const enum ptx_mod ok_[] = { __VA_ARGS__ };	\
-		allow_only(g, in, ok_, sizeof(ok_) / sizeof(ok_[0]));	\
-	} while (0)
-
 #define RANKS MOD_1D, MOD_2D, MOD_3D, MOD_4D, MOD_5D
-#define HINTS MOD_L2_CACHE_HINT, MOD_L2_64B, MOD_L2_128B, MOD_L2_256B
-
 /* [a + imm] as one register holding the whole address; its space. */
 static uint16_t whole_address(struct cg *g, struct cg_fn *fn,
 			      const struct ptx_operand *o, enum ptx_space sp,

@@ -45,20 +45,21 @@ cat "$prefix.dat"
 fi
 if command -v gnuplot >/dev/null 2>&1; then
 	gnuplot <<GP
-set terminal png size 900,420
+set terminal png size 900,460
 set output "$prefix.png"
+set termoption noenhanced
 set multiplot layout 1,2 title "C = A x B, $side x $side floats (vGPU: modelled GPU time, counters)"
 set style data histograms
 set style fill solid 0.6 border -1
 set boxwidth 0.7
 set grid ytics
 set yrange [0:*]
-set xtics rotate by -20
+set xtics rotate by -15
 unset key
 set title "GFLOP/s"
 plot "$prefix.dat" using 2:xtic(1) lc rgb "#3070b0"
-set title "thousands of global-load sectors, shared-load wavefronts"
-set key top right
+set title "thousands: load sectors, shared wavefronts"
+set key below
 plot "$prefix.dat" using (\$4/1000):xtic(1) title "global load sectors" lc rgb "#b05030", \
      "" using (\$5/1000) title "shared load wavefronts" lc rgb "#50a050"
 unset multiplot

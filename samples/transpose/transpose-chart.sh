@@ -50,8 +50,9 @@ cat "$prefix.dat"
 fi
 if command -v gnuplot >/dev/null 2>&1; then
 	gnuplot <<GP
-set terminal png size 900,420
+set terminal png size 900,460
 set output "$prefix.png"
+set termoption noenhanced
 set multiplot layout 1,2 title "Matrix transpose, $side x $side floats (vGPU: modelled GPU time, counters)"
 set style data histograms
 set style fill solid 0.6 border -1
@@ -62,7 +63,7 @@ unset key
 set title "effective bandwidth (GB/s)"
 plot "$prefix.dat" using 2:xtic(1) lc rgb "#3070b0"
 set title "per warp: store sectors, shared-load wavefronts"
-set key top right
+set key below
 plot "$prefix.dat" using 4:xtic(1) title "global store sectors / request" lc rgb "#b05030", \
      "" using 5 title "shared load wavefronts / request" lc rgb "#50a050"
 unset multiplot

@@ -49,12 +49,18 @@ PROF_BENCH_PTX := $(TST)/prof/probe_counters.ptx
 $(PROF_BENCH_PTX): tools/cuda-probe/probe_counters.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -ptx -arch=sm_90 -o $@ $<
-$(OBJ)/tools/prof/bench/prof_bench.o: tools/prof/bench/prof_bench.c
+# probe_bench.o: the kernels and timed loop it shares with
+# vgpu-sanitizer-bench (tools/sanitizer/build.mk, read after this file).
+PROBE_BENCH_OBJ := $(OBJ)/tools/prof/bench/probe_bench.o
+$(OBJ)/tools/prof/bench/prof_bench.o $(PROBE_BENCH_OBJ): \
+		$(OBJ)/tools/prof/bench/%.o: tools/prof/bench/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(CTEST_CFLAGS) \
+	$(CC) $(USER_CFLAGS) $(CTEST_CFLAGS) -Itools/prof/bench \
 		-DPROBE_PTX='"$(abspath $(PROF_BENCH_PTX))"' -MMD -MP -c $< -o $@
--include $(OBJ)/tools/prof/bench/prof_bench.d
+-include $(OBJ)/tools/prof/bench/prof_bench.d \
+	$(OBJ)/tools/prof/bench/probe_bench.d
 $(BIN)/vgpu-prof-bench: $(OBJ)/tools/prof/bench/prof_bench.o \
+		$(PROBE_BENCH_OBJ) \
 		$(CTEST_LIB_OBJS) $(LIB)/libvgpu-ptx.a $(CORE_LIB) | \
 		$(PROF_BENCH_PTX)
 	@mkdir -p $(dir $@)

@@ -486,6 +486,84 @@ TEST(wait_released_by_another_stream)
 	ASSERT_EQ(CUDA_SUCCESS, cuDestroyExternalSemaphore(sem));
 }
 
+/* A signal node of one graph: @n semaphores, all @sem, value @v. */
+static CUresult add_signal_node(CUgraph g, CUgraphNode *node,
+				CUexternalSemaphore sem, unsigned int n,
+				uint64_t v)
+{
+	CUexternalSemaphore sems[2] = { sem, sem };
+	CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS sp[2];
+	CUDA_EXT_SEM_SIGNAL_NODE_PARAMS np = { sems, sp, n };
+
+	memset(sp, 0, sizeof(sp));
+	sp[0].params.fence.value = v;
+	sp[1].params.fence.value = v;
+	return cuGraphAddExternalSemaphoresSignalNode(node, g, NULL, 0, &np);
+}
+
+/*
+ * A signal node cloned keeps its own copy of the parameters; an
+ * executable graph takes another graph's node by cuGraphExecUpdate if
+ * the count is the same; a node whose semaphore was destroyed runs as
+ * nothing (the H100 launched nodes with bad handles: SUCCESS).
+ */
+TEST(semaphore_node_clone_and_update)
+{
+	CUDA_EXT_SEM_SIGNAL_NODE_PARAMS got, cgot;
+	CUexternalSemaphore sem;
+	struct sem_peer peer;
+	CUgraph g, g2, g3, clone;
+	CUgraphNode n, n2, n3, cn;
+	CUgraphExec e;
+	CUgraphExecUpdateResultInfo why;
+	CUcontext ctx;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, import_sem(&sem, &peer,
+		  CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphCreate(&g, 0));
+	ASSERT_EQ(CUDA_SUCCESS, add_signal_node(g, &n, sem, 1, 3));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphClone(&clone, g));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphNodeFindInClone(&cn, n, clone));
+	ASSERT_EQ(CUDA_SUCCESS,
+		  cuGraphExternalSemaphoresSignalNodeGetParams(n, &got));
+	ASSERT_EQ(CUDA_SUCCESS,
+		  cuGraphExternalSemaphoresSignalNodeGetParams(cn, &cgot));
+	EXPECT_EQ(1, cgot.numExtSems);
+	EXPECT_EQ(sem, cgot.extSemArray[0]);
+	EXPECT_EQ(3, cgot.paramsArray[0].params.fence.value);
+	EXPECT_NE(got.paramsArray, cgot.paramsArray);
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(clone));
+
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphInstantiate(&e, g, 0));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphCreate(&g2, 0));
+	ASSERT_EQ(CUDA_SUCCESS, add_signal_node(g2, &n2, sem, 1, 5));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphExecUpdate(e, g2, &why));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphLaunch(e, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	EXPECT_EQ(5, *peer.payload);
+	/* Another count: the executable graph cannot take it. */
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphCreate(&g3, 0));
+	ASSERT_EQ(CUDA_SUCCESS, add_signal_node(g3, &n3, sem, 2, 6));
+	EXPECT_EQ(CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+		  cuGraphExecUpdate(e, g3, &why));
+	EXPECT_EQ(CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED, why.result);
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphLaunch(e, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	EXPECT_EQ(5, *peer.payload);
+
+	/* The semaphore goes; the node stays and runs as nothing. */
+	ASSERT_EQ(CUDA_SUCCESS, cuDestroyExternalSemaphore(sem));
+	*peer.payload = 0;
+	EXPECT_EQ(CUDA_SUCCESS, cuGraphLaunch(e, NULL));
+	EXPECT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	EXPECT_EQ(0, *peer.payload);
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphExecDestroy(e));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g2));
+	ASSERT_EQ(CUDA_SUCCESS, cuGraphDestroy(g3));
+}
+
 TEST(semaphore_errors)
 {
 	CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC d;

@@ -513,6 +513,7 @@ static struct vgpu_dev *vgpu_dev_create(unsigned int index)
 	spin_lock_init(&dev->state_lock);
 	mutex_init(&dev->bo_lock);
 	INIT_LIST_HEAD(&dev->bos);
+	vgpu_managed_dev_init(dev);
 	mutex_init(&dev->users_lock);
 	xa_init(&dev->users);
 	INIT_DELAYED_WORK(&dev->watchdog, vgpu_watchdog_work);

@@ -50,8 +50,16 @@
  * big pages, and a grid streaming through an array faults once per 64 KiB
  * instead of once per 4 KiB.
  *
+ * Eviction: when a VRAM allocation made by a process (VRAM_ALLOC, a
+ * prefetch) finds VRAM full, the blocks that moved into VRAM longest ago
+ * go back to their host pages first (vgpu_managed_make_room(), a block
+ * at a time, each by the process-fault path above), and the allocation
+ * is tried again.  A device fault never evicts: it may not wait for the
+ * firmware, and an eviction must.
+ *
  * Lock order: vgpu_ctx.lock -> vgpu_managed.lock -> vgpu_dev.lock ->
- * vram.lock.  The host pages are kept while the block is in VRAM (their
+ * vram.lock; vgpu_managed_stats.lru_lock is innermost.  Eviction takes
+ * no lock but the victim's (and drops it while waiting).  The host pages are kept while the block is in VRAM (their
  * contents are then stale and unmapped), so moving back never allocates.
  */
 #include <linux/capability.h>
@@ -69,16 +77,22 @@
 #define VGPU_BLOCK_PAGES	(VGPU_MANAGED_BLOCK_SIZE >> PAGE_SHIFT)
 #define VGPU_NO_VRAM		U64_MAX
 
+struct vgpu_managed;
+
 /**
  * struct vgpu_managed_block - one 64 KiB block of a managed object
  * @vram: VRAM offset of its copy while it lives in VRAM, else VGPU_NO_VRAM.
  * @gen: bumped whenever its PTEs are made valid, so that an eviction
  *	waiting for the firmware learns that a device fault took the block
  *	back meanwhile.
+ * @lru: entry in vgpu_managed_stats.lru while it lives in VRAM.
+ * @mg: its object's state (the eviction finds the block from @lru).
  */
 struct vgpu_managed_block {
 	u64 vram;
 	u32 gen;
+	struct list_head lru;
+	struct vgpu_managed *mg;
 };
 
 /**
@@ -92,11 +106,13 @@ struct vgpu_managed_block {
  *	past its share of VRAM.  Decided at creation, because a block moves
  *	on a device fault in the firmware's thread, whose capabilities say
  *	nothing about the user.
+ * @bo: the object (no reference: the object owns this state).
  * @nblocks: number of blocks.
  * @blocks: each block's state.
  */
 struct vgpu_managed {
 	struct mutex lock; /* see above */
+	struct vgpu_bo *bo;
 	struct list_head mappings;
 	struct inode *cpu_inode;
 	u64 mmap_offset;
@@ -233,6 +249,10 @@ static int vgpu_managed_to_device(struct vgpu_bo *bo, unsigned long b)
 		blk->vram = vram;
 		atomic64_inc(&dev->managed.to_device);
 		atomic64_inc(&dev->managed.resident);
+		/* The newest migration goes last: evicted last. */
+		spin_lock(&dev->managed.lru_lock);
+		list_add_tail(&blk->lru, &dev->managed.lru);
+		spin_unlock(&dev->managed.lru_lock);
 	}
 	blk->gen++;
 	vgpu_managed_set_ptes(bo, b, true);
@@ -276,11 +296,63 @@ static bool vgpu_managed_to_host(struct vgpu_bo *bo, unsigned long b)
 	for (i = 0; i < VGPU_BLOCK_PAGES; i++)
 		vgpu_vram_copy_page(dev, blk->vram + i * PAGE_SIZE,
 				    bo->pages[b * VGPU_BLOCK_PAGES + i], false);
+	spin_lock(&dev->managed.lru_lock);
+	list_del_init(&blk->lru);
+	spin_unlock(&dev->managed.lru_lock);
 	vgpu_vram_free(dev, blk->vram, VGPU_BLOCK_PAGES);
 	vgpu_user_uncharge(bo->user, VGPU_RES_VRAM, VGPU_BLOCK_PAGES);
 	blk->vram = VGPU_NO_VRAM;
 	atomic64_inc(&dev->managed.to_host);
 	atomic64_dec(&dev->managed.resident);
+	return true;
+}
+
+/* --- eviction under VRAM pressure --------------------------------------- */
+
+void vgpu_managed_dev_init(struct vgpu_dev *dev)
+{
+	spin_lock_init(&dev->managed.lru_lock);
+	INIT_LIST_HEAD(&dev->managed.lru);
+}
+
+/**
+ * vgpu_managed_make_room() - evict the oldest managed block in VRAM
+ * @dev: the device whose VRAM is full.
+ *
+ * Moves the block that migrated into VRAM longest ago back to its host
+ * pages (the eviction waits for the firmware to drop its translations,
+ * as a process fault does), so that an allocation that found VRAM full
+ * can be tried again.  The caller holds no lock of the driver's: it may
+ * sleep until the firmware acknowledges.  Its next device access faults
+ * the block in again, like any block in host pages.
+ *
+ * Return: true if a block left VRAM (or the process or another eviction
+ * took it meanwhile), false if no managed block is left to evict.
+ */
+bool vgpu_managed_make_room(struct vgpu_dev *dev)
+{
+	struct vgpu_managed_block *blk;
+	struct vgpu_managed *mg = NULL;
+	struct vgpu_bo *bo = NULL;
+
+	spin_lock(&dev->managed.lru_lock);
+	list_for_each_entry(blk, &dev->managed.lru, lru) {
+		/* An object whose last reference went frees its own. */
+		if (kref_get_unless_zero(&blk->mg->bo->ref)) {
+			mg = blk->mg;
+			bo = mg->bo;
+			break;
+		}
+	}
+	spin_unlock(&dev->managed.lru_lock);
+	if (!bo)
+		return false;
+	mutex_lock(&mg->lock);
+	/* Else the process or another eviction took it meanwhile: room. */
+	if (vgpu_managed_to_host(bo, blk - mg->blocks))
+		atomic64_inc(&dev->managed.evictions);
+	mutex_unlock(&mg->lock);
+	vgpu_bo_put(bo);
 	return true;
 }
 
@@ -421,6 +493,9 @@ void vgpu_managed_release(struct vgpu_bo *bo)
 		for (i = 0; i < mg->nblocks; i++) {
 			if (mg->blocks[i].vram == VGPU_NO_VRAM)
 				continue;
+			spin_lock(&bo->dev->managed.lru_lock);
+			list_del(&mg->blocks[i].lru);
+			spin_unlock(&bo->dev->managed.lru_lock);
 			vgpu_vram_free(bo->dev, mg->blocks[i].vram,
 				       VGPU_BLOCK_PAGES);
 			vgpu_user_uncharge(bo->user, VGPU_RES_VRAM,
@@ -473,10 +548,14 @@ int vgpu_ioctl_managed_alloc(struct vgpu_file *vf, void *data)
 	}
 	mutex_init(&mg->lock);
 	INIT_LIST_HEAD(&mg->mappings);
+	mg->bo = bo;
 	mg->nblocks = nblocks;
 	mg->exempt = capable(CAP_SYS_RESOURCE);
-	for (i = 0; i < nblocks; i++)
+	for (i = 0; i < nblocks; i++) {
 		mg->blocks[i].vram = VGPU_NO_VRAM;
+		INIT_LIST_HEAD(&mg->blocks[i].lru);
+		mg->blocks[i].mg = mg;
+	}
 	bo->managed = mg;
 	for (i = 0; i < bo->npages; i++) {
 		bo->pages[i] = alloc_page(VGPU_GFP_USER_PAGES);
@@ -555,6 +634,11 @@ int vgpu_ioctl_managed_migrate(struct vgpu_file *vf, void *data)
 		else
 			vgpu_managed_to_host(bo, b);
 		mutex_unlock(&bo->managed->lock);
+		/* VRAM full: evict the oldest block, this one tries again. */
+		if (ret == -ENOMEM && vgpu_managed_make_room(dev)) {
+			ret = 0;
+			b--;
+		}
 		cond_resched();
 	}
 out:
@@ -667,6 +751,9 @@ VGPU_MANAGED_ATTR(to_device_bytes,
 VGPU_MANAGED_ATTR(to_host_bytes, atomic64_read(&s->to_host) * VGPU_BLOCK_SIZE);
 VGPU_MANAGED_ATTR(resident_bytes,
 		  atomic64_read(&s->resident) * VGPU_BLOCK_SIZE);
+VGPU_MANAGED_ATTR(evictions, atomic64_read(&s->evictions));
+VGPU_MANAGED_ATTR(evicted_bytes,
+		  atomic64_read(&s->evictions) * VGPU_BLOCK_SIZE);
 
 static struct attribute *vgpu_managed_attrs[] = {
 	&dev_attr_gpu_faults.attr,
@@ -677,6 +764,8 @@ static struct attribute *vgpu_managed_attrs[] = {
 	&dev_attr_to_device_bytes.attr,
 	&dev_attr_to_host_bytes.attr,
 	&dev_attr_resident_bytes.attr,
+	&dev_attr_evictions.attr,
+	&dev_attr_evicted_bytes.attr,
 	NULL,
 };
 

@@ -429,4 +429,76 @@ TEST_F(managed, vram_share_limits_migration)
 	EXPECT_GE(limit, mstat("resident_bytes"));
 }
 
+/* --- eviction under VRAM pressure ---------------------------------------- */
+
+static long long vram_free(void)
+{
+	return vgpu_sysfs_num("vram_total_bytes") -
+	       vgpu_sysfs_num("vram_used_bytes");
+}
+
+/*
+ * Allocate VRAM until managed block @b of @h left it.  Large chunks while
+ * the free space is far larger than them (first fit: the tail of VRAM is
+ * one free run), then single blocks, each of which either finds a free
+ * run or makes the driver evict exactly one managed block.
+ */
+static int fill_vram_until_evicted(int fd, uint32_t h, int b)
+{
+	const long long chunk = 16ll << 20;
+	uint32_t handle;
+	int ret;
+
+	while (vram_free() > 2 * chunk) {
+		ret = vgpu_vram_alloc(fd, chunk, &handle);
+		if (ret)
+			return ret;
+	}
+	for (long long n = vram_free() / BLOCK + 4; n > 0; n--) {
+		if (where(fd, h, (uint64_t)b * BLOCK) != VGPU_MANAGED_LOC_DEVICE)
+			return 0;
+		ret = vgpu_vram_alloc(fd, BLOCK, &handle);
+		if (ret)
+			return ret;
+	}
+	return -ENOSPC;	/* VRAM never filled: no eviction to check */
+}
+
+TEST_F(managed, full_vram_evicts_the_oldest_block)
+{
+	long long evictions = mstat("evictions"), to_host = mstat("to_host");
+
+	/* Block 2 moves in first (a device write), then 0, 1 and 3. */
+	emit_write(&self->q, VA_M + 2 * BLOCK, 99);
+	ASSERT_EQ(0, run(&self->q));
+	ASSERT_EQ(0, migrate(self->fd, self->handle, 0, NBLOCKS * BLOCK,
+			     VGPU_MANAGED_LOC_DEVICE));
+	EXPECT_EQ(NBLOCKS * BLOCK, mstat("resident_bytes"));
+	/* VRAM fills: the allocation that finds it full evicts block 2. */
+	ASSERT_EQ(0, fill_vram_until_evicted(self->fd, self->handle, 2));
+	EXPECT_EQ(evictions + 1, mstat("evictions"));
+	EXPECT_EQ(BLOCK, mstat("evicted_bytes") - evictions * BLOCK);
+	EXPECT_EQ(to_host + 1, mstat("to_host"));
+	EXPECT_EQ(VGPU_MANAGED_LOC_HOST, where(self->fd, self->handle,
+					       2 * BLOCK));
+	for (int b = 0; b < NBLOCKS; b++)
+		if (b != 2)
+			EXPECT_EQ(VGPU_MANAGED_LOC_DEVICE,
+				  where(self->fd, self->handle, b * BLOCK));
+	EXPECT_EQ((NBLOCKS - 1) * BLOCK, mstat("resident_bytes"));
+	/* A prefetch into full VRAM evicts the next oldest, block 0. */
+	ASSERT_EQ(0, migrate(self->fd, self->handle, 2 * BLOCK, BLOCK,
+			     VGPU_MANAGED_LOC_DEVICE));
+	EXPECT_EQ(evictions + 2, mstat("evictions"));
+	EXPECT_EQ(VGPU_MANAGED_LOC_DEVICE, where(self->fd, self->handle,
+						 2 * BLOCK));
+	EXPECT_EQ(VGPU_MANAGED_LOC_HOST, where(self->fd, self->handle, 0));
+	/* Nothing was lost on the way: the device's write came back. */
+	EXPECT_EQ(99, *(uint64_t *)(self->cpu + 2 * BLOCK));
+	for (size_t i = 0; i < NBLOCKS * BLOCK; i++)
+		if (i < 2 * BLOCK || i >= 2 * BLOCK + 8)
+			ASSERT_EQ(pattern(i), self->cpu[i]);
+	/* The VRAM goes with the file, in the teardown. */
+}
+
 TEST_HARNESS_MAIN

@@ -156,6 +156,9 @@ CU_EXPORT CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
 	    !cu_device_get(location.id))
 		return CUDA_ERROR_INVALID_DEVICE;
 	res = cu_managed_location(&location, &m, &to_device);
+	if (res == CUDA_SUCCESS)
+		/* What the program asked for, done or not yet (a query's). */
+		res = cu_advice_prefetched(&m, devPtr, count, location);
 	if (res != CUDA_SUCCESS || !m.migrates)
 		return res;
 	mv = cu_managed_move_new(&m, devPtr, count, to_device);
@@ -185,7 +188,8 @@ CU_EXPORT CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
 	case CU_MEM_ADVISE_SET_READ_MOSTLY:
 	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
 	case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
-		return CUDA_SUCCESS;	/* the location is ignored */
+		/* The location is ignored. */
+		return cu_advice_record(&m, devPtr, count, advice, location);
 	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
 		break;
 	case CU_MEM_ADVISE_SET_ACCESSED_BY:
@@ -202,6 +206,8 @@ CU_EXPORT CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
 	    !cu_device_get(location.id))
 		return CUDA_ERROR_INVALID_DEVICE;
 	res = cu_managed_location(&location, &m, &to_device);
+	if (res == CUDA_SUCCESS)
+		res = cu_advice_record(&m, devPtr, count, advice, location);
 	if (res != CUDA_SUCCESS || !m.migrates ||
 	    advice != CU_MEM_ADVISE_SET_PREFERRED_LOCATION)
 		return res;

@@ -579,11 +579,14 @@ int vgpu_mmu_fill(struct vgpu_ctx *ctx, struct vgpu_mapping *m);
 void vgpu_mmu_clear(struct vgpu_ctx *ctx, struct vgpu_mapping *m, u64 size);
 u64 vgpu_mmu_pte_perm(const struct vgpu_mapping *m);
 int vgpu_mmu_write_big_pte(struct vgpu_ctx *ctx, u64 va, u64 pte);
+int vgpu_mmu_write_small_pte(struct vgpu_ctx *ctx, u64 va, u64 pte);
+int vgpu_mmu_make_small_tables(struct vgpu_ctx *ctx, u64 va, u64 size);
 
 /* vgpu_managed.c: managed memory that migrates */
 int vgpu_ioctl_managed_alloc(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_managed_migrate(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_managed_query(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_managed_advise(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_mmu_fault(struct vgpu_file *vf, void *data);
 int vgpu_managed_map(struct vgpu_ctx *ctx, struct vgpu_mapping *m);
 void vgpu_managed_unmap(struct vgpu_ctx *ctx, struct vgpu_mapping *m);

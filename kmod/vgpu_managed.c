@@ -87,12 +87,21 @@ struct vgpu_managed;
  *	back meanwhile.
  * @lru: entry in vgpu_managed_stats.lru while it lives in VRAM.
  * @mg: its object's state (the eviction finds the block from @lru).
+ * @accessed_by: advised accessed-by: mapped through the GART while in
+ *	host pages (VGPU_IOCTL_MANAGED_ADVISE).
+ * @small_mapped: its host pages are mapped by small PTEs in every
+ *	context now.
+ * @unmapping: prefetches waiting for the firmware to drop those small
+ *	PTEs' translations (a device fault meanwhile maps them again).
  */
 struct vgpu_managed_block {
 	u64 vram;
 	u32 gen;
 	struct list_head lru;
 	struct vgpu_managed *mg;
+	bool accessed_by;
+	bool small_mapped;
+	u8 unmapping;
 };
 
 /**
@@ -107,6 +116,8 @@ struct vgpu_managed_block {
  *	on a device fault in the firmware's thread, whose capabilities say
  *	nothing about the user.
  * @bo: the object (no reference: the object owns this state).
+ * @gart_bound: its pages hold GART entries from bo->gart_base on (the
+ *	first accessed-by advice binds them, the release unbinds them).
  * @nblocks: number of blocks.
  * @blocks: each block's state.
  */
@@ -117,6 +128,7 @@ struct vgpu_managed {
 	struct inode *cpu_inode;
 	u64 mmap_offset;
 	bool exempt;
+	bool gart_bound;
 	unsigned long nblocks;
 	struct vgpu_managed_block blocks[];
 };
@@ -146,6 +158,38 @@ static void vgpu_managed_set_ptes(struct vgpu_bo *bo, unsigned long b,
 		vgpu_mmu_write_big_pte(m->ctx, m->va + (off - m->offset),
 				       valid ? vgpu_managed_pte(m, off) : 0);
 	}
+}
+
+/* Write the 16 small PTEs of block @b in mapping @m: host pages, or 0. */
+static void vgpu_managed_small_ptes(struct vgpu_mapping *m, unsigned long b,
+				    bool valid)
+{
+	struct vgpu_bo *bo = m->bo;
+	u64 off = (u64)b * VGPU_BLOCK_SIZE;
+	unsigned long i, page;
+
+	if (off < m->offset || off - m->offset >= m->size)
+		return;
+	for (i = 0; i < VGPU_BLOCK_PAGES; i++) {
+		page = b * VGPU_BLOCK_PAGES + i;
+		vgpu_mmu_write_small_pte(m->ctx, m->va + (off - m->offset) +
+					 i * PAGE_SIZE,
+					 valid ? vgpu_mmu_pte_perm(m) |
+						 VGPU_PTE_APERTURE_GART |
+						 ((bo->gart_base + page) <<
+						  VGPU_PTE_FRAME_SHIFT) : 0);
+	}
+}
+
+/* Map (or unmap) block @b's host pages through the GART everywhere. */
+static void vgpu_managed_set_small(struct vgpu_bo *bo, unsigned long b,
+				   bool valid)
+{
+	struct vgpu_mapping *m;
+
+	list_for_each_entry(m, &bo->managed->mappings, managed_node)
+		vgpu_managed_small_ptes(m, b, valid);
+	bo->managed->blocks[b].small_mapped = valid;
 }
 
 /* Take block @b away from the process: it faults on its next access. */
@@ -218,10 +262,43 @@ static int vgpu_managed_charge(struct vgpu_bo *bo)
 }
 
 /*
- * Make block @b live in VRAM and map it in every context; the object's
- * lock is held.  Never waits for the firmware (see the top comment).
+ * Before block @b's host pages are copied into VRAM, no engine may still
+ * write them through a small PTE: clear those, and wait for the firmware
+ * to drop its translations (the object's lock is dropped meanwhile).  A
+ * device fault in that window maps them again (it may not wait), and the
+ * clearing starts over.
  */
-static int vgpu_managed_to_device(struct vgpu_bo *bo, unsigned long b)
+static void vgpu_managed_unmap_small(struct vgpu_bo *bo, unsigned long b)
+{
+	struct vgpu_managed *mg = bo->managed;
+	struct vgpu_managed_block *blk = &mg->blocks[b];
+	struct vgpu_managed_wait w;
+	u32 gen;
+
+	while (blk->small_mapped && blk->vram == VGPU_NO_VRAM) {
+		gen = blk->gen;
+		vgpu_managed_set_small(bo, b, false);
+		blk->unmapping++;
+		vgpu_managed_flush(bo, &w);
+		mutex_unlock(&mg->lock);
+		wait_for_completion(&w.done);
+		mutex_lock(&mg->lock);
+		blk->unmapping--;
+		if (blk->gen == gen)
+			break;
+	}
+}
+
+/*
+ * Make block @b live in VRAM and map it in every context; the object's
+ * lock is held.  A device fault (!@may_wait) never waits for the firmware
+ * (see the top comment): on a block advised accessed-by (or one whose
+ * small PTEs are still valid, or being cleared by a prefetch) it maps the
+ * host pages through the GART instead of moving them.  A prefetch (@may_wait) first takes the
+ * small PTEs away, dropping the lock while the firmware acknowledges.
+ */
+static int vgpu_managed_to_device(struct vgpu_bo *bo, unsigned long b,
+				  bool may_wait)
 {
 	struct vgpu_managed_block *blk = &bo->managed->blocks[b];
 	struct vgpu_dev *dev = bo->dev;
@@ -229,6 +306,14 @@ static int vgpu_managed_to_device(struct vgpu_bo *bo, unsigned long b)
 	u64 vram;
 	int ret;
 
+	if (!may_wait && blk->vram == VGPU_NO_VRAM && bo->managed->gart_bound &&
+	    (blk->accessed_by || blk->unmapping || blk->small_mapped)) {
+		blk->gen++;
+		vgpu_managed_set_small(bo, b, true);
+		return 0;
+	}
+	if (may_wait)
+		vgpu_managed_unmap_small(bo, b);
 	if (blk->vram == VGPU_NO_VRAM) {
 		ret = vgpu_managed_charge(bo);
 		if (ret)
@@ -304,6 +389,9 @@ static bool vgpu_managed_to_host(struct vgpu_bo *bo, unsigned long b)
 	blk->vram = VGPU_NO_VRAM;
 	atomic64_inc(&dev->managed.to_host);
 	atomic64_dec(&dev->managed.resident);
+	/* Accessed-by: the device keeps reaching it, now in host pages. */
+	if (blk->accessed_by && mg->gart_bound)
+		vgpu_managed_set_small(bo, b, true);
 	return true;
 }
 
@@ -364,11 +452,26 @@ int vgpu_managed_map(struct vgpu_ctx *ctx, struct vgpu_mapping *m)
 	struct vgpu_managed *mg = m->bo->managed;
 	int ret;
 
-	/* Fill and list at once: a migration sees all PTEs or none. */
+	unsigned long b;
+
+	/*
+	 * Fill and list at once: a migration sees all PTEs or none.  The
+	 * small-page tables are made now too, so that accessed-by advice
+	 * (now or later) writes small PTEs without allocating.
+	 */
 	mutex_lock(&mg->lock);
 	ret = vgpu_mmu_fill(ctx, m);
-	if (!ret)
+	if (!ret) {
+		ret = vgpu_mmu_make_small_tables(ctx, m->va, m->size);
+		if (ret)
+			vgpu_mmu_clear(ctx, m, m->size);
+	}
+	if (!ret) {
 		list_add(&m->managed_node, &mg->mappings);
+		for (b = 0; b < mg->nblocks; b++)
+			if (mg->blocks[b].small_mapped)
+				vgpu_managed_small_ptes(m, b, true);
+	}
 	mutex_unlock(&mg->lock);
 	return ret;
 }
@@ -382,9 +485,14 @@ void vgpu_managed_unmap(struct vgpu_ctx *ctx, struct vgpu_mapping *m)
 {
 	struct vgpu_managed *mg = m->bo->managed;
 
+	unsigned long b;
+
 	mutex_lock(&mg->lock);
 	list_del_init(&m->managed_node);
 	vgpu_mmu_clear(ctx, m, m->size);
+	for (b = 0; b < mg->nblocks; b++)
+		if (mg->blocks[b].small_mapped)
+			vgpu_managed_small_ptes(m, b, false);
 	mutex_unlock(&mg->lock);
 }
 
@@ -502,6 +610,9 @@ void vgpu_managed_release(struct vgpu_bo *bo)
 					   VGPU_BLOCK_PAGES);
 			atomic64_dec(&bo->dev->managed.resident);
 		}
+		/* Every mapping's small PTEs went with it (unmap, ctx). */
+		if (mg->gart_bound)
+			vgpu_gart_unbind(bo->dev, bo->gart_base, bo->npages);
 		iput(mg->cpu_inode);
 		mutex_destroy(&mg->lock);
 		kvfree(mg);
@@ -630,7 +741,7 @@ int vgpu_ioctl_managed_migrate(struct vgpu_file *vf, void *data)
 		}
 		mutex_lock(&bo->managed->lock);
 		if (args->target == VGPU_MANAGED_LOC_DEVICE)
-			ret = vgpu_managed_to_device(bo, b);
+			ret = vgpu_managed_to_device(bo, b, true);
 		else
 			vgpu_managed_to_host(bo, b);
 		mutex_unlock(&bo->managed->lock);
@@ -671,6 +782,60 @@ int vgpu_ioctl_managed_query(struct vgpu_file *vf, void *data)
 				       VGPU_MANAGED_LOC_DEVICE;
 		mutex_unlock(&bo->managed->lock);
 	}
+	vgpu_bo_put(bo);
+	return ret;
+}
+
+int vgpu_ioctl_managed_advise(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_managed_advise *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	struct vgpu_managed *mg;
+	unsigned long b, last;
+	struct vgpu_bo *bo;
+	bool set;
+	int ret = 0;
+
+	if (args->flags || args->pad)
+		return vgpu_refuse(dev, -EINVAL,
+				   "MANAGED_ADVISE: flags 0x%x or pad 0x%x not zero",
+				   args->flags, args->pad);
+	if (args->advice != VGPU_MANAGED_ADVISE_SET_ACCESSED_BY &&
+	    args->advice != VGPU_MANAGED_ADVISE_UNSET_ACCESSED_BY)
+		return vgpu_refuse(dev, -EINVAL,
+				   "MANAGED_ADVISE: advice %u unknown",
+				   args->advice);
+	set = args->advice == VGPU_MANAGED_ADVISE_SET_ACCESSED_BY;
+	bo = vgpu_managed_lookup(vf, args->handle, "MANAGED_ADVISE");
+	if (IS_ERR(bo))
+		return PTR_ERR(bo);
+	mg = bo->managed;
+	if (!args->size || args->offset >= bo->size ||
+	    args->size > bo->size - args->offset) {
+		ret = vgpu_refuse(dev, -EINVAL,
+				  "MANAGED_ADVISE: [0x%llx, +0x%llx) empty or past the object's 0x%llx bytes",
+				  args->offset, args->size, bo->size);
+		goto out;
+	}
+	mutex_lock(&mg->lock);
+	/* The device reaches host pages through the GART only. */
+	if (set && !mg->gart_bound) {
+		ret = vgpu_gart_bind(dev, bo->pages, bo->npages,
+				     &bo->gart_base);
+		mg->gart_bound = !ret;
+	}
+	last = (args->offset + args->size - 1) / VGPU_BLOCK_SIZE;
+	for (b = args->offset / VGPU_BLOCK_SIZE; b <= last && !ret; b++) {
+		mg->blocks[b].accessed_by = set;
+		/* Mapped now if in host pages; else once it is back. */
+		if (set && mg->blocks[b].vram == VGPU_NO_VRAM &&
+		    !mg->blocks[b].small_mapped) {
+			mg->blocks[b].gen++;
+			vgpu_managed_set_small(bo, b, true);
+		}
+	}
+	mutex_unlock(&mg->lock);
+out:
 	vgpu_bo_put(bo);
 	return ret;
 }
@@ -716,7 +881,7 @@ int vgpu_ioctl_fw_mmu_fault(struct vgpu_file *vf, void *data)
 				   args->ctx_id, args->va);
 	atomic64_inc(&dev->managed.gpu_faults);
 	mutex_lock(&bo->managed->lock);
-	ret = vgpu_managed_to_device(bo, off / VGPU_BLOCK_SIZE);
+	ret = vgpu_managed_to_device(bo, off / VGPU_BLOCK_SIZE, false);
 	mutex_unlock(&bo->managed->lock);
 	vgpu_bo_put(bo);
 	return ret;

@@ -385,4 +385,43 @@ TEST(range_attributes_report_the_advice)
 	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(m));
 }
 
+TEST(accessed_by_reaches_host_blocks_without_faults)
+{
+	CUmemLocation dev = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 0 };
+	long long faults, to_dev, cpu;
+	CUdeviceptr m;
+	struct mt t;
+	int *p;
+
+	mt_setup(_metadata, &t);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAllocManaged(&m, N * sizeof(int),
+						  CU_MEM_ATTACH_GLOBAL));
+	p = (int *)(uintptr_t)m;
+	for (int i = 0; i < N; i++)
+		p[i] = i;
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAdvise(m, N * sizeof(int),
+			CU_MEM_ADVISE_SET_ACCESSED_BY, dev));
+	faults = counter("gpu_faults");
+	to_dev = counter("to_device");
+	cpu = counter("cpu_faults");
+	/* The kernel works on the host pages in place: nothing moves. */
+	ASSERT_EQ(CUDA_SUCCESS, scale(&t, m, N, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	EXPECT_EQ(faults, counter("gpu_faults"));
+	EXPECT_EQ(to_dev, counter("to_device"));
+	for (int i = 0; i < N; i++)
+		ASSERT_EQ(i * 3 + 7, p[i]);
+	EXPECT_EQ(cpu, counter("cpu_faults"));
+	/* A prefetch still moves it; a kernel there, the host back. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemPrefetchAsync(m, N * sizeof(int), dev, 0,
+						   NULL));
+	ASSERT_EQ(CUDA_SUCCESS, scale(&t, m, N, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	EXPECT_EQ(to_dev + 8, counter("to_device"));
+	for (int i = 0; i < N; i++)
+		ASSERT_EQ((i * 3 + 7) * 3 + 7, p[i]);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(m));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(t.mod));
+}
+
 CUDA_TEST_MAIN

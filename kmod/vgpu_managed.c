@@ -50,6 +50,11 @@
  * big pages, and a grid streaming through an array faults once per 64 KiB
  * instead of once per 4 KiB.
  *
+ * Accessed-by (VGPU_IOCTL_MANAGED_ADVISE): a HOST block may also be
+ * mapped in every context by 16 small PTEs through the GART, so that the
+ * device reaches it in place; a prefetch into VRAM clears them and waits
+ * for the ack first, and they are written again once the block is back.
+ *
  * Eviction: when a VRAM allocation made by a process (VRAM_ALLOC, a
  * prefetch) finds VRAM full, the blocks that moved into VRAM longest ago
  * go back to their host pages first (vgpu_managed_make_room(), a block

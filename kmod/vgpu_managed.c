@@ -64,8 +64,9 @@
  *
  * Lock order: vgpu_ctx.lock -> vgpu_managed.lock -> vgpu_dev.lock ->
  * vram.lock; vgpu_managed_stats.lru_lock is innermost.  Eviction takes
- * no lock but the victim's (and drops it while waiting).  The host pages are kept while the block is in VRAM (their
- * contents are then stale and unmapped), so moving back never allocates.
+ * no lock but the victim's (and drops it while waiting).  The host pages
+ * are kept while the block is in VRAM (their contents are then stale and
+ * unmapped), so moving back never allocates.
  */
 #include <linux/capability.h>
 #include <linux/completion.h>

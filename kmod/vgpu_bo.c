@@ -254,8 +254,12 @@ int vgpu_ioctl_vram_alloc(struct vgpu_file *vf, void *data)
 	bo = vgpu_bo_new(dev, VGPU_BO_VRAM, size);
 	if (IS_ERR(bo))
 		return PTR_ERR(bo);
-	ret = vgpu_vram_alloc(dev, bo->npages, vgpu_big_pages,
-			      &bo->vram_offset);
+	/* VRAM full: managed blocks go back to host pages first. */
+	do {
+		ret = vgpu_vram_alloc(dev, bo->npages, vgpu_big_pages,
+				      &bo->vram_offset);
+	} while (ret == -ENOMEM && !fatal_signal_pending(current) &&
+		 vgpu_managed_make_room(dev));
 	if (ret) {
 		vgpu_bo_discard(bo);
 		return ret;

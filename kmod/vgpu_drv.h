@@ -206,6 +206,10 @@ struct vgpu_engine_watch {
  * @to_device: blocks moved into VRAM.
  * @to_host: blocks moved back to host pages.
  * @resident: blocks in VRAM now.
+ * @evictions: blocks moved back to host pages to make room in VRAM.
+ * @lru_lock: protects @lru (innermost: taken under an object's lock).
+ * @lru: every block in VRAM, oldest migration first: the eviction order
+ *	when VRAM is full (vgpu_managed_make_room()).
  */
 struct vgpu_managed_stats {
 	atomic64_t gpu_faults;
@@ -214,6 +218,9 @@ struct vgpu_managed_stats {
 	atomic64_t to_device;
 	atomic64_t to_host;
 	atomic64_t resident;
+	atomic64_t evictions;
+	spinlock_t lru_lock; /* see above */
+	struct list_head lru;
 };
 
 /**
@@ -580,17 +587,22 @@ int vgpu_mmu_fill(struct vgpu_ctx *ctx, struct vgpu_mapping *m);
 void vgpu_mmu_clear(struct vgpu_ctx *ctx, struct vgpu_mapping *m, u64 size);
 u64 vgpu_mmu_pte_perm(const struct vgpu_mapping *m);
 int vgpu_mmu_write_big_pte(struct vgpu_ctx *ctx, u64 va, u64 pte);
+int vgpu_mmu_write_small_pte(struct vgpu_ctx *ctx, u64 va, u64 pte);
+int vgpu_mmu_make_small_tables(struct vgpu_ctx *ctx, u64 va, u64 size);
 
 /* vgpu_managed.c: managed memory that migrates */
 int vgpu_ioctl_managed_alloc(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_managed_migrate(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_managed_query(struct vgpu_file *vf, void *data);
+int vgpu_ioctl_managed_advise(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_fw_mmu_fault(struct vgpu_file *vf, void *data);
 int vgpu_managed_map(struct vgpu_ctx *ctx, struct vgpu_mapping *m);
 void vgpu_managed_unmap(struct vgpu_ctx *ctx, struct vgpu_mapping *m);
 void vgpu_managed_detach(struct vgpu_mapping *m);
 u64 vgpu_managed_pte(const struct vgpu_mapping *m, u64 off);
 void vgpu_managed_release(struct vgpu_bo *bo);
+void vgpu_managed_dev_init(struct vgpu_dev *dev);
+bool vgpu_managed_make_room(struct vgpu_dev *dev);
 int vgpu_managed_mmap(struct vgpu_bo *bo, struct vm_area_struct *vma,
 		      unsigned long first);
 extern const struct attribute_group vgpu_managed_sysfs_group;

@@ -228,6 +228,7 @@ static const struct vgpu_ioctl_desc vgpu_ioctls[] = {
 	VGPU_IOCTL(MANAGED_ALLOC, vgpu_ioctl_managed_alloc, true),
 	VGPU_IOCTL(MANAGED_MIGRATE, vgpu_ioctl_managed_migrate, true),
 	VGPU_IOCTL(MANAGED_QUERY, vgpu_ioctl_managed_query, true),
+	VGPU_IOCTL(MANAGED_ADVISE, vgpu_ioctl_managed_advise, true),
 	VGPU_IOCTL(FW_ATTACH, vgpu_ioctl_fw_attach, false),
 	VGPU_IOCTL(FW_SIGNAL, vgpu_ioctl_fw_signal, false),
 	VGPU_IOCTL_GREW(FW_FAULT, vgpu_ioctl_fw_fault, false,
@@ -262,6 +263,7 @@ union vgpu_ioctl_args {
 	struct vgpu_managed_alloc managed_alloc;
 	struct vgpu_managed_migrate managed_migrate;
 	struct vgpu_managed_query managed_query;
+	struct vgpu_managed_advise managed_advise;
 	struct vgpu_fw_mmu_fault fw_mmu_fault;
 	struct vgpu_fw_peer fw_peer;
 };
@@ -515,6 +517,7 @@ static struct vgpu_dev *vgpu_dev_create(unsigned int index)
 	spin_lock_init(&dev->state_lock);
 	mutex_init(&dev->bo_lock);
 	INIT_LIST_HEAD(&dev->bos);
+	vgpu_managed_dev_init(dev);
 	mutex_init(&dev->users_lock);
 	xa_init(&dev->users);
 	INIT_DELAYED_WORK(&dev->watchdog, vgpu_watchdog_work);

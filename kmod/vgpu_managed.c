@@ -50,9 +50,23 @@
  * big pages, and a grid streaming through an array faults once per 64 KiB
  * instead of once per 4 KiB.
  *
+ * Accessed-by (VGPU_IOCTL_MANAGED_ADVISE): a HOST block may also be
+ * mapped in every context by 16 small PTEs through the GART, so that the
+ * device reaches it in place; a prefetch into VRAM clears them and waits
+ * for the ack first, and they are written again once the block is back.
+ *
+ * Eviction: when a VRAM allocation made by a process (VRAM_ALLOC, a
+ * prefetch) finds VRAM full, the blocks that moved into VRAM longest ago
+ * go back to their host pages first (vgpu_managed_make_room(), a block
+ * at a time, each by the process-fault path above), and the allocation
+ * is tried again.  A device fault never evicts: it may not wait for the
+ * firmware, and an eviction must.
+ *
  * Lock order: vgpu_ctx.lock -> vgpu_managed.lock -> vgpu_dev.lock ->
- * vram.lock.  The host pages are kept while the block is in VRAM (their
- * contents are then stale and unmapped), so moving back never allocates.
+ * vram.lock; vgpu_managed_stats.lru_lock is innermost.  Eviction takes
+ * no lock but the victim's (and drops it while waiting).  The host pages
+ * are kept while the block is in VRAM (their contents are then stale and
+ * unmapped), so moving back never allocates.
  */
 #include <linux/capability.h>
 #include <linux/completion.h>
@@ -69,16 +83,31 @@
 #define VGPU_BLOCK_PAGES	(VGPU_MANAGED_BLOCK_SIZE >> PAGE_SHIFT)
 #define VGPU_NO_VRAM		U64_MAX
 
+struct vgpu_managed;
+
 /**
  * struct vgpu_managed_block - one 64 KiB block of a managed object
  * @vram: VRAM offset of its copy while it lives in VRAM, else VGPU_NO_VRAM.
  * @gen: bumped whenever its PTEs are made valid, so that an eviction
  *	waiting for the firmware learns that a device fault took the block
  *	back meanwhile.
+ * @lru: entry in vgpu_managed_stats.lru while it lives in VRAM.
+ * @mg: its object's state (the eviction finds the block from @lru).
+ * @accessed_by: advised accessed-by: mapped through the GART while in
+ *	host pages (VGPU_IOCTL_MANAGED_ADVISE).
+ * @small_mapped: its host pages are mapped by small PTEs in every
+ *	context now.
+ * @unmapping: prefetches waiting for the firmware to drop those small
+ *	PTEs' translations (a device fault meanwhile maps them again).
  */
 struct vgpu_managed_block {
 	u64 vram;
 	u32 gen;
+	struct list_head lru;
+	struct vgpu_managed *mg;
+	bool accessed_by;
+	bool small_mapped;
+	u8 unmapping;
 };
 
 /**
@@ -92,15 +121,20 @@ struct vgpu_managed_block {
  *	past its share of VRAM.  Decided at creation, because a block moves
  *	on a device fault in the firmware's thread, whose capabilities say
  *	nothing about the user.
+ * @bo: the object (no reference: the object owns this state).
+ * @gart_bound: its pages hold GART entries from bo->gart_base on (the
+ *	first accessed-by advice binds them, the release unbinds them).
  * @nblocks: number of blocks.
  * @blocks: each block's state.
  */
 struct vgpu_managed {
 	struct mutex lock; /* see above */
+	struct vgpu_bo *bo;
 	struct list_head mappings;
 	struct inode *cpu_inode;
 	u64 mmap_offset;
 	bool exempt;
+	bool gart_bound;
 	unsigned long nblocks;
 	struct vgpu_managed_block blocks[];
 };
@@ -130,6 +164,38 @@ static void vgpu_managed_set_ptes(struct vgpu_bo *bo, unsigned long b,
 		vgpu_mmu_write_big_pte(m->ctx, m->va + (off - m->offset),
 				       valid ? vgpu_managed_pte(m, off) : 0);
 	}
+}
+
+/* Write the 16 small PTEs of block @b in mapping @m: host pages, or 0. */
+static void vgpu_managed_small_ptes(struct vgpu_mapping *m, unsigned long b,
+				    bool valid)
+{
+	struct vgpu_bo *bo = m->bo;
+	u64 off = (u64)b * VGPU_BLOCK_SIZE;
+	unsigned long i, page;
+
+	if (off < m->offset || off - m->offset >= m->size)
+		return;
+	for (i = 0; i < VGPU_BLOCK_PAGES; i++) {
+		page = b * VGPU_BLOCK_PAGES + i;
+		vgpu_mmu_write_small_pte(m->ctx, m->va + (off - m->offset) +
+					 i * PAGE_SIZE,
+					 valid ? vgpu_mmu_pte_perm(m) |
+						 VGPU_PTE_APERTURE_GART |
+						 ((bo->gart_base + page) <<
+						  VGPU_PTE_FRAME_SHIFT) : 0);
+	}
+}
+
+/* Map (or unmap) block @b's host pages through the GART everywhere. */
+static void vgpu_managed_set_small(struct vgpu_bo *bo, unsigned long b,
+				   bool valid)
+{
+	struct vgpu_mapping *m;
+
+	list_for_each_entry(m, &bo->managed->mappings, managed_node)
+		vgpu_managed_small_ptes(m, b, valid);
+	bo->managed->blocks[b].small_mapped = valid;
 }
 
 /* Take block @b away from the process: it faults on its next access. */
@@ -202,10 +268,43 @@ static int vgpu_managed_charge(struct vgpu_bo *bo)
 }
 
 /*
- * Make block @b live in VRAM and map it in every context; the object's
- * lock is held.  Never waits for the firmware (see the top comment).
+ * Before block @b's host pages are copied into VRAM, no engine may still
+ * write them through a small PTE: clear those, and wait for the firmware
+ * to drop its translations (the object's lock is dropped meanwhile).  A
+ * device fault in that window maps them again (it may not wait), and the
+ * clearing starts over.
  */
-static int vgpu_managed_to_device(struct vgpu_bo *bo, unsigned long b)
+static void vgpu_managed_unmap_small(struct vgpu_bo *bo, unsigned long b)
+{
+	struct vgpu_managed *mg = bo->managed;
+	struct vgpu_managed_block *blk = &mg->blocks[b];
+	struct vgpu_managed_wait w;
+	u32 gen;
+
+	while (blk->small_mapped && blk->vram == VGPU_NO_VRAM) {
+		gen = blk->gen;
+		vgpu_managed_set_small(bo, b, false);
+		blk->unmapping++;
+		vgpu_managed_flush(bo, &w);
+		mutex_unlock(&mg->lock);
+		wait_for_completion(&w.done);
+		mutex_lock(&mg->lock);
+		blk->unmapping--;
+		if (blk->gen == gen)
+			break;
+	}
+}
+
+/*
+ * Make block @b live in VRAM and map it in every context; the object's
+ * lock is held.  A device fault (!@may_wait) never waits for the firmware
+ * (see the top comment): on a block advised accessed-by (or one whose
+ * small PTEs are still valid, or being cleared by a prefetch) it maps the
+ * host pages through the GART instead of moving them.  A prefetch (@may_wait) first takes the
+ * small PTEs away, dropping the lock while the firmware acknowledges.
+ */
+static int vgpu_managed_to_device(struct vgpu_bo *bo, unsigned long b,
+				  bool may_wait)
 {
 	struct vgpu_managed_block *blk = &bo->managed->blocks[b];
 	struct vgpu_dev *dev = bo->dev;
@@ -213,6 +312,14 @@ static int vgpu_managed_to_device(struct vgpu_bo *bo, unsigned long b)
 	u64 vram;
 	int ret;
 
+	if (!may_wait && blk->vram == VGPU_NO_VRAM && bo->managed->gart_bound &&
+	    (blk->accessed_by || blk->unmapping || blk->small_mapped)) {
+		blk->gen++;
+		vgpu_managed_set_small(bo, b, true);
+		return 0;
+	}
+	if (may_wait)
+		vgpu_managed_unmap_small(bo, b);
 	if (blk->vram == VGPU_NO_VRAM) {
 		ret = vgpu_managed_charge(bo);
 		if (ret)
@@ -233,6 +340,10 @@ static int vgpu_managed_to_device(struct vgpu_bo *bo, unsigned long b)
 		blk->vram = vram;
 		atomic64_inc(&dev->managed.to_device);
 		atomic64_inc(&dev->managed.resident);
+		/* The newest migration goes last: evicted last. */
+		spin_lock(&dev->managed.lru_lock);
+		list_add_tail(&blk->lru, &dev->managed.lru);
+		spin_unlock(&dev->managed.lru_lock);
 	}
 	blk->gen++;
 	vgpu_managed_set_ptes(bo, b, true);
@@ -276,11 +387,66 @@ static bool vgpu_managed_to_host(struct vgpu_bo *bo, unsigned long b)
 	for (i = 0; i < VGPU_BLOCK_PAGES; i++)
 		vgpu_vram_copy_page(dev, blk->vram + i * PAGE_SIZE,
 				    bo->pages[b * VGPU_BLOCK_PAGES + i], false);
+	spin_lock(&dev->managed.lru_lock);
+	list_del_init(&blk->lru);
+	spin_unlock(&dev->managed.lru_lock);
 	vgpu_vram_free(dev, blk->vram, VGPU_BLOCK_PAGES);
 	vgpu_user_uncharge(bo->user, VGPU_RES_VRAM, VGPU_BLOCK_PAGES);
 	blk->vram = VGPU_NO_VRAM;
 	atomic64_inc(&dev->managed.to_host);
 	atomic64_dec(&dev->managed.resident);
+	/* Accessed-by: the device keeps reaching it, now in host pages. */
+	if (blk->accessed_by && mg->gart_bound)
+		vgpu_managed_set_small(bo, b, true);
+	return true;
+}
+
+/* --- eviction under VRAM pressure --------------------------------------- */
+
+void vgpu_managed_dev_init(struct vgpu_dev *dev)
+{
+	spin_lock_init(&dev->managed.lru_lock);
+	INIT_LIST_HEAD(&dev->managed.lru);
+}
+
+/**
+ * vgpu_managed_make_room() - evict the oldest managed block in VRAM
+ * @dev: the device whose VRAM is full.
+ *
+ * Moves the block that migrated into VRAM longest ago back to its host
+ * pages (the eviction waits for the firmware to drop its translations,
+ * as a process fault does), so that an allocation that found VRAM full
+ * can be tried again.  The caller holds no lock of the driver's: it may
+ * sleep until the firmware acknowledges.  Its next device access faults
+ * the block in again, like any block in host pages.
+ *
+ * Return: true if a block left VRAM (or the process or another eviction
+ * took it meanwhile), false if no managed block is left to evict.
+ */
+bool vgpu_managed_make_room(struct vgpu_dev *dev)
+{
+	struct vgpu_managed_block *blk;
+	struct vgpu_managed *mg = NULL;
+	struct vgpu_bo *bo = NULL;
+
+	spin_lock(&dev->managed.lru_lock);
+	list_for_each_entry(blk, &dev->managed.lru, lru) {
+		/* An object whose last reference went frees its own. */
+		if (kref_get_unless_zero(&blk->mg->bo->ref)) {
+			mg = blk->mg;
+			bo = mg->bo;
+			break;
+		}
+	}
+	spin_unlock(&dev->managed.lru_lock);
+	if (!bo)
+		return false;
+	mutex_lock(&mg->lock);
+	/* Else the process or another eviction took it meanwhile: room. */
+	if (vgpu_managed_to_host(bo, blk - mg->blocks))
+		atomic64_inc(&dev->managed.evictions);
+	mutex_unlock(&mg->lock);
+	vgpu_bo_put(bo);
 	return true;
 }
 
@@ -292,11 +458,26 @@ int vgpu_managed_map(struct vgpu_ctx *ctx, struct vgpu_mapping *m)
 	struct vgpu_managed *mg = m->bo->managed;
 	int ret;
 
-	/* Fill and list at once: a migration sees all PTEs or none. */
+	unsigned long b;
+
+	/*
+	 * Fill and list at once: a migration sees all PTEs or none.  The
+	 * small-page tables are made now too, so that accessed-by advice
+	 * (now or later) writes small PTEs without allocating.
+	 */
 	mutex_lock(&mg->lock);
 	ret = vgpu_mmu_fill(ctx, m);
-	if (!ret)
+	if (!ret) {
+		ret = vgpu_mmu_make_small_tables(ctx, m->va, m->size);
+		if (ret)
+			vgpu_mmu_clear(ctx, m, m->size);
+	}
+	if (!ret) {
 		list_add(&m->managed_node, &mg->mappings);
+		for (b = 0; b < mg->nblocks; b++)
+			if (mg->blocks[b].small_mapped)
+				vgpu_managed_small_ptes(m, b, true);
+	}
 	mutex_unlock(&mg->lock);
 	return ret;
 }
@@ -310,9 +491,14 @@ void vgpu_managed_unmap(struct vgpu_ctx *ctx, struct vgpu_mapping *m)
 {
 	struct vgpu_managed *mg = m->bo->managed;
 
+	unsigned long b;
+
 	mutex_lock(&mg->lock);
 	list_del_init(&m->managed_node);
 	vgpu_mmu_clear(ctx, m, m->size);
+	for (b = 0; b < mg->nblocks; b++)
+		if (mg->blocks[b].small_mapped)
+			vgpu_managed_small_ptes(m, b, false);
 	mutex_unlock(&mg->lock);
 }
 
@@ -421,12 +607,18 @@ void vgpu_managed_release(struct vgpu_bo *bo)
 		for (i = 0; i < mg->nblocks; i++) {
 			if (mg->blocks[i].vram == VGPU_NO_VRAM)
 				continue;
+			spin_lock(&bo->dev->managed.lru_lock);
+			list_del(&mg->blocks[i].lru);
+			spin_unlock(&bo->dev->managed.lru_lock);
 			vgpu_vram_free(bo->dev, mg->blocks[i].vram,
 				       VGPU_BLOCK_PAGES);
 			vgpu_user_uncharge(bo->user, VGPU_RES_VRAM,
 					   VGPU_BLOCK_PAGES);
 			atomic64_dec(&bo->dev->managed.resident);
 		}
+		/* Every mapping's small PTEs went with it (unmap, ctx). */
+		if (mg->gart_bound)
+			vgpu_gart_unbind(bo->dev, bo->gart_base, bo->npages);
 		iput(mg->cpu_inode);
 		mutex_destroy(&mg->lock);
 		kvfree(mg);
@@ -473,10 +665,14 @@ int vgpu_ioctl_managed_alloc(struct vgpu_file *vf, void *data)
 	}
 	mutex_init(&mg->lock);
 	INIT_LIST_HEAD(&mg->mappings);
+	mg->bo = bo;
 	mg->nblocks = nblocks;
 	mg->exempt = capable(CAP_SYS_RESOURCE);
-	for (i = 0; i < nblocks; i++)
+	for (i = 0; i < nblocks; i++) {
 		mg->blocks[i].vram = VGPU_NO_VRAM;
+		INIT_LIST_HEAD(&mg->blocks[i].lru);
+		mg->blocks[i].mg = mg;
+	}
 	bo->managed = mg;
 	for (i = 0; i < bo->npages; i++) {
 		bo->pages[i] = alloc_page(VGPU_GFP_USER_PAGES);
@@ -551,10 +747,15 @@ int vgpu_ioctl_managed_migrate(struct vgpu_file *vf, void *data)
 		}
 		mutex_lock(&bo->managed->lock);
 		if (args->target == VGPU_MANAGED_LOC_DEVICE)
-			ret = vgpu_managed_to_device(bo, b);
+			ret = vgpu_managed_to_device(bo, b, true);
 		else
 			vgpu_managed_to_host(bo, b);
 		mutex_unlock(&bo->managed->lock);
+		/* VRAM full: evict the oldest block, this one tries again. */
+		if (ret == -ENOMEM && vgpu_managed_make_room(dev)) {
+			ret = 0;
+			b--;
+		}
 		cond_resched();
 	}
 out:
@@ -587,6 +788,60 @@ int vgpu_ioctl_managed_query(struct vgpu_file *vf, void *data)
 				       VGPU_MANAGED_LOC_DEVICE;
 		mutex_unlock(&bo->managed->lock);
 	}
+	vgpu_bo_put(bo);
+	return ret;
+}
+
+int vgpu_ioctl_managed_advise(struct vgpu_file *vf, void *data)
+{
+	struct vgpu_managed_advise *args = data;
+	struct vgpu_dev *dev = vf->dev;
+	struct vgpu_managed *mg;
+	unsigned long b, last;
+	struct vgpu_bo *bo;
+	bool set;
+	int ret = 0;
+
+	if (args->flags || args->pad)
+		return vgpu_refuse(dev, -EINVAL,
+				   "MANAGED_ADVISE: flags 0x%x or pad 0x%x not zero",
+				   args->flags, args->pad);
+	if (args->advice != VGPU_MANAGED_ADVISE_SET_ACCESSED_BY &&
+	    args->advice != VGPU_MANAGED_ADVISE_UNSET_ACCESSED_BY)
+		return vgpu_refuse(dev, -EINVAL,
+				   "MANAGED_ADVISE: advice %u unknown",
+				   args->advice);
+	set = args->advice == VGPU_MANAGED_ADVISE_SET_ACCESSED_BY;
+	bo = vgpu_managed_lookup(vf, args->handle, "MANAGED_ADVISE");
+	if (IS_ERR(bo))
+		return PTR_ERR(bo);
+	mg = bo->managed;
+	if (!args->size || args->offset >= bo->size ||
+	    args->size > bo->size - args->offset) {
+		ret = vgpu_refuse(dev, -EINVAL,
+				  "MANAGED_ADVISE: [0x%llx, +0x%llx) empty or past the object's 0x%llx bytes",
+				  args->offset, args->size, bo->size);
+		goto out;
+	}
+	mutex_lock(&mg->lock);
+	/* The device reaches host pages through the GART only. */
+	if (set && !mg->gart_bound) {
+		ret = vgpu_gart_bind(dev, bo->pages, bo->npages,
+				     &bo->gart_base);
+		mg->gart_bound = !ret;
+	}
+	last = (args->offset + args->size - 1) / VGPU_BLOCK_SIZE;
+	for (b = args->offset / VGPU_BLOCK_SIZE; b <= last && !ret; b++) {
+		mg->blocks[b].accessed_by = set;
+		/* Mapped now if in host pages; else once it is back. */
+		if (set && mg->blocks[b].vram == VGPU_NO_VRAM &&
+		    !mg->blocks[b].small_mapped) {
+			mg->blocks[b].gen++;
+			vgpu_managed_set_small(bo, b, true);
+		}
+	}
+	mutex_unlock(&mg->lock);
+out:
 	vgpu_bo_put(bo);
 	return ret;
 }
@@ -632,7 +887,7 @@ int vgpu_ioctl_fw_mmu_fault(struct vgpu_file *vf, void *data)
 				   args->ctx_id, args->va);
 	atomic64_inc(&dev->managed.gpu_faults);
 	mutex_lock(&bo->managed->lock);
-	ret = vgpu_managed_to_device(bo, off / VGPU_BLOCK_SIZE);
+	ret = vgpu_managed_to_device(bo, off / VGPU_BLOCK_SIZE, false);
 	mutex_unlock(&bo->managed->lock);
 	vgpu_bo_put(bo);
 	return ret;
@@ -667,6 +922,9 @@ VGPU_MANAGED_ATTR(to_device_bytes,
 VGPU_MANAGED_ATTR(to_host_bytes, atomic64_read(&s->to_host) * VGPU_BLOCK_SIZE);
 VGPU_MANAGED_ATTR(resident_bytes,
 		  atomic64_read(&s->resident) * VGPU_BLOCK_SIZE);
+VGPU_MANAGED_ATTR(evictions, atomic64_read(&s->evictions));
+VGPU_MANAGED_ATTR(evicted_bytes,
+		  atomic64_read(&s->evictions) * VGPU_BLOCK_SIZE);
 
 static struct attribute *vgpu_managed_attrs[] = {
 	&dev_attr_gpu_faults.attr,
@@ -677,6 +935,8 @@ static struct attribute *vgpu_managed_attrs[] = {
 	&dev_attr_to_device_bytes.attr,
 	&dev_attr_to_host_bytes.attr,
 	&dev_attr_resident_bytes.attr,
+	&dev_attr_evictions.attr,
+	&dev_attr_evicted_bytes.attr,
 	NULL,
 };
 

@@ -171,6 +171,53 @@ int vgpu_mmu_write_big_pte(struct vgpu_ctx *ctx, u64 va, u64 pte)
 	return vgpu_vram_write64(ctx->dev, addr, pte);
 }
 
+/**
+ * vgpu_mmu_write_small_pte() - set a small-page PTE of a mapped address
+ * @ctx: the context.
+ * @va: a 4 KiB aligned address inside a mapping whose small-page table
+ *	vgpu_mmu_make_small_tables() made.
+ * @pte: the new entry (0: invalid).
+ *
+ * For managed memory advised accessed-by: its blocks in host pages are
+ * mapped through the GART by small PTEs beside the (invalid) big one.
+ *
+ * Return: 0, or -ENOENT if the table is missing (a driver bug).
+ */
+int vgpu_mmu_write_small_pte(struct vgpu_ctx *ctx, u64 va, u64 pte)
+{
+	u64 addr;
+	int ret = vgpu_pte_addr(ctx, va, false, false, &addr);
+
+	if (WARN_ON_ONCE(ret))
+		return ret;
+	return vgpu_vram_write64(ctx->dev, addr, pte);
+}
+
+/**
+ * vgpu_mmu_make_small_tables() - make the small-page tables of a range
+ * @ctx: the context (its lock held).
+ * @va: first byte.
+ * @size: bytes.
+ *
+ * So that vgpu_mmu_write_small_pte() never allocates: it runs where a
+ * migration runs, which may not.
+ *
+ * Return: 0, or a negative errno (VRAM for the tables exhausted).
+ */
+int vgpu_mmu_make_small_tables(struct vgpu_ctx *ctx, u64 va, u64 size)
+{
+	u64 end = va + size, pte;
+	int ret;
+
+	/* One table per 2 MiB region: its first byte, then each boundary. */
+	for (; va < end; va = ALIGN(va + 1, 1ull << VGPU_PDE_SHIFT)) {
+		ret = vgpu_pte_addr(ctx, va, false, true, &pte);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /*
  * The PTE that maps byte @off of the mapping's object in @ctx: the object
  * of a peer device (a peer handle, vgpu_share.c) is named by a PEER PTE.

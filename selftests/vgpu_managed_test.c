@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vgpu_managed_test.c - managed memory that migrates (uAPI 1.4)
+ * vgpu_managed_test.c - managed memory that migrates (uAPI 1.4), evicted
+ * under VRAM pressure and mapped where it is when advised accessed-by (1.6)
  *
  * The test firmware (vgpu_test_fw.c) runs the packets; its MMU reports a
  * missing PTE as a replayable fault (VGPU_IOCTL_FW_MMU_FAULT), as vgpu-fw
@@ -46,6 +47,15 @@ static int migrate(int fd, uint32_t h, uint64_t off, uint64_t size,
 					  .size = size, .target = target };
 
 	return vgpu_ioctl(fd, VGPU_IOCTL_MANAGED_MIGRATE, &m);
+}
+
+static int advise(int fd, uint32_t h, uint64_t off, uint64_t size,
+		  uint32_t advice)
+{
+	struct vgpu_managed_advise a = { .handle = h, .offset = off,
+					 .size = size, .advice = advice };
+
+	return vgpu_ioctl(fd, VGPU_IOCTL_MANAGED_ADVISE, &a);
 }
 
 static long long mstat(const char *name)
@@ -427,6 +437,164 @@ TEST_F(managed, vram_share_limits_migration)
 	/* What moved stays accounted, and goes with the object. */
 	EXPECT_LT(0, mstat("resident_bytes"));
 	EXPECT_GE(limit, mstat("resident_bytes"));
+}
+
+/* --- eviction under VRAM pressure ---------------------------------------- */
+
+static long long vram_free(void)
+{
+	return vgpu_sysfs_num("vram_total_bytes") -
+	       vgpu_sysfs_num("vram_used_bytes");
+}
+
+/*
+ * Allocate VRAM until managed block @b of @h left it.  Large chunks while
+ * the free space is far larger than them (first fit: the tail of VRAM is
+ * one free run), then single blocks, each of which either finds a free
+ * run or makes the driver evict exactly one managed block.
+ */
+static int fill_vram_until_evicted(int fd, uint32_t h, int b)
+{
+	const long long chunk = 16ll << 20;
+	uint32_t handle;
+	int ret;
+
+	while (vram_free() > 2 * chunk) {
+		ret = vgpu_vram_alloc(fd, chunk, &handle);
+		if (ret)
+			return ret;
+	}
+	for (long long n = vram_free() / BLOCK + 4; n > 0; n--) {
+		if (where(fd, h, (uint64_t)b * BLOCK) != VGPU_MANAGED_LOC_DEVICE)
+			return 0;
+		ret = vgpu_vram_alloc(fd, BLOCK, &handle);
+		if (ret)
+			return ret;
+	}
+	return -ENOSPC;	/* VRAM never filled: no eviction to check */
+}
+
+TEST_F(managed, full_vram_evicts_the_oldest_block)
+{
+	long long evictions = mstat("evictions"), to_host = mstat("to_host");
+
+	/* Block 2 moves in first (a device write), then 0, 1 and 3. */
+	emit_write(&self->q, VA_M + 2 * BLOCK, 99);
+	ASSERT_EQ(0, run(&self->q));
+	ASSERT_EQ(0, migrate(self->fd, self->handle, 0, NBLOCKS * BLOCK,
+			     VGPU_MANAGED_LOC_DEVICE));
+	EXPECT_EQ(NBLOCKS * BLOCK, mstat("resident_bytes"));
+	/* VRAM fills: the allocation that finds it full evicts block 2. */
+	ASSERT_EQ(0, fill_vram_until_evicted(self->fd, self->handle, 2));
+	EXPECT_EQ(evictions + 1, mstat("evictions"));
+	EXPECT_EQ(BLOCK, mstat("evicted_bytes") - evictions * BLOCK);
+	EXPECT_EQ(to_host + 1, mstat("to_host"));
+	EXPECT_EQ(VGPU_MANAGED_LOC_HOST, where(self->fd, self->handle,
+					       2 * BLOCK));
+	for (int b = 0; b < NBLOCKS; b++)
+		if (b != 2)
+			EXPECT_EQ(VGPU_MANAGED_LOC_DEVICE,
+				  where(self->fd, self->handle, b * BLOCK));
+	EXPECT_EQ((NBLOCKS - 1) * BLOCK, mstat("resident_bytes"));
+	/* A prefetch into full VRAM evicts the next oldest, block 0. */
+	ASSERT_EQ(0, migrate(self->fd, self->handle, 2 * BLOCK, BLOCK,
+			     VGPU_MANAGED_LOC_DEVICE));
+	EXPECT_EQ(evictions + 2, mstat("evictions"));
+	EXPECT_EQ(VGPU_MANAGED_LOC_DEVICE, where(self->fd, self->handle,
+						 2 * BLOCK));
+	EXPECT_EQ(VGPU_MANAGED_LOC_HOST, where(self->fd, self->handle, 0));
+	/* Nothing was lost on the way: the device's write came back. */
+	EXPECT_EQ(99, *(uint64_t *)(self->cpu + 2 * BLOCK));
+	for (size_t i = 0; i < NBLOCKS * BLOCK; i++)
+		if (i < 2 * BLOCK || i >= 2 * BLOCK + 8)
+			ASSERT_EQ(pattern(i), self->cpu[i]);
+	/* The VRAM goes with the file, in the teardown. */
+}
+
+/* --- accessed-by --------------------------------------------------------- */
+
+TEST_F(managed, accessed_by_maps_host_blocks_without_faults)
+{
+	long long faults = mstat("gpu_faults"), to_dev = mstat("to_device");
+	uint8_t *dst = host_buffer(self->fd, self->ctx, 4096);
+
+	ASSERT_NE(NULL, dst);
+	ASSERT_EQ(0, advise(self->fd, self->handle, 0, 2 * BLOCK,
+			    VGPU_MANAGED_ADVISE_SET_ACCESSED_BY));
+	/* The device writes block 1 and reads block 0 where they are. */
+	emit_write(&self->q, VA_M + BLOCK + 16, 1234);
+	emit_copy(&self->q, (uintptr_t)dst, VA_M + 64, 64);
+	ASSERT_EQ(0, run(&self->q));
+	EXPECT_EQ(faults, mstat("gpu_faults"));
+	EXPECT_EQ(to_dev, mstat("to_device"));
+	EXPECT_EQ(VGPU_MANAGED_LOC_HOST, where(self->fd, self->handle, 0));
+	EXPECT_EQ(VGPU_MANAGED_LOC_HOST, where(self->fd, self->handle, BLOCK));
+	for (int i = 0; i < 64; i++)
+		ASSERT_EQ(pattern(64 + i), dst[i]);
+	/* One set of pages: the process sees the write, and back. */
+	EXPECT_EQ(1234, *(uint64_t *)(self->cpu + BLOCK + 16));
+	*(uint64_t *)(self->cpu + BLOCK + 24) = 77;
+	emit_copy(&self->q, (uintptr_t)dst, VA_M + BLOCK + 24, 8);
+	ASSERT_EQ(0, run(&self->q));
+	EXPECT_EQ(77, *(uint64_t *)dst);
+	EXPECT_EQ(faults, mstat("gpu_faults"));
+	/* Block 2 was not advised: it faults in as before. */
+	emit_write(&self->q, VA_M + 2 * BLOCK, 5);
+	ASSERT_EQ(0, run(&self->q));
+	EXPECT_EQ(faults + 1, mstat("gpu_faults"));
+	EXPECT_EQ(VGPU_MANAGED_LOC_DEVICE, where(self->fd, self->handle,
+						 2 * BLOCK));
+	/* A prefetch still moves an advised block, with its data. */
+	ASSERT_EQ(0, migrate(self->fd, self->handle, BLOCK, BLOCK,
+			     VGPU_MANAGED_LOC_DEVICE));
+	EXPECT_EQ(VGPU_MANAGED_LOC_DEVICE, where(self->fd, self->handle,
+						 BLOCK));
+	emit_write(&self->q, VA_M + BLOCK + 32, 99);
+	emit_copy(&self->q, (uintptr_t)dst, VA_M + BLOCK + 16, 16);
+	ASSERT_EQ(0, run(&self->q));
+	EXPECT_EQ(1234, ((uint64_t *)dst)[0]);
+	EXPECT_EQ(77, ((uint64_t *)dst)[1]);
+	/* Back in host pages, it is mapped through the GART again. */
+	ASSERT_EQ(0, migrate(self->fd, self->handle, BLOCK, BLOCK,
+			     VGPU_MANAGED_LOC_HOST));
+	faults = mstat("gpu_faults");
+	emit_copy(&self->q, (uintptr_t)dst, VA_M + BLOCK + 32, 8);
+	ASSERT_EQ(0, run(&self->q));
+	EXPECT_EQ(99, *(uint64_t *)dst);
+	EXPECT_EQ(faults, mstat("gpu_faults"));
+	EXPECT_EQ(VGPU_MANAGED_LOC_HOST, where(self->fd, self->handle, BLOCK));
+	EXPECT_EQ(99, *(uint64_t *)(self->cpu + BLOCK + 32));
+	/* Unset: the mapping in place stays until the block moves. */
+	ASSERT_EQ(0, advise(self->fd, self->handle, 0, 2 * BLOCK,
+			    VGPU_MANAGED_ADVISE_UNSET_ACCESSED_BY));
+	munmap(dst, 4096);
+}
+
+TEST_F(managed, advise_errors)
+{
+	struct vgpu_managed_advise a = {
+		.handle = self->handle, .size = BLOCK,
+		.advice = VGPU_MANAGED_ADVISE_SET_ACCESSED_BY,
+	};
+	uint32_t vram;
+
+	a.flags = 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_MANAGED_ADVISE, &a));
+	a.flags = 0;
+	a.pad = 1;
+	EXPECT_EQ(-EINVAL, vgpu_ioctl(self->fd, VGPU_IOCTL_MANAGED_ADVISE, &a));
+	EXPECT_EQ(-EINVAL, advise(self->fd, self->handle, 0, BLOCK, 0));
+	EXPECT_EQ(-EINVAL, advise(self->fd, self->handle, 0, BLOCK, 3));
+	EXPECT_EQ(-EINVAL, advise(self->fd, self->handle, 0, 0,
+				  VGPU_MANAGED_ADVISE_SET_ACCESSED_BY));
+	EXPECT_EQ(-EINVAL, advise(self->fd, self->handle, BLOCK,
+				  NBLOCKS * BLOCK,
+				  VGPU_MANAGED_ADVISE_SET_ACCESSED_BY));
+	EXPECT_EQ(-ENOENT, advise(self->fd, 999, 0, BLOCK,
+				  VGPU_MANAGED_ADVISE_SET_ACCESSED_BY));
+	ASSERT_EQ(0, vgpu_vram_alloc(self->fd, BLOCK, &vram));
+	EXPECT_EQ(-EINVAL, advise(self->fd, vram, 0, BLOCK,
+				  VGPU_MANAGED_ADVISE_SET_ACCESSED_BY));
 }
 
 TEST_HARNESS_MAIN

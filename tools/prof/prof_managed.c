@@ -2,7 +2,7 @@
 /*
  * prof_managed.c - what the driver moved for managed memory while the
  * profiled program ran: replayable device faults, host faults,
- * prefetches and the bytes each way.  The counters are the device's
+ * prefetches, evictions under VRAM pressure and the bytes each way.  The counters are the device's
  * (every process's migrations in the window count), read before the
  * program starts and after it exits.
  */
@@ -33,6 +33,11 @@ void prof_managed_snapshot(struct prof_managed *s)
 	s->to_device_bytes = read_counter("to_device_bytes", &ok);
 	s->to_host_bytes = read_counter("to_host_bytes", &ok);
 	s->valid = ok;
+	/* An older driver has no such counter: it never evicts. */
+	ok = true;
+	s->evictions = read_counter("evictions", &ok);
+	if (!ok)
+		s->evictions = 0;
 }
 
 void prof_managed_print(FILE *out, const struct prof_managed *b,
@@ -49,4 +54,7 @@ void prof_managed_print(FILE *out, const struct prof_managed *b,
 		"%lld bytes to the host\n", a->gpu_faults - b->gpu_faults,
 		a->cpu_faults - b->cpu_faults, a->prefetches - b->prefetches,
 		to_dev, to_host);
+	if (a->evictions != b->evictions)
+		fprintf(out, "  %lld blocks evicted to the host to make room "
+			"in VRAM\n", a->evictions - b->evictions);
 }

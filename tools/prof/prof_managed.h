@@ -14,6 +14,7 @@ struct prof_managed {
 	bool valid;		/* the driver has the counters */
 	long long gpu_faults, cpu_faults, prefetches;
 	long long to_device_bytes, to_host_bytes;
+	long long evictions;	/* 0 with a driver that never evicts */
 };
 
 void prof_managed_snapshot(struct prof_managed *s);

@@ -557,6 +557,19 @@ bool cu_registry_set_export(uint64_t base, int fd, int *current);
 /* Mark the host entry at @base as managed memory; false if none. */
 bool cu_registry_set_managed(uint64_t base);
 
+/*
+ * The advice and prefetch locations of managed memory, per page, for
+ * cuMemRangeGetAttribute(s) (managed_advice.c).  @m is the allocation's
+ * registry entry; the range and location were checked.
+ */
+CUresult cu_advice_record(const struct cu_mem *m, CUdeviceptr ptr,
+			  size_t count, CUmem_advise advice,
+			  CUmemLocation loc);
+CUresult cu_advice_prefetched(const struct cu_mem *m, CUdeviceptr ptr,
+			      size_t count, CUmemLocation loc);
+/* The allocation @m is freed: its advice goes. */
+void cu_advice_forget(const struct cu_mem *m);
+
 /* Whether device @d reaches the pages of host entry @m (portable or own). */
 bool cu_host_reachable(const struct cu_mem *m, const struct cu_device *d);
 /* Map every pinned host allocation @ctx's device reaches into @ctx. */

@@ -15,10 +15,13 @@
  *    Another device is CUDA_ERROR_INVALID_DEVICE: the allocation lives on
  *    one device (its blocks cannot move to another's VRAM);
  *  - cuMemAdvise: a preferred location moves the range there at once
- *    (later faults still move blocks where they are used); read-mostly
- *    and accessed-by are accepted and do not change where pages live yet
- *    (no duplication, no remote mapping: Documentation/managed-memory.rst
- *    says what is missing);
+ *    (later faults still move blocks where they are used); accessed-by
+ *    the device makes the driver map the blocks wherever they live (host
+ *    pages through the GART: no fault, no migration on device access);
+ *    read-mostly is accepted and recorded but not acted on yet (no
+ *    duplication: Documentation/managed-memory.rst says what is missing).
+ *    Every piece of advice is recorded for cuMemRangeGetAttribute
+ *    (managed_advice.c);
  *  - cuStreamAttachMemAsync: every association (GLOBAL, HOST, SINGLE) is
  *    accepted and changes nothing: the memory is visible to the host and
  *    to every stream whatever the association promises.
@@ -156,6 +159,9 @@ CU_EXPORT CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count,
 	    !cu_device_get(location.id))
 		return CUDA_ERROR_INVALID_DEVICE;
 	res = cu_managed_location(&location, &m, &to_device);
+	if (res == CUDA_SUCCESS)
+		/* What the program asked for, done or not yet (a query's). */
+		res = cu_advice_prefetched(&m, devPtr, count, location);
 	if (res != CUDA_SUCCESS || !m.migrates)
 		return res;
 	mv = cu_managed_move_new(&m, devPtr, count, to_device);
@@ -185,7 +191,8 @@ CU_EXPORT CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
 	case CU_MEM_ADVISE_SET_READ_MOSTLY:
 	case CU_MEM_ADVISE_UNSET_READ_MOSTLY:
 	case CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
-		return CUDA_SUCCESS;	/* the location is ignored */
+		/* The location is ignored. */
+		return cu_advice_record(&m, devPtr, count, advice, location);
 	case CU_MEM_ADVISE_SET_PREFERRED_LOCATION:
 		break;
 	case CU_MEM_ADVISE_SET_ACCESSED_BY:
@@ -202,8 +209,25 @@ CU_EXPORT CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count,
 	    !cu_device_get(location.id))
 		return CUDA_ERROR_INVALID_DEVICE;
 	res = cu_managed_location(&location, &m, &to_device);
-	if (res != CUDA_SUCCESS || !m.migrates ||
-	    advice != CU_MEM_ADVISE_SET_PREFERRED_LOCATION)
+	if (res == CUDA_SUCCESS)
+		res = cu_advice_record(&m, devPtr, count, advice, location);
+	if (res != CUDA_SUCCESS || !m.migrates)
+		return res;
+	if (to_device && (advice == CU_MEM_ADVISE_SET_ACCESSED_BY ||
+			  advice == CU_MEM_ADVISE_UNSET_ACCESSED_BY)) {
+		/*
+		 * The device maps the blocks where they live (uAPI 1.6).  A
+		 * driver that cannot (older, or the GART full) loses the
+		 * hint: the blocks still migrate on access.
+		 */
+		vgpu_mem_advise(m.dev->vdev, m.handle, devPtr - m.map_base,
+				count,
+				advice == CU_MEM_ADVISE_SET_ACCESSED_BY ?
+				VGPU_MANAGED_ADVISE_SET_ACCESSED_BY :
+				VGPU_MANAGED_ADVISE_UNSET_ACCESSED_BY);
+		return CUDA_SUCCESS;
+	}
+	if (advice != CU_MEM_ADVISE_SET_PREFERRED_LOCATION)
 		return res;
 	/* The preferred location: the range goes there now. */
 	mv = cu_managed_move_new(&m, devPtr, count, to_device);

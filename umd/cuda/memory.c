@@ -137,6 +137,7 @@ CUresult cu_mem_device_free(struct cu_ctx *ctx, CUdeviceptr p)
 		/* Work still queued may use it, as for device memory. */
 		if (ctx)
 			cu_ctx_sync(ctx);
+		cu_advice_forget(&m);
 		return cuMemFreeHost((void *)(uintptr_t)p);
 	}
 	/* Memory of another process is released by cuIpcCloseMemHandle. */

@@ -263,6 +263,8 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuMemPoolSetAttribute),
 	CU_PROC(cuMemPoolTrimTo),
 	CU_PROC(cuMemPrefetchAsync),
+	CU_PROC(cuMemRangeGetAttribute),
+	CU_PROC(cuMemRangeGetAttributes),
 	CU_PROC(cuMemRelease),
 	CU_PROC(cuMemRetainAllocationHandle),
 	CU_PROC(cuMemSetAccess),

@@ -1,17 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Managed-memory hints: cudaStreamAttachMemAsync, cudaMemPrefetchAsync
- * and cudaMemAdvise (CUDA 13 forms, with a cudaMemLocation), on the
- * driver's calls of the same names.
- *
- * Managed memory here is pinned host memory that every device reaches
- * where it is (cudaMallocManaged, memory.c): it never migrates.  The
- * device reports no concurrent managed access
- * (cudaDevAttrConcurrentManagedAccess 0), and the hints behave as CUDA
- * documents for such a device - see umd/cuda/managed_hints.c: arguments
- * are checked, attachments and host prefetches succeed without moving
- * anything, a prefetch to or advice naming a device is
- * cudaErrorInvalidDevice.
+ * and cudaMemAdvise (CUDA 13 forms, with a cudaMemLocation), and the
+ * queries of what was advised, cudaMemRangeGetAttribute(s), on the
+ * driver's calls of the same names: umd/cuda/managed_hints.c says what
+ * each hint does to where the blocks live, managed_advice.c what a query
+ * answers.
  */
 #include <stdint.h>
 
@@ -69,4 +63,35 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
 	return rt_return_cu(cuMemAdvise((CUdeviceptr)(uintptr_t)devPtr, count,
 					(CUmem_advise)advice,
 					rt_location(location)));
+}
+
+_Static_assert((int)cudaMemRangeAttributeReadMostly ==
+	       CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY &&
+	       (int)cudaMemRangeAttributeLastPrefetchLocationId ==
+	       CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID,
+	       "memory range attributes");
+
+cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
+				     enum cudaMemRangeAttribute attribute,
+				     const void *devPtr, size_t count)
+{
+	RT_ENTER_OR_RETURN();
+	return rt_return_cu(cuMemRangeGetAttribute(data, dataSize,
+						   (CUmem_range_attribute)attribute,
+						   (CUdeviceptr)(uintptr_t)devPtr,
+						   count));
+}
+
+cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
+				      enum cudaMemRangeAttribute *attributes,
+				      size_t numAttributes, const void *devPtr,
+				      size_t count)
+{
+	/* The enums have the driver's values (checked above). */
+	RT_ENTER_OR_RETURN();
+	return rt_return_cu(cuMemRangeGetAttributes(data, dataSizes,
+						    (CUmem_range_attribute *)attributes,
+						    numAttributes,
+						    (CUdeviceptr)(uintptr_t)devPtr,
+						    count));
 }

@@ -126,6 +126,12 @@ int vgpu_mem_alloc_managed(struct vgpu_device *dev, uint64_t size,
 /* Move [offset, offset + size) to VGPU_MANAGED_LOC_* @target now. */
 int vgpu_mem_migrate(struct vgpu_device *dev, uint32_t handle,
 		     uint64_t offset, uint64_t size, uint32_t target);
+/*
+ * VGPU_MANAGED_ADVISE_* over [offset, offset + size) (uAPI 1.6; -ENOTTY
+ * from an older driver): accessed-by maps host blocks where they are.
+ */
+int vgpu_mem_advise(struct vgpu_device *dev, uint32_t handle,
+		    uint64_t offset, uint64_t size, uint32_t advice);
 /* Where the block holding byte @offset lives: VGPU_MANAGED_LOC_*. */
 int vgpu_mem_location(struct vgpu_device *dev, uint32_t handle,
 		      uint64_t offset, uint32_t *location);

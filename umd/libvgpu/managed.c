@@ -72,6 +72,17 @@ int vgpu_mem_migrate(struct vgpu_device *dev, uint32_t handle,
 	return vgpu_ioctl(dev->fd, VGPU_IOCTL_MANAGED_MIGRATE, &args);
 }
 
+int vgpu_mem_advise(struct vgpu_device *dev, uint32_t handle,
+		    uint64_t offset, uint64_t size, uint32_t advice)
+{
+	struct vgpu_managed_advise args = {
+		.handle = handle, .offset = offset, .size = size,
+		.advice = advice,
+	};
+
+	return vgpu_ioctl(dev->fd, VGPU_IOCTL_MANAGED_ADVISE, &args);
+}
+
 int vgpu_mem_location(struct vgpu_device *dev, uint32_t handle,
 		      uint64_t offset, uint32_t *location)
 {

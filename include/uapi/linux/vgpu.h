@@ -39,7 +39,7 @@
 #include <linux/types.h>
 
 #define VGPU_UAPI_VERSION_MAJOR	1
-#define VGPU_UAPI_VERSION_MINOR	5
+#define VGPU_UAPI_VERSION_MINOR	6
 
 #define VGPU_IOCTL_BASE		0xB7
 
@@ -488,6 +488,39 @@ struct vgpu_managed_query {
 	__u32 pad;
 };
 
+/* Advice: struct vgpu_managed_advise.advice. */
+#define VGPU_MANAGED_ADVISE_SET_ACCESSED_BY	1
+#define VGPU_MANAGED_ADVISE_UNSET_ACCESSED_BY	2
+
+/**
+ * struct vgpu_managed_advise - advise how managed memory is used
+ *	(VGPU_IOCTL_MANAGED_ADVISE, since 1.6)
+ * @handle: a managed memory object (-EINVAL for another kind).
+ * @flags: zero.
+ * @offset: first byte of the range in the object.
+ * @size: bytes, non-zero; the range is widened to whole blocks and must
+ *	lie in the object (-EINVAL).
+ * @advice: VGPU_MANAGED_ADVISE_* (-EINVAL for another value).
+ * @pad: zero.
+ *
+ * SET_ACCESSED_BY: the device keeps the range mapped wherever its blocks
+ * live: a block in host pages is mapped through the GART (small PTEs in
+ * every context that maps the object), so a device access reaches it
+ * without a fault and without moving it; a block moves into VRAM only by
+ * a prefetch, and is mapped through the GART again once it is back.  The
+ * object's pages take GART entries from then on (-ENOSPC when the GART
+ * has no run left).  UNSET_ACCESSED_BY: blocks are no longer mapped
+ * again after they move; a mapping in place stays until the block moves.
+ */
+struct vgpu_managed_advise {
+	__u32 handle;
+	__u32 flags;
+	__u64 offset;
+	__u64 size;
+	__u32 advice;
+	__u32 pad;
+};
+
 /* The engine a queue feeds. */
 enum vgpu_engine {
 	VGPU_ENGINE_COMPUTE = 0,	/* GR: kernels, and every packet */
@@ -832,6 +865,8 @@ struct vgpu_fw_heartbeat {
 	_IOW(VGPU_IOCTL_BASE, 0x19, struct vgpu_managed_migrate)
 #define VGPU_IOCTL_MANAGED_QUERY \
 	_IOWR(VGPU_IOCTL_BASE, 0x1a, struct vgpu_managed_query)
+#define VGPU_IOCTL_MANAGED_ADVISE \
+	_IOW(VGPU_IOCTL_BASE, 0x1b, struct vgpu_managed_advise)
 #define VGPU_IOCTL_FW_ATTACH \
 	_IOWR(VGPU_IOCTL_BASE, 0x40, struct vgpu_fw_attach)
 #define VGPU_IOCTL_FW_SIGNAL \

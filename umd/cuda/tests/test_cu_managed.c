@@ -233,4 +233,195 @@ TEST(hint_errors)
 	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(m));
 }
 
+/* One 32-bit answer of cuMemRangeGetAttribute, or -100 on an error. */
+static int range_attr(CUmem_range_attribute attr, CUdeviceptr p, size_t n)
+{
+	int v = -100;
+
+	return cuMemRangeGetAttribute(&v, sizeof(v), attr, p, n) ==
+	       CUDA_SUCCESS ? v : -100;
+}
+
+TEST(range_attributes_report_the_advice)
+{
+	CUmemLocation dev = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 0 };
+	CUmemLocation host = { .type = CU_MEM_LOCATION_TYPE_HOST };
+	CUmem_range_attribute attrs[2] = {
+		CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
+		CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
+	};
+	int by[3], rm = -100;
+	void *data[2] = { &rm, by };
+	size_t sizes[2] = { sizeof(rm), sizeof(by) };
+	CUcontext ctx;
+	CUdeviceptr m;
+
+	CU_SETUP(&ctx);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAllocManaged(&m, 3 * BLOCK,
+						  CU_MEM_ATTACH_GLOBAL));
+	/* Nothing advised, nothing prefetched. */
+	EXPECT_EQ(0, range_attr(CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 1));
+	EXPECT_EQ(CU_DEVICE_INVALID,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, m, 1));
+	EXPECT_EQ(CU_MEM_LOCATION_TYPE_INVALID,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE,
+			     m, 3 * BLOCK));
+	EXPECT_EQ(CU_DEVICE_INVALID,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+			     m, 3 * BLOCK));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemRangeGetAttribute(by, sizeof(by),
+			CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, m, 3 * BLOCK));
+	EXPECT_EQ(CU_DEVICE_INVALID, by[0]);
+	EXPECT_EQ(CU_DEVICE_INVALID, by[2]);
+
+	/* Read-mostly on blocks 0-1: 1 there, 0 for a range past them. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAdvise(m, 2 * BLOCK,
+			CU_MEM_ADVISE_SET_READ_MOSTLY, dev));
+	EXPECT_EQ(1, range_attr(CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m,
+				2 * BLOCK));
+	EXPECT_EQ(0, range_attr(CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m,
+				2 * BLOCK + 1));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAdvise(m + 4096, 1,
+			CU_MEM_ADVISE_UNSET_READ_MOSTLY, dev));
+	EXPECT_EQ(1, range_attr(CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 4096));
+	EXPECT_EQ(0, range_attr(CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 4097));
+
+	/* Preferred: device 0 for block 1, the host for block 2. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAdvise(m + BLOCK, BLOCK,
+			CU_MEM_ADVISE_SET_PREFERRED_LOCATION, dev));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAdvise(m + 2 * BLOCK, BLOCK,
+			CU_MEM_ADVISE_SET_PREFERRED_LOCATION, host));
+	EXPECT_EQ(0, range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+				m + BLOCK, BLOCK));
+	EXPECT_EQ(CU_MEM_LOCATION_TYPE_DEVICE,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE,
+			     m + BLOCK, BLOCK));
+	EXPECT_EQ(0, range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID,
+				m + BLOCK, BLOCK));
+	EXPECT_EQ(CU_DEVICE_CPU,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+			     m + 2 * BLOCK, 8));
+	EXPECT_EQ(CU_MEM_LOCATION_TYPE_HOST,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE,
+			     m + 2 * BLOCK, 8));
+	/* Pages that differ, or have none: CU_DEVICE_INVALID. */
+	EXPECT_EQ(CU_DEVICE_INVALID,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+			     m + BLOCK, 2 * BLOCK));
+	EXPECT_EQ(CU_DEVICE_INVALID,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+			     m, 2 * BLOCK));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAdvise(m + BLOCK, 2 * BLOCK,
+			CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION, dev));
+	EXPECT_EQ(CU_DEVICE_INVALID,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+			     m + 2 * BLOCK, 8));
+
+	/* Accessed-by: device 0 everywhere, the host on block 0 only. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAdvise(m, 3 * BLOCK,
+			CU_MEM_ADVISE_SET_ACCESSED_BY, dev));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAdvise(m, BLOCK,
+			CU_MEM_ADVISE_SET_ACCESSED_BY, host));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemRangeGetAttribute(by, sizeof(by),
+			CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, m, BLOCK));
+	EXPECT_EQ(CU_DEVICE_CPU, by[0]);
+	EXPECT_EQ(0, by[1]);
+	EXPECT_EQ(CU_DEVICE_INVALID, by[2]);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemRangeGetAttribute(by, sizeof(by),
+			CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, m, 3 * BLOCK));
+	EXPECT_EQ(0, by[0]);
+	EXPECT_EQ(CU_DEVICE_INVALID, by[1]);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAdvise(m, 3 * BLOCK,
+			CU_MEM_ADVISE_UNSET_ACCESSED_BY, dev));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemRangeGetAttribute(by, sizeof(by),
+			CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, m + 4096, 4096));
+	EXPECT_EQ(CU_DEVICE_CPU, by[0]);
+	EXPECT_EQ(CU_DEVICE_INVALID, by[1]);
+
+	/* The last prefetch asked for, per page. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemPrefetchAsync(m, 3 * BLOCK, host, 0,
+						   NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemPrefetchAsync(m + BLOCK, BLOCK, dev, 0,
+						   NULL));
+	EXPECT_EQ(CU_DEVICE_CPU,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+			     m, BLOCK));
+	EXPECT_EQ(0, range_attr(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+				m + BLOCK, BLOCK));
+	EXPECT_EQ(CU_MEM_LOCATION_TYPE_DEVICE,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE,
+			     m + BLOCK, BLOCK));
+	EXPECT_EQ(CU_DEVICE_INVALID,
+		  range_attr(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+			     m, 2 * BLOCK));
+
+	/* Several at once. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemRangeGetAttributes(data, sizes, attrs, 2,
+							m + 8, 16));
+	EXPECT_EQ(1, rm);
+	EXPECT_EQ(CU_DEVICE_CPU, by[0]);
+
+	/* Errors: CUDA_ERROR_INVALID_VALUE for each. */
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemRangeGetAttribute(&rm, 8,
+			CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, BLOCK));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemRangeGetAttribute(by, 6,
+			CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, m, BLOCK));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemRangeGetAttribute(NULL, 4,
+			CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, BLOCK));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemRangeGetAttribute(&rm, 4,
+			(CUmem_range_attribute)99, m, BLOCK));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemRangeGetAttribute(&rm, 4,
+			CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 0));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemRangeGetAttribute(&rm, 4,
+			CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 3 * BLOCK + 1));
+	EXPECT_EQ(CUDA_ERROR_INVALID_VALUE, cuMemRangeGetAttributes(data,
+			sizes, attrs, 0, m, BLOCK));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(m));
+	/* Freed: the advice went with it. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAllocManaged(&m, 3 * BLOCK,
+						  CU_MEM_ATTACH_GLOBAL));
+	EXPECT_EQ(0, range_attr(CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 1));
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(m));
+}
+
+TEST(accessed_by_reaches_host_blocks_without_faults)
+{
+	CUmemLocation dev = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = 0 };
+	long long faults, to_dev, cpu;
+	CUdeviceptr m;
+	struct mt t;
+	int *p;
+
+	mt_setup(_metadata, &t);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAllocManaged(&m, N * sizeof(int),
+						  CU_MEM_ATTACH_GLOBAL));
+	p = (int *)(uintptr_t)m;
+	for (int i = 0; i < N; i++)
+		p[i] = i;
+	ASSERT_EQ(CUDA_SUCCESS, cuMemAdvise(m, N * sizeof(int),
+			CU_MEM_ADVISE_SET_ACCESSED_BY, dev));
+	faults = counter("gpu_faults");
+	to_dev = counter("to_device");
+	cpu = counter("cpu_faults");
+	/* The kernel works on the host pages in place: nothing moves. */
+	ASSERT_EQ(CUDA_SUCCESS, scale(&t, m, N, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	EXPECT_EQ(faults, counter("gpu_faults"));
+	EXPECT_EQ(to_dev, counter("to_device"));
+	for (int i = 0; i < N; i++)
+		ASSERT_EQ(i * 3 + 7, p[i]);
+	EXPECT_EQ(cpu, counter("cpu_faults"));
+	/* A prefetch still moves it; a kernel there, the host back. */
+	ASSERT_EQ(CUDA_SUCCESS, cuMemPrefetchAsync(m, N * sizeof(int), dev, 0,
+						   NULL));
+	ASSERT_EQ(CUDA_SUCCESS, scale(&t, m, N, NULL));
+	ASSERT_EQ(CUDA_SUCCESS, cuCtxSynchronize());
+	EXPECT_EQ(to_dev + 8, counter("to_device"));
+	for (int i = 0; i < N; i++)
+		ASSERT_EQ((i * 3 + 7) * 3 + 7, p[i]);
+	ASSERT_EQ(CUDA_SUCCESS, cuMemFree(m));
+	ASSERT_EQ(CUDA_SUCCESS, cuModuleUnload(t.mod));
+}
+
 CUDA_TEST_MAIN

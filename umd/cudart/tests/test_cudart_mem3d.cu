@@ -7,7 +7,7 @@
 // cudaMemcpy between two devices, device memory and an event shared with
 // a child process (cudaIpc*), and cudaStreamAttachMemAsync /
 // cudaMemPrefetchAsync / cudaMemAdvise on managed memory, with their
-// error codes.
+// error codes, and cudaMemRangeGetAttribute(s) reporting the advice.
 //
 // Runs with two vgpu devices (test_cudart_mem3d.vmargs) and starts a
 // firmware for each.
@@ -724,6 +724,46 @@ static void test_managed_hints(void)
 	    "cudaMemAdvise with a bad advice or device memory: "
 	    "cudaErrorInvalidValue");
 	clear_error();
+	{
+		// What every page of the range was advised, last call winning.
+		int rm = -9, pref = -9, last = -9, by[3] = { -9, -9, -9 };
+		void *data[2] = { &rm, &last };
+		size_t sizes[2] = { sizeof(rm), sizeof(last) };
+		cudaMemRangeAttribute attrs[2] = {
+			cudaMemRangeAttributeReadMostly,
+			cudaMemRangeAttributeLastPrefetchLocation,
+		};
+
+		TAP(OK(cudaMemRangeGetAttribute(&pref, sizeof(pref),
+				cudaMemRangeAttributePreferredLocation, m,
+				n * sizeof(int))) && pref == 0,
+		    "cudaMemRangeGetAttribute: preferred location device 0 "
+		    "(%d)", pref);
+		TAP(OK(cudaMemRangeGetAttribute(by, sizeof(by),
+				cudaMemRangeAttributeAccessedBy, m,
+				n * sizeof(int))) &&
+		    by[0] == cudaCpuDeviceId && by[1] == 0 &&
+		    by[2] == cudaInvalidDeviceId,
+		    "cudaMemRangeGetAttribute: accessed by the host and "
+		    "device 0, then cudaInvalidDeviceId (%d %d %d)",
+		    by[0], by[1], by[2]);
+		TAP(OK(cudaMemRangeGetAttributes(data, sizes, attrs, 2, m,
+						 sizeof(int))) &&
+		    rm == 1 && last == 0,
+		    "cudaMemRangeGetAttributes: read-mostly 1, last prefetch "
+		    "device 0 (%d %d)", rm, last);
+		TAP(IS(cudaErrorInvalidValue,
+		       cudaMemRangeGetAttribute(&rm, sizeof(rm),
+				cudaMemRangeAttributeReadMostly, d,
+				sizeof(int))) &&
+		    IS(cudaErrorInvalidValue,
+		       cudaMemRangeGetAttribute(&rm, 2,
+				cudaMemRangeAttributeReadMostly, m,
+				sizeof(int))),
+		    "cudaMemRangeGetAttribute on device memory, or with a "
+		    "size of 2: cudaErrorInvalidValue");
+		clear_error();
+	}
 	ok = OK(cudaMemcpy(d, m, n * sizeof(int), cudaMemcpyDefault)) &&
 	     OK(cudaMemset(m, 0, n * sizeof(int))) &&
 	     OK(cudaMemcpy(m, d, n * sizeof(int), cudaMemcpyDefault));

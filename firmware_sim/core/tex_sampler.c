@@ -930,6 +930,44 @@ static int cube_seamless(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 	return 0;
 }
 
+/*
+ * The weight of the next level (in 1/256) for a level-of-detail fraction
+ * @f (in 1/256) under maxAnisotropy @aniso.  With anisotropy on, the
+ * H100 narrows the band where two levels are blended (as drivers'
+ * "trilinear optimization" does): the blend rises with slope s from
+ * c = floor(128 (1 - 1/s)), floor(s (f - c)), clamped to [0, 256]:
+ *
+ *   aniso 0, 1: s = 1 (plain trilinear)        256 +        ____
+ *   aniso 2, 3: s = 3/2, c = 42                    |       /
+ *   aniso 4-7:  s = 7/4, c = 54                    |      / s
+ *   aniso 8+:   s = 2,   c = 64                    |     /
+ *                                                0 +____/
+ *                                                  0    c     256 f
+ *
+ * (tests/golden/probe_texrest.h100.txt, "remap" lines: every fraction of
+ * two levels, aniso 0-6 and 8-16 even, all 6156 bit-identical.)
+ */
+static unsigned int aniso_blend(uint32_t aniso, unsigned int f)
+{
+	unsigned int num = 1, den = 1, c;
+	int w;
+
+	if (aniso >= 8) {
+		num = 2;
+	} else if (aniso >= 4) {
+		num = 7;
+		den = 4;
+	} else if (aniso >= 2) {
+		num = 3;
+		den = 2;
+	}
+	c = 128 * (num - den) / num;
+	w = (int)num * ((int)f - (int)c);
+	/* floor division: w may be negative */
+	w = w >= 0 ? w / (int)den : -((-w + (int)den - 1) / (int)den);
+	return w < 0 ? 0 : w > 256 ? 256 : (unsigned int)w;
+}
+
 int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		   void *opaque, const struct vgpu_tex_request *req,
 		   uint32_t out[4])
@@ -990,7 +1028,13 @@ int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 	 * as one filter's (as the third dimension of a 3D texture).
 	 */
 	l0 = (unsigned int)floorf(lod);
-	wl = (unsigned int)floorf((lod - (float)l0) * 256.0f);
+	wl = aniso_blend(d->max_aniso,
+			 (unsigned int)floorf((lod - (float)l0) * 256.0f));
+	if (wl == 256) {
+		/* the remap ran into the next level: all of it */
+		l0++;
+		wl = 0;
+	}
 	if (!wl || l0 + 1 >= levels)
 		return sample_one(d, read, opaque, l0, req->c, req->layer,
 				  req->offset, out);

@@ -17,8 +17,12 @@
  * the edge, or border (outside: the border colour).  Float texels are
  * weighted as floats (halves rounded to a half, ties away), normalized
  * integers in 16-bit fixed point, sRGB codes decoded through the H100's
- * table.  Layered textures clamp an unsigned layer index to a resource
- * view's range; layers past the array read zeros.
+ * table and filtered in block floating point (srgb_sum()).  The level of
+ * detail comes from the footprint of the gradients (footprint(),
+ * aniso_lod()); with anisotropy on, the blend of two levels is narrowed
+ * (aniso_blend()) but one sample is taken, at the centre.  Layered
+ * textures clamp an unsigned layer index to a resource view's range;
+ * layers past the array read zeros.
  */
 #include <math.h>
 #include <string.h>

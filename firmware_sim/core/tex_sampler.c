@@ -486,11 +486,16 @@ static void accum_add(struct accum *a, uint32_t weight, const uint32_t v[4])
  * The sum of colour channel @k of sRGB texels, in 1/256: the decoded
  * texels are aligned to the exponent of the footprint's largest (block
  * floating point), keeping 8 significant bits of it, the others cut
- * (towards zero) to the same step, then weighted exactly.  The H100's
- * probe_texfid sweep shows it: code 64 (0.05126953125, 52.5 steps of
+ * (towards zero) to the same step, then weighted exactly.  A largest
+ * texel of 15/16 of its binade or more counts in the next binade (as if
+ * its exponent were taken after rounding it to 3 significant bits).
+ * The H100's sweeps show it: code 64 (0.05126953125, 52.5 steps of
  * 2^-10) filtered with code 128 (0.2158203125, exponent 2^-3) counts as
- * 52 steps, 0.05078125, at every weight but 0; two texels of one code
- * filter to the code's own value.
+ * 52 steps, 0.05078125, at every weight but 0; code 128 with code 247
+ * (0.9296875) counts 55 steps of 2^-8, with code 248 (0.9375) 27 steps
+ * of 2^-7; two texels of one code filter to the code's own value
+ * (probe_texfid, probe_texrest: 10 of 10 two-code sweeps, 8900 of 8960
+ * blends, all 80 2D fetches of probe_tex).
  */
 static double srgb_sum(const struct accum *a, unsigned int k)
 {
@@ -503,7 +508,8 @@ static double srgb_sum(const struct accum *a, unsigned int k)
 			mx = a->srgb_v[i][k];
 	if (mx == 0.0f)
 		return 0.0;
-	frexpf(mx, &e);		/* mx in [2^(e-1), 2^e) */
+	if (frexpf(mx, &e) >= 0.9375f)	/* mx in [2^(e-1), 2^e) */
+		e++;	/* 15/16 of the binade or more: the next */
 	step = ldexp(1.0, e - 8);
 	for (unsigned int i = 0; i < a->n; i++)
 		sum += (double)a->srgb_w[i] *
@@ -522,7 +528,7 @@ static void accum_result(const struct vgpu_tex_desc *d,
 			 * The aligned texels' sum rounded to a half (11
 			 * significant bits, ties away from zero): all of
 			 * probe_texfid's 4 two-code sweeps bit-identical
-			 * so, 8834 of probe_texrest's 8960 blends.
+			 * so, 8900 of probe_texrest's 8960 blends.
 			 */
 			r[k] = half_ties_away(srgb_sum(a, k) / 256.0);
 		} else if (a->fixed) {

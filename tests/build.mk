@@ -7,7 +7,8 @@
 #
 # Every test is built twice: plain and with ASan/UBSan (-san).
 
-CTEST_LIB_SRCS := tests/lib/visa_builder.c tests/lib/test_gpu.c
+CTEST_LIB_SRCS := tests/lib/visa_builder.c tests/lib/test_gpu.c \
+	tests/lib/golden_cases.c
 CTEST_CFLAGS := -Itests/lib -Ifirmware_sim/core -Ifirmware_sim/jit -Iumd
 
 CTEST_LIB_OBJS := $(patsubst %.c,$(OBJ)/%.o,$(CTEST_LIB_SRCS))
@@ -100,11 +101,13 @@ $(eval $(call ctest,test_bl_layout,))
 # The texture unit's sampler against fetches recorded on an H100.
 $(OBJ)/tests/test_tex_golden.o $(OBJ)/san/tests/test_tex_golden.o: \
 	CTEST_EXTRA := -DGOLDEN_TEX_FILE='"$(abspath tests/golden/probe_tex.h100.txt)"' \
-		-DGOLDEN_TEXFID_FILE='"$(abspath tests/golden/probe_texfid.h100.txt)"'
+		-DGOLDEN_TEXFID_FILE='"$(abspath tests/golden/probe_texfid.h100.txt)"' \
+		-DGOLDEN_TEXREST_FILE='"$(abspath tests/golden/probe_texrest.h100.txt)"'
 $(eval $(call ctest,test_tex_golden,))
 $(OBJ)/tests/test_tex_fetch_golden.o $(OBJ)/san/tests/test_tex_fetch_golden.o: \
 	CTEST_EXTRA := -DGOLDEN_TEX_FILE='"$(abspath tests/golden/probe_tex.h100.txt)"' \
-		-DGOLDEN_TEXFID_FILE='"$(abspath tests/golden/probe_texfid.h100.txt)"'
+		-DGOLDEN_TEXFID_FILE='"$(abspath tests/golden/probe_texfid.h100.txt)"' \
+		-DGOLDEN_TEXREST_FILE='"$(abspath tests/golden/probe_texrest.h100.txt)"'
 $(eval $(call ctest,test_tex_fetch_golden,))
 
 # Bounded fuzz test of the validator (meaningful mostly in the -san twin).

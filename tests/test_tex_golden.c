@@ -14,11 +14,14 @@
  *
  * Then the two-texel sweeps of tests/golden/probe_texfid.h100.txt
  * (tools/cuda-probe/probe_texfid.cu): every sRGB code, sRGB and s8
- * blends at every weight (pair_lines()).
+ * blends at every weight; and of probe_texrest.h100.txt
+ * (probe_texrest.cu): every sRGB code and s8 value with 5 and 12
+ * partners at 7 weights (pair_line()).
  *
- * What the sampler does not match yet is marked TODO (todo_reason()):
- * TAP reports the case, and the test still fails if a case that should
- * match does not.  A 1D texture's texels are the bytes texel_byte(k)
+ * Lines are grouped into TAP cases by tests/lib/golden_cases.c.  What the
+ * sampler does not match yet is marked TODO (todo_reason()): TAP reports
+ * the case, and the test still fails if a case that should match does
+ * not.  A 1D texture's texels are the bytes texel_byte(k)
  * read as its elements, whatever the format (the probe's 1D arrays).
  */
 #include <stdio.h>
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "fp_formats.h"
+#include "golden_cases.h"
 #include "tap.h"
 #include "tex_sampler.h"
 #include "vgpu_array.h"
@@ -156,32 +160,13 @@ static int make_texture(struct texture *t, const char *fmt, int ch, int w,
 /* Why a recorded case is not expected to match yet, or NULL. */
 static const char *todo_reason(const char *head)
 {
-	if ((strstr(head, "srgb=1") && strstr(head, "filter=linear")) ||
-	    !strncmp(head, "srgbmix", 7))
-		return "sRGB and linear filtering (the colour path is not decode-then-filter)";
-	if (!strncmp(head, "s8mix", 5))
-		return "linear filtering of s8 (its sum's rounding is not known)";
-	if (strstr(head, "filter=linear") && strstr(head, "read=normf") &&
-	    strstr(head, "tex s8 "))
-		return "linear filtering of s8 (78 of 80: 2 ties of a negative sum)";
+	if (!strncmp(head, "srgbpair", 8))
+		return "sRGB and linear filtering (60 of 8960 blends: a smaller texel weighs one step less than block floating point gives)";
+	if (!strncmp(head, "s8mix", 5) || !strncmp(head, "s8pair", 6) ||
+	    (strstr(head, "filter=linear") && strstr(head, "read=normf") &&
+	     strstr(head, "tex s8 ")))
+		return "linear filtering of s8 (a sum of two non-zero texels is up to 0.6 of a step lower than any model of weights and roundings tried)";
 	return NULL;
-}
-
-static int todo_cases;
-
-/* The verdict of one recorded case. */
-static void verdict(struct tap *t, const char *head, int lines, int bad)
-{
-	const char *todo = todo_reason(head);
-
-	if (!todo || !bad) {
-		tap_ok(t, !bad, "%s: %d fetches bit-identical", head,
-		       lines - bad);
-		return;
-	}
-	todo_cases++;
-	tap_todo(t, todo, "%s: %d of %d fetches bit-identical", head,
-		 lines - bad, lines);
 }
 
 static float as_float(uint32_t u)
@@ -229,6 +214,8 @@ static int pair_fetch(const char *line, uint32_t want[2], uint32_t got[2])
 		c[0] = 1.0f;	/* halfway */
 		srgb = 1;
 	} else if (sscanf(line, "srgbmix %d %d %d -> %x %x", &a, &b, &w,
+			  &want[0], &want[1]) == 5 ||
+		   sscanf(line, "srgbpair %d %d %d -> %x %x", &a, &b, &w,
 			  &want[0], &want[1]) == 5) {
 		const unsigned char px[8] = { (unsigned char)a, (unsigned char)a,
 					      (unsigned char)a, 0,
@@ -240,6 +227,8 @@ static int pair_fetch(const char *line, uint32_t want[2], uint32_t got[2])
 		c[0] = 0.5f + (float)w / 256.0f;
 		srgb = 1;
 	} else if (sscanf(line, "s8mix %d %d %d -> %x", &a, &b, &w,
+			  &want[0]) == 4 ||
+		   sscanf(line, "s8pair %d %d %d -> %x", &a, &b, &w,
 			  &want[0]) == 4) {
 		raw[0] = (unsigned char)a;
 		raw[1] = (unsigned char)b;
@@ -270,126 +259,123 @@ static int pair_fetch(const char *line, uint32_t want[2], uint32_t got[2])
 	return got[0] != want[0] || got[1] != want[1];
 }
 
-static void pair_lines(struct tap *t, const char *file)
+/* What the line callbacks share: the cases, the texture of the open one. */
+struct reader {
+	struct golden_cases g;
+	struct texture tex;
+	char built[256];	/* the head tex was made for */
+	int made;		/* 0: tex is the texture of built */
+	int pairs;		/* probe_texfid: past the s8 halves */
+	int srgbpairs;		/* probe_texrest: srgbpair lines so far */
+};
+
+/* The case of a texel-pair line of probe_texfid or probe_texrest. */
+static int pair_head(struct reader *r, const char *line, char *head,
+		     size_t size)
 {
-	FILE *fp = fopen(file, "r");
-	char line[256], head[64], cur[64] = "";
-	int lines = 0, bad = 0, have = 0, pairs = 0;
+	static const char *const srgb_kinds[] = {
+		"code 0", "code 128", "code 255", "the next code",
+		"the code 128 apart",
+	};
+	int a = 0, b = 0;
 
-	if (!fp) {
-		tap_ok(t, 0, "open %s", file);
+	if (!strncmp(line, "srgb ", 5)) {
+		snprintf(head, size, "srgb: every code decoded, point");
+	} else if (!strncmp(line, "srgbfilt ", 9)) {
+		snprintf(head, size, "srgbfilt: every code decoded, filtered");
+	} else if (!strncmp(line, "srgbpair ", 9)) {
+		/* 256 codes at 7 weights per partner (probe_texrest.cu) */
+		snprintf(head, size, "srgbpair: every code with %s, 7 weights",
+			 srgb_kinds[r->srgbpairs++ / (256 * 7) % 5]);
+	} else if (sscanf(line, "s8pair %*d %d", &b) == 1) {
+		snprintf(head, size, "s8pair: every value with %d, 7 weights", b);
+	} else if (!strncmp(line, "s8mix ", 6)) {
+		if (!strncmp(line, "s8mix -17 97 ", 13))
+			r->pairs = 1;	/* the halves come first */
+		if (!r->pairs)
+			snprintf(head, size, "s8mix v 0: every value at weights 128 and 64");
+		else if (sscanf(line, "%*s %d %d", &a, &b) == 2)
+			snprintf(head, size, "s8mix %d %d blended", a, b);
+	} else if (sscanf(line, "srgbmix %d %d", &a, &b) == 2) {
+		snprintf(head, size, "srgbmix %d %d blended", a, b);
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+static void pair_line(void *ctx, const char *line)
+{
+	struct reader *r = ctx;
+	uint32_t want[2] = { 0, 0 }, got[2] = { 0, 0 };
+	char head[128];
+	int bad;
+
+	if (pair_head(r, line, head, sizeof(head)))
 		return;
-	}
-	for (;;) {
-		uint32_t want[2] = { 0, 0 }, got[2] = { 0, 0 };
-		int a = 0, b = 0, r, more = !!fgets(line, sizeof(line), fp);
+	bad = pair_fetch(line, want, got);
+	if (bad < 0)
+		return;
+	if (golden_line(&r->g, head, bad))
+		tap_diag("%.*s: %08x %08x", (int)strcspn(line, "\n"), line,
+			 got[0], got[1]);
+}
 
-		head[0] = '\0';
-		if (more && !strncmp(line, "srgb ", 5))
-			strcpy(head, "srgb: every code decoded, point");
-		else if (more && !strncmp(line, "srgbfilt ", 9))
-			strcpy(head, "srgbfilt: every code decoded, filtered");
-		else if (more && !strncmp(line, "s8mix -17 97 ", 13))
-			pairs = 1;	/* the halves come first */
-		if (more && !head[0] && !strncmp(line, "s8mix ", 6) && !pairs)
-			strcpy(head, "s8mix v 0: every value at weights 128 and 64");
-		else if (more && !head[0] &&
-			 sscanf(line, "%*s %d %d", &a, &b) == 2 &&
-			 (!strncmp(line, "srgbmix ", 8) ||
-			  !strncmp(line, "s8mix ", 6)))
-			snprintf(head, sizeof(head), "%.*s %d %d blended",
-				 (int)strcspn(line, " "), line, a, b);
-		if (!more || (head[0] && strcmp(head, cur))) {
-			if (have)
-				verdict(t, cur, lines, bad);
-			if (!more)
-				break;
-			strcpy(cur, head);
-			have = 1;
-			lines = bad = 0;
-		}
-		if (!head[0])
-			continue;
-		r = pair_fetch(line, want, got);
-		if (r < 0)
-			continue;
-		lines++;
-		if (r && (!bad++ || getenv("TEX_GOLDEN_ALL")))
-			tap_diag("%.*s: %08x %08x", (int)strcspn(line, "\n"),
-				 line, got[0], got[1]);
+/* A "tex" line of probe_tex: the fetch against the H100's. */
+static void tex_line(void *ctx, const char *line)
+{
+	struct reader *r = ctx;
+	char fmt[8], filter[8], addr[8], read[8], head[256];
+	int ch, w, h, d, norm, srgb, dim, used, bad;
+	uint32_t x, y, z, want[4], got[4];
+	float c[3];
+	const char *arrow = strstr(line, " x=");
+
+	if (strncmp(line, "tex ", 4) || !arrow || !strstr(line, "->"))
+		return;
+	snprintf(head, sizeof(head), "%.*s", (int)(arrow - line), line);
+	if (sscanf(line, "tex %7s %d %d %d %d filter=%7[a-z] addr=%7[a-z] read=%7[a-z] norm=%d srgb=%d dim=%d%n",
+		   fmt, &ch, &w, &h, &d, filter, addr, read, &norm, &srgb,
+		   &dim, &used) != 11 ||
+	    sscanf(arrow, " x=%x y=%x z=%x -> %x %x %x %x", &x, &y, &z,
+		   &want[0], &want[1], &want[2], &want[3]) != 7)
+		return;
+	if (dim < 1)
+		return;	/* linear memory: not recorded */
+	if (strcmp(head, r->built)) {
+		free(r->tex.mem);
+		r->tex.mem = NULL;
+		snprintf(r->built, sizeof(r->built), "%s", head);
+		r->made = make_texture(&r->tex, fmt, ch, w, h, d, filter, addr,
+				       read, norm, srgb, dim);
 	}
-	fclose(fp);
+	c[0] = as_float(x);
+	c[1] = as_float(y);
+	c[2] = as_float(z);
+	memset(got, 0, sizeof(got));
+	bad = r->made ||
+	      vgpu_tex_sample(&r->tex.d, host_read, &r->tex, c,
+			      (int)as_float(z), got) ||
+	      memcmp(got, want, sizeof(got));
+	if (golden_line(&r->g, head, bad))
+		tap_diag("%s x=%g y=%g z=%g: %08x %08x %08x %08x, H100 %08x %08x %08x %08x%s",
+			 head, c[0], c[1], c[2], got[0], got[1], got[2],
+			 got[3], want[0], want[1], want[2], want[3],
+			 r->made ? " (a texture the sampler refuses)" : "");
 }
 
 int main(void)
 {
-	FILE *fp = fopen(GOLDEN_TEX_FILE, "r");
-	char line[512], head[256] = "", cur[256] = "";
 	struct tap t = { 0 };
-	struct texture tex = { 0 };
-	int have = 0, lines = 0, bad = 0;
+	struct reader r = { .g = { .t = &t, .todo = todo_reason } };
 
 	printf("TAP version 13\n");
-	if (!fp) {
-		tap_ok(&t, 0, "open %s", GOLDEN_TEX_FILE);
-		return tap_done(&t);
-	}
-	while (fgets(line, sizeof(line), fp)) {
-		char fmt[8], filter[8], addr[8], read[8];
-		int ch, w, h, d, norm, srgb, dim, used;
-		uint32_t x, y, z, want[4], got[4];
-		float c[3];
-		char *arrow = strstr(line, " x=");
-
-		if (strncmp(line, "tex ", 4) || !arrow || !strstr(line, "->"))
-			continue;
-		snprintf(head, sizeof(head), "%.*s", (int)(arrow - line), line);
-		if (sscanf(line, "tex %7s %d %d %d %d filter=%7[a-z] addr=%7[a-z] read=%7[a-z] norm=%d srgb=%d dim=%d%n",
-			   fmt, &ch, &w, &h, &d, filter, addr, read, &norm,
-			   &srgb, &dim, &used) != 11 ||
-		    sscanf(arrow, " x=%x y=%x z=%x -> %x %x %x %x", &x, &y, &z,
-			   &want[0], &want[1], &want[2], &want[3]) != 7)
-			continue;
-		if (dim < 1)
-			continue;	/* linear memory: not recorded */
-		if (strcmp(head, cur)) {
-			if (have)
-				verdict(&t, cur, lines, bad);
-			free(tex.mem);
-			tex.mem = NULL;
-			strcpy(cur, head);
-			have = 1;
-			lines = bad = 0;
-			if (make_texture(&tex, fmt, ch, w, h, d, filter, addr,
-					 read, norm, srgb, dim)) {
-				tap_ok(&t, 0, "%s: a texture the sampler takes", cur);
-				have = 0;
-			}
-		}
-		if (!have)
-			continue;
-		c[0] = as_float(x);
-		c[1] = as_float(y);
-		c[2] = as_float(z);
-		lines++;
-		memset(got, 0, sizeof(got));
-		if (vgpu_tex_sample(&tex.d, host_read, &tex, c,
-				    (int)as_float(z), got) ||
-		    memcmp(got, want, sizeof(got))) {
-			/* TEX_GOLDEN_ALL=1: every difference, not the first */
-			if (!bad++ || getenv("TEX_GOLDEN_ALL"))
-				tap_diag("%s x=%g y=%g z=%g: %08x %08x %08x %08x, H100 %08x %08x %08x %08x",
-					 cur, c[0], c[1], c[2], got[0], got[1],
-					 got[2], got[3], want[0], want[1],
-					 want[2], want[3]);
-		}
-	}
-	if (have)
-		verdict(&t, cur, lines, bad);
-	free(tex.mem);
-	fclose(fp);
-	pair_lines(&t, GOLDEN_TEXFID_FILE);
+	golden_each_line(&r.g, GOLDEN_TEX_FILE, tex_line, &r);
+	free(r.tex.mem);
+	golden_each_line(&r.g, GOLDEN_TEXFID_FILE, pair_line, &r);
+	golden_each_line(&r.g, GOLDEN_TEXREST_FILE, pair_line, &r);
 	printf("1..%d\n", t.n);
-	tap_diag("%d cases TODO (not bit-identical yet): TAP known failures", todo_cases);
+	tap_diag("%d cases TODO (not bit-identical yet): TAP known failures",
+		 r.g.todo_cases);
 	return tap_done(&t);
 }

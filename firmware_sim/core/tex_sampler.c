@@ -17,8 +17,12 @@
  * the edge, or border (outside: the border colour).  Float texels are
  * weighted as floats (halves rounded to a half, ties away), normalized
  * integers in 16-bit fixed point, sRGB codes decoded through the H100's
- * table.  Layered textures clamp an unsigned layer index to a resource
- * view's range; layers past the array read zeros.
+ * table and filtered in block floating point (srgb_sum()).  The level of
+ * detail comes from the footprint of the gradients (footprint(),
+ * aniso_lod()); with anisotropy on, the blend of two levels is narrowed
+ * (aniso_blend()) but one sample is taken, at the centre.  Layered
+ * textures clamp an unsigned layer index to a resource view's range;
+ * layers past the array read zeros.
  */
 #include <math.h>
 #include <string.h>
@@ -421,8 +425,12 @@ struct accum {
 	double h[4];	/* half texels: summed exactly */
 	int64_t fx[4];
 	int fixed;
-	int srgb;	/* colour channels: sRGB decoded, summed in h[] */
+	int srgb;	/* colour channels: sRGB decoded (srgb_sum()) */
 	int32_t one;	/* the fixed point's 1.0 */
+	/* sRGB: the decoded colour texels and their weights, up to 8 */
+	unsigned int n;
+	uint32_t srgb_w[8];
+	float srgb_v[8][3];
 };
 
 
@@ -459,8 +467,9 @@ static void accum_add(struct accum *a, uint32_t weight, const uint32_t v[4])
 	for (unsigned int k = 0; k < 4; k++) {
 		if (a->srgb && k < 3) {
 			/* the fixed point of a u8 is b * 257 */
-			a->h[k] += (double)weight *
-				   srgb_decode((uint32_t)v[k] / 257);
+			if (a->n < 8)
+				a->srgb_v[a->n][k] =
+					srgb_decode((uint32_t)v[k] / 257);
 		} else if (a->fixed) {
 			a->fx[k] += (int64_t)weight * (int32_t)v[k];
 		} else {
@@ -469,6 +478,43 @@ static void accum_add(struct accum *a, uint32_t weight, const uint32_t v[4])
 			a->h[k] += (double)weight * f;
 		}
 	}
+	if (a->srgb && a->n < 8)
+		a->srgb_w[a->n++] = weight;
+}
+
+/*
+ * The sum of colour channel @k of sRGB texels, in 1/256: the decoded
+ * texels are aligned to the exponent of the footprint's largest (block
+ * floating point), keeping 8 significant bits of it, the others cut
+ * (towards zero) to the same step, then weighted exactly.  A largest
+ * texel of 15/16 of its binade or more counts in the next binade (as if
+ * its exponent were taken after rounding it to 3 significant bits).
+ * The H100's sweeps show it: code 64 (0.05126953125, 52.5 steps of
+ * 2^-10) filtered with code 128 (0.2158203125, exponent 2^-3) counts as
+ * 52 steps, 0.05078125, at every weight but 0; code 128 with code 247
+ * (0.9296875) counts 55 steps of 2^-8, with code 248 (0.9375) 27 steps
+ * of 2^-7; two texels of one code filter to the code's own value
+ * (probe_texfid, probe_texrest: 10 of 10 two-code sweeps, 8900 of 8960
+ * blends, all 80 2D fetches of probe_tex).
+ */
+static double srgb_sum(const struct accum *a, unsigned int k)
+{
+	float mx = 0.0f;
+	double step, sum = 0.0;
+	int e;
+
+	for (unsigned int i = 0; i < a->n; i++)
+		if (a->srgb_w[i] && a->srgb_v[i][k] > mx)
+			mx = a->srgb_v[i][k];
+	if (mx == 0.0f)
+		return 0.0;
+	if (frexpf(mx, &e) >= 0.9375f)	/* mx in [2^(e-1), 2^e) */
+		e++;	/* 15/16 of the binade or more: the next */
+	step = ldexp(1.0, e - 8);
+	for (unsigned int i = 0; i < a->n; i++)
+		sum += (double)a->srgb_w[i] *
+		       floor(a->srgb_v[i][k] / step) * step;
+	return sum;
 }
 
 static void accum_result(const struct vgpu_tex_desc *d,
@@ -479,15 +525,12 @@ static void accum_result(const struct vgpu_tex_desc *d,
 	for (unsigned int k = 0; k < 4; k++) {
 		if (a->srgb && k < 3) {
 			/*
-			 * Decoded texels filtered exactly and the sum rounded
-			 * to a half (11 significant bits, ties away from
-			 * zero): 3 of probe_texfid's 4 two-code sweeps
-			 * bit-identical so.  The 4th shows that the filter
-			 * decodes some codes one table step lower than a
-			 * point sample does (64: 0.05078125, not
-			 * 0.05126953125); that table is not recorded.
+			 * The aligned texels' sum rounded to a half (11
+			 * significant bits, ties away from zero): all of
+			 * probe_texfid's 4 two-code sweeps bit-identical
+			 * so, 8900 of probe_texrest's 8960 blends.
 			 */
-			r[k] = half_ties_away(a->h[k] / 256.0);
+			r[k] = half_ties_away(srgb_sum(a, k) / 256.0);
 		} else if (a->fixed) {
 			/*
 			 * Round to the fixed point (ties up), then to
@@ -692,15 +735,54 @@ static const uint8_t log2_tab[256] = {
 };
 
 /*
- * A gradient's length in texels, as the H100 approximates it: the largest
+ * A vector's length in texels, as the H100 approximates it: the largest
  * component plus 11/32 of the others (probe_texfid's gradxy sweep: all
- * 136 vectors; (1, 1) is 1.34375, not sqrt 2).  The level of detail
- * takes the longer of dP/dx and dP/dy - except that the H100 makes
- * (1, 1) with (-1, 1) 1.375 long, which this does not model.
+ * 136 vectors; (1, 1) is 1.34375, not sqrt 2).
  */
-static float grad_length(float mx, float rest)
+static double approx_length(const double v[3], unsigned int dims)
 {
-	return mx + 0.34375f * rest;
+	double mx = 0.0, sum = 0.0;
+
+	for (unsigned int i = 0; i < dims; i++) {
+		mx = fmax(mx, fabs(v[i]));
+		sum += fabs(v[i]);
+	}
+	return mx + 0.34375 * (sum - mx);
+}
+
+/* @x cut (towards zero) to 10 significant bits, as a gradient is taken. */
+static double grad_bits(double x)
+{
+	int e;
+
+	if (x == 0.0 || !isfinite(x))
+		return x;
+	frexp(x, &e);
+	return trunc(ldexp(x, 10 - e)) * ldexp(1.0, e - 10);
+}
+
+/*
+ * The footprint's size in texels from the two gradients dP/dx and dP/dy
+ * (in texels of level 0, components cut to 10 significant bits): the
+ * longer of the two, or 11/16 of the longer of their sum and difference
+ * if that is more - an approximation of the major axis of the
+ * parallelogram they span, which takes parallel gradients as their sum
+ * and (1, 1) with (-1, 1) as 1.375 (probe_texrest's grad2 sweep with
+ * maxAnisotropy 0: 783 of 804 pairs exact, the rest one step of 1/256
+ * off in log2).
+ */
+static double footprint(const double dx[3], const double dy[3],
+			unsigned int dims)
+{
+	double s[3] = { 0, 0, 0 }, t[3] = { 0, 0, 0 }, len;
+
+	for (unsigned int i = 0; i < dims; i++) {
+		s[i] = dx[i] + dy[i];
+		t[i] = dx[i] - dy[i];
+	}
+	len = fmax(approx_length(dx, dims), approx_length(dy, dims));
+	return fmax(len, 0.6875 * fmax(approx_length(s, dims),
+					approx_length(t, dims)));
 }
 
 /* log2 of a gradient length @g as the H100 takes it (log2_tab). */
@@ -718,11 +800,32 @@ static float grad_log2(float g)
 }
 
 /*
- * The level of detail of @req: LEVEL's lod, GRAD's log2 of the largest
- * gradient component in texels of level 0 (not the Euclidean length: the
- * H100 takes level 0 for gradients (1, 1) and (-1, 1)), AUTO's 0 (a compute kernel has no
- * quads to take derivatives from; the H100 samples level 0), then the
- * bias and the clamps.
+ * The level of detail under maxAnisotropy @aniso, from the footprint's
+ * log2 @major and the area @det of the gradients' parallelogram: the
+ * minor axis, area / major (log2s subtracted, both from the table, and
+ * at most the major), or the major over @aniso if that is more - the
+ * level the anisotropic samples are taken from (probe_texrest's grad2
+ * sweep with maxAnisotropy 2, 4 and 16: 2342 of 2412 pairs exact, the
+ * rest 1/256 off before the blend's remap).  Where the H100 places its
+ * samples along the major axis is not modelled: vGPU takes one sample
+ * at the centre, at this level.
+ */
+static float aniso_lod(float major, double det, uint32_t aniso)
+{
+	float minor = grad_log2((float)det) - major;
+
+	if (aniso > 16)
+		aniso = 16;
+	if (minor > major)
+		minor = major;
+	return fmaxf(major - grad_log2((float)aniso), minor);
+}
+
+/*
+ * The level of detail of @req: LEVEL's lod, GRAD's log2 of the
+ * footprint(), AUTO's 0 (a compute kernel has no quads to take
+ * derivatives from; the H100 samples level 0), then the bias and the
+ * clamps.
  */
 static float level_of_detail(const struct vgpu_tex_desc *d,
 			     const struct vgpu_tex_request *req)
@@ -733,20 +836,16 @@ static float level_of_detail(const struct vgpu_tex_desc *d,
 		lod = req->lod;
 	} else if (req->lod_kind == VGPU_TEX_LOD_GRAD) {
 		const uint32_t size[3] = { d->width, d->height, d->depth };
-		float mx[2] = { 0, 0 }, sum[2] = { 0, 0 };
+		double dx[3] = { 0, 0, 0 }, dy[3] = { 0, 0, 0 };
 
 		for (unsigned int dim = 0; dim < d->dims; dim++) {
-			float sx = fabsf(req->dpdx[dim] * (float)size[dim]);
-			float sy = fabsf(req->dpdy[dim] * (float)size[dim]);
-
-			mx[0] = fmaxf(mx[0], sx);
-			mx[1] = fmaxf(mx[1], sy);
-			sum[0] += sx;
-			sum[1] += sy;
+			dx[dim] = grad_bits((double)req->dpdx[dim] * size[dim]);
+			dy[dim] = grad_bits((double)req->dpdy[dim] * size[dim]);
 		}
-		/* each gradient's length: grad_length(), the longer one */
-		lod = grad_log2(fmaxf(grad_length(mx[0], sum[0] - mx[0]),
-				      grad_length(mx[1], sum[1] - mx[1])));
+		lod = grad_log2((float)footprint(dx, dy, d->dims));
+		if (d->max_aniso >= 2 && d->dims == 2)
+			lod = aniso_lod(lod, fabs(dx[0] * dy[1] - dx[1] * dy[0]),
+					d->max_aniso);
 	}
 	lod += d->lod_bias;
 	if (lod > d->max_lod)
@@ -894,6 +993,44 @@ static int cube_seamless(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 	return 0;
 }
 
+/*
+ * The weight of the next level (in 1/256) for a level-of-detail fraction
+ * @f (in 1/256) under maxAnisotropy @aniso.  With anisotropy on, the
+ * H100 narrows the band where two levels are blended (as drivers'
+ * "trilinear optimization" does): the blend rises with slope s from
+ * c = floor(128 (1 - 1/s)), floor(s (f - c)), clamped to [0, 256]:
+ *
+ *   aniso 0, 1: s = 1 (plain trilinear)        256 +        ____
+ *   aniso 2, 3: s = 3/2, c = 42                    |       /
+ *   aniso 4-7:  s = 7/4, c = 54                    |      / s
+ *   aniso 8+:   s = 2,   c = 64                    |     /
+ *                                                0 +____/
+ *                                                  0    c     256 f
+ *
+ * (tests/golden/probe_texrest.h100.txt, "remap" lines: every fraction of
+ * two levels, aniso 0-6 and 8-16 even, all 6156 bit-identical.)
+ */
+static unsigned int aniso_blend(uint32_t aniso, unsigned int f)
+{
+	unsigned int num = 1, den = 1, c;
+	int w;
+
+	if (aniso >= 8) {
+		num = 2;
+	} else if (aniso >= 4) {
+		num = 7;
+		den = 4;
+	} else if (aniso >= 2) {
+		num = 3;
+		den = 2;
+	}
+	c = 128 * (num - den) / num;
+	w = (int)num * ((int)f - (int)c);
+	/* floor division: w may be negative */
+	w = w >= 0 ? w / (int)den : -((-w + (int)den - 1) / (int)den);
+	return w < 0 ? 0 : w > 256 ? 256 : (unsigned int)w;
+}
+
 int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 		   void *opaque, const struct vgpu_tex_request *req,
 		   uint32_t out[4])
@@ -954,7 +1091,13 @@ int vgpu_tex_fetch(const struct vgpu_tex_desc *d, vgpu_tex_read_fn read,
 	 * as one filter's (as the third dimension of a 3D texture).
 	 */
 	l0 = (unsigned int)floorf(lod);
-	wl = (unsigned int)floorf((lod - (float)l0) * 256.0f);
+	wl = aniso_blend(d->max_aniso,
+			 (unsigned int)floorf((lod - (float)l0) * 256.0f));
+	if (wl == 256) {
+		/* the remap ran into the next level: all of it */
+		l0++;
+		wl = 0;
+	}
 	if (!wl || l0 + 1 >= levels)
 		return sample_one(d, read, opaque, l0, req->c, req->layer,
 				  req->offset, out);

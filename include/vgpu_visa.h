@@ -476,6 +476,22 @@ enum visa_bar_cluster_op { VISA_BAR_CLUSTER_ARRIVE = 0,
 			   VISA_BAR_CLUSTER_WAIT };
 
 /*
+ * Sub-operations of VISA_OP_STACK: the thread's dynamic stack (PTX
+ * alloca, stacksave, stackrestore).  Its pointer starts at the top of the
+ * thread's local window (the launch's local size) and grows down, towards
+ * the call frames that grow up from 0; a call restores it when the callee
+ * returns, which frees what the callee allocated.  Addresses are LOCAL
+ * (absolute in the thread's window, as MOVA LOCAL gives them).
+ */
+enum visa_stack {
+	VISA_STACK_ALLOCA = 0,	/* d = sp = (sp - a) rounded down to imm
+				 * (a power of 2, at least 8) */
+	VISA_STACK_SAVE,	/* d = sp */
+	VISA_STACK_RESTORE,	/* sp = a */
+	VISA_STACK_COUNT
+};
+
+/*
  * Opcodes.  include/vgpu_visa_ops.h is the table of them: one line per
  * opcode with its name, the operands it reads and writes, what type2
  * means for it, the validator's rules, the interpreter's handler and a

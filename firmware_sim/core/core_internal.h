@@ -108,6 +108,8 @@ struct frame {
 	uint32_t reg_base;	/* row of the caller's window */
 	uint32_t pred_base;
 	uint32_t fp;		/* caller's local frame base */
+	bool dsp_live;		/* the caller's dynamic stack (exec_stack.c) */
+	uint32_t dsp[WARP_SIZE];
 };
 
 enum warp_state { WARP_RUNNABLE, WARP_AT_BARRIER, WARP_DONE };
@@ -137,6 +139,13 @@ struct warp {
 	uint32_t rs_n, rs_cap;
 	struct frame *frames;
 	uint32_t nframes, frames_cap;
+
+	/*
+	 * The dynamic stack pointer of each lane (alloca, exec_stack.c);
+	 * until @dsp_live every lane's is the top of its local window.
+	 */
+	bool dsp_live;
+	uint32_t dsp[WARP_SIZE];
 
 	/*
 	 * The tensor-core staging slots (include/vgpu_mma.h): allocated by
@@ -446,6 +455,9 @@ int exec_mma(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_misc(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_printf(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_assert(struct warp *w, const struct dinsn *in, uint32_t mask);
+/* exec_stack.c: alloca, stacksave, stackrestore */
+int exec_stack(struct warp *w, const struct dinsn *in, uint32_t mask);
+uint32_t stack_lowest(const struct warp *w, uint32_t lanes);
 int block_barrier(struct warp *w, const struct dinsn *in, uint32_t mask);
 /* exec_cluster.c: clusters, DSMEM, %envreg */
 int exec_cluster(struct warp *w, const struct dinsn *in, uint32_t pc,

@@ -125,7 +125,7 @@ $(foreach t,$(patsubst umd/ptx/tests/%.c,%,$(PTX_TEST_SRCS)),\
 PTX_CORE_TESTS := test_ptx_exec test_ptx_video test_ptx_shared test_ptx_mma \
 	test_ptx_mma_ext \
 	test_ptx_async test_ptx_gaps test_ptx_coop test_ptx_tex test_ptx_cdp \
-	test_ptx_hints test_ptx_brx test_ptx_tma
+	test_ptx_hints test_ptx_brx test_ptx_tma test_ptx_stack
 $(foreach t,$(PTX_CORE_TESTS),$(OBJ)/umd/ptx/tests/$(t).o \
 		$(OBJ)/san/umd/ptx/tests/$(t).o): \
 	PTX_TEST_CFLAGS += -Itests/lib -Ifirmware_sim/core

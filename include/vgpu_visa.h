@@ -688,8 +688,15 @@ struct visa_printf_record {
 	uint32_t size;		/* bytes of the whole record */
 	uint32_t format_len;	/* bytes of the format, including the NUL */
 	uint32_t args_size;	/* bytes of the argument block */
-	uint32_t thread_flat;	/* printing thread's flat id (informative) */
+	uint32_t thread_flat;	/* printing thread's flat id (informative),
+				 * with VISA_PRINTF_STDERR */
 };
+
+/*
+ * thread_flat's top bit: the record is a failed assert's line, which the
+ * host prints on stderr (CUDA's place for it); printf's go to stdout.
+ */
+#define VISA_PRINTF_STDERR	(1u << 31)
 
 /* The layout is ABI: catch accidental changes at compile time. */
 #if !defined(__cplusplus) && __STDC_VERSION__ >= 201112L

@@ -528,13 +528,19 @@ static int exec_class_call(struct warp *w, const struct dinsn *in,
 	return do_call(w, in, pc, mask) ? EXEC_FAULT : EXEC_CONTROL;
 }
 
+/* Lanes @lanes end their threads (EXIT, a failed assert). */
+void warp_exit_lanes(struct warp *w, uint32_t lanes)
+{
+	cluster_lanes_exit(w, lanes);	/* before they leave w->live */
+	w->live &= ~lanes;
+	remove_lanes(w, lanes, false);
+}
+
 static int exec_class_exit(struct warp *w, const struct dinsn *in,
 			   uint32_t pc, uint32_t mask)
 {
 	(void)in, (void)pc;
-	cluster_lanes_exit(w, mask);	/* before they leave w->live */
-	w->live &= ~mask;
-	remove_lanes(w, mask, false);
+	warp_exit_lanes(w, mask);
 	return EXEC_CONTROL;
 }
 

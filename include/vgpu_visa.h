@@ -476,6 +476,22 @@ enum visa_bar_cluster_op { VISA_BAR_CLUSTER_ARRIVE = 0,
 			   VISA_BAR_CLUSTER_WAIT };
 
 /*
+ * Sub-operations of VISA_OP_STACK: the thread's dynamic stack (PTX
+ * alloca, stacksave, stackrestore).  Its pointer starts at the top of the
+ * thread's local window (the launch's local size) and grows down, towards
+ * the call frames that grow up from 0; a call restores it when the callee
+ * returns, which frees what the callee allocated.  Addresses are LOCAL
+ * (absolute in the thread's window, as MOVA LOCAL gives them).
+ */
+enum visa_stack {
+	VISA_STACK_ALLOCA = 0,	/* d = sp = (sp - a) rounded down to imm
+				 * (a power of 2, at least 8) */
+	VISA_STACK_SAVE,	/* d = sp */
+	VISA_STACK_RESTORE,	/* sp = a */
+	VISA_STACK_COUNT
+};
+
+/*
  * Opcodes.  include/vgpu_visa_ops.h is the table of them: one line per
  * opcode with its name, the operands it reads and writes, what type2
  * means for it, the validator's rules, the interpreter's handler and a
@@ -672,8 +688,15 @@ struct visa_printf_record {
 	uint32_t size;		/* bytes of the whole record */
 	uint32_t format_len;	/* bytes of the format, including the NUL */
 	uint32_t args_size;	/* bytes of the argument block */
-	uint32_t thread_flat;	/* printing thread's flat id (informative) */
+	uint32_t thread_flat;	/* printing thread's flat id (informative),
+				 * with VISA_PRINTF_STDERR */
 };
+
+/*
+ * thread_flat's top bit: the record is a failed assert's line, which the
+ * host prints on stderr (CUDA's place for it); printf's go to stdout.
+ */
+#define VISA_PRINTF_STDERR	(1u << 31)
 
 /* The layout is ABI: catch accidental changes at compile time. */
 #if !defined(__cplusplus) && __STDC_VERSION__ >= 201112L

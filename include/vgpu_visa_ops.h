@@ -42,6 +42,7 @@
  *                           include/vgpu_visa_tex.h)
  *          cdp              dynamic parallelism: device-side launches
  *                           (exec_cdp.c, include/vgpu_visa_cdp.h)
+ *          stack            the dynamic stack: alloca (exec_stack.c)
  *          nop, membar, sreg, branch, call, ret, exit, trap, brkpt,
  *          yield            one instruction each
  * d .. pa  the operand slots: GPRs d, a, b, c, e; predicates pd, pa
@@ -252,4 +253,5 @@ VISA_OP(SUST,       "sust",       tex,     _, R, _, _, _, _, _, _,        X,   _
 VISA_OP(SURED,      "sured",      tex,     _, R, R, _, _, _, _, _,        X,   _,      VISA_ATOM_XOR,         "atomically combine b into the element of surface a at the staged coordinates (sub: add, min, max, and, or)")
 VISA_OP(CDP,        "cdp",        cdp,     W, r, r, _, _, _, _, _,        X,   _,      VISA_CDP_COUNT - 1,    "dynamic parallelism sub (enum visa_cdp): PSIZE d = params of kernel a; LAUNCH d = error of descriptor a into stream b; GET/PEEK/SET_ERROR the lane's last error")
 VISA_OP(TMA,        "cp.async.bulk.tensor", async, _, R, R, r, r, _, _, SP_READ, X, _, VISA_TMA_COUNT - 1, "tensor memory accelerator sub (enum visa_tma): box of map b (space type2) at the staged coordinates <-> shared a; LOAD: complete_tx on mbarrier c")
+VISA_OP(STACK,      "stack",      stack,   w, r, _, _, _, _, _, _,        X,   _,      VISA_STACK_COUNT - 1,  "the thread's dynamic stack, sub (enum visa_stack): ALLOCA d = local address of a bytes aligned to imm, freed at return; SAVE d = stack pointer; RESTORE stack pointer = a")
 #endif /* VISA_OP */

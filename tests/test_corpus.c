@@ -784,6 +784,29 @@ static void test_local_arrays(void)
 
 /* ---- printf, assert, constant memory, linking ----------------------------------- */
 
+/*
+ * Threads whose assert holds run on to their store after others of the
+ * same warp and block failed; the failing ones end at the assert.
+ */
+static void check_store_runs_on(struct tg_module *m, uint64_t dv)
+{
+	struct vgpu_core_fault f;
+	uint64_t dout = tg_alloc(&gpu, 64 * 4);
+	int *o = tg_host(&gpu, dout), ok = 1, r;
+	struct pbuf p = { 0 };
+
+	memset(o, 0, 64 * 4);
+	p_u64(&p, dv);
+	p_u64(&p, dout);
+	r = tg_launch(&gpu, m, "check_store", (uint32_t[3]){ 1, 1, 1 },
+		      (uint32_t[3]){ 64, 1, 1 }, 0, p.b, p.n, &f);
+	for (int i = 0; i < 64; i++)
+		ok &= o[i] == (i < 5);
+	tap_ok(&t, r == 1 && f.kind == VISA_FAULT_ASSERT && ok,
+	       "threads that pass an assert run on, failing ones stop there");
+	free(tg_printf_output(&gpu, NULL));
+}
+
 static void test_printf_assert(void)
 {
 	struct tg_module m;
@@ -818,6 +841,30 @@ static void test_printf_assert(void)
 		      "Assertion `v[threadIdx.x] < 5` failed."),
 	       "assert() fails with a fault naming the thread and condition "
 	       "(%s)", f.message);
+	/* one line per failing thread, threads 5..63 (as the H100 prints) */
+	out = tg_printf_output(&gpu, NULL);
+	{
+		int lines = 0, once = 1;
+		char want_line[96];
+
+		for (const char *p = out; p && (p = strstr(p, "Assertion"));
+		     p++)
+			lines++;
+		for (int i = 0; i < 64; i++) {
+			const char *at;
+
+			snprintf(want_line, sizeof(want_line),
+				 "thread: [%d,0,0] Assertion", i);
+			at = out ? strstr(out, want_line) : NULL;
+			once &= (i >= 5) == (at != NULL);
+			once &= !at || !strstr(at + 1, want_line);
+		}
+		tap_ok(&t, lines == 59 && once,
+		       "a failed assert prints one line per failing thread "
+		       "(%d lines)", lines);
+	}
+	free(out);
+	check_store_runs_on(&m, dv);
 	tg_unload(&m);
 }
 

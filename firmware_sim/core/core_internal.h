@@ -108,6 +108,8 @@ struct frame {
 	uint32_t reg_base;	/* row of the caller's window */
 	uint32_t pred_base;
 	uint32_t fp;		/* caller's local frame base */
+	bool dsp_live;		/* the caller's dynamic stack (exec_stack.c) */
+	uint32_t dsp[WARP_SIZE];
 };
 
 enum warp_state { WARP_RUNNABLE, WARP_AT_BARRIER, WARP_DONE };
@@ -137,6 +139,13 @@ struct warp {
 	uint32_t rs_n, rs_cap;
 	struct frame *frames;
 	uint32_t nframes, frames_cap;
+
+	/*
+	 * The dynamic stack pointer of each lane (alloca, exec_stack.c);
+	 * until @dsp_live every lane's is the top of its local window.
+	 */
+	bool dsp_live;
+	uint32_t dsp[WARP_SIZE];
 
 	/*
 	 * The tensor-core staging slots (include/vgpu_mma.h): allocated by
@@ -311,6 +320,15 @@ struct grid {
 	vgpu_core_done_fn done;
 	void *done_arg;
 	struct vgpu_core_fault fault;
+	/*
+	 * The first failed assert, kept apart from @fault: a failed assert
+	 * ends only its own threads, the grid runs on (so every failing
+	 * thread prints its line, as on an H100 where the trap reaches the
+	 * host after the other warps got there), and grid_complete() makes
+	 * it the grid's fault unless another fault stopped the grid first.
+	 */
+	atomic_int asserted;
+	struct vgpu_core_fault assert_fault;
 	struct cdp_grid *cdp;		/* device-side launches (exec_cdp.c) */
 	uint64_t param_copy[];		/* the kernel's parameter bytes */
 };
@@ -365,6 +383,12 @@ void reg_init_zero(const struct mfunc *f, uint64_t *regs);
 void core_record_fault(struct grid *g, const struct warp *w, int lane,
 		       uint32_t pc, uint32_t kind, uint64_t addr,
 		       const char *msg);
+/*
+ * fault.c: keep @g's first failed assert (grid_complete() makes it the
+ * fault); true if this was the first
+ */
+bool core_record_assert(struct grid *g, const struct warp *w, int lane,
+			uint32_t pc, const char *msg);
 
 /* warp.c: run up to @quantum instructions.  Returns an enum run_result. */
 enum run_result { RUN_YIELD, RUN_BARRIER, RUN_DONE, RUN_FAULT };
@@ -384,6 +408,7 @@ bool warp_settle(struct warp *w);
 int warp_init(struct warp *w, struct block *b, uint32_t warp_id);
 void warp_release(struct warp *w);
 void warp_thread_idx(const struct warp *w, int lane, uint32_t tid[3]);
+void warp_exit_lanes(struct warp *w, uint32_t lanes);
 
 /* Status codes of executing one instruction. */
 enum exec_status {
@@ -446,6 +471,9 @@ int exec_mma(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_misc(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_printf(struct warp *w, const struct dinsn *in, uint32_t mask);
 int exec_assert(struct warp *w, const struct dinsn *in, uint32_t mask);
+/* exec_stack.c: alloca, stacksave, stackrestore */
+int exec_stack(struct warp *w, const struct dinsn *in, uint32_t mask);
+uint32_t stack_lowest(const struct warp *w, uint32_t lanes);
 int block_barrier(struct warp *w, const struct dinsn *in, uint32_t mask);
 /* exec_cluster.c: clusters, DSMEM, %envreg */
 int exec_cluster(struct warp *w, const struct dinsn *in, uint32_t pc,

@@ -54,16 +54,12 @@ const struct visa_line *core_find_line(const struct vgpu_module *m,
 	return lo ? &m->lines[lo - 1] : NULL;
 }
 
-void core_record_fault(struct grid *g, const struct warp *w, int lane,
-		       uint32_t pc, uint32_t kind, uint64_t addr,
-		       const char *msg)
+static void fill_fault(struct vgpu_core_fault *f, struct grid *g,
+		       const struct warp *w, int lane, uint32_t pc,
+		       uint32_t kind, uint64_t addr, const char *msg)
 {
-	struct vgpu_core_fault *f = &g->fault;
 	const struct visa_line *ln;
-	int expected = 0;
 
-	if (!atomic_compare_exchange_strong(&g->faulted, &expected, 1))
-		return;		/* only the first fault is kept */
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
 	f->kernel = g->l->kernel;
@@ -81,6 +77,29 @@ void core_record_fault(struct grid *g, const struct warp *w, int lane,
 		}
 	}
 	snprintf(f->message, sizeof(f->message), "%s", msg ? msg : "");
+}
+
+void core_record_fault(struct grid *g, const struct warp *w, int lane,
+		       uint32_t pc, uint32_t kind, uint64_t addr,
+		       const char *msg)
+{
+	int expected = 0;
+
+	if (!atomic_compare_exchange_strong(&g->faulted, &expected, 1))
+		return;		/* only the first fault is kept */
+	fill_fault(&g->fault, g, w, lane, pc, kind, addr, msg);
+}
+
+bool core_record_assert(struct grid *g, const struct warp *w, int lane,
+			uint32_t pc, const char *msg)
+{
+	int expected = 0;
+
+	if (!atomic_compare_exchange_strong(&g->asserted, &expected, 1))
+		return false;	/* only the first assert is kept */
+	fill_fault(&g->assert_fault, g, w, lane, pc, VISA_FAULT_ASSERT, 0,
+		   msg);
+	return true;
 }
 
 int exec_bad(struct warp *w, const struct dinsn *in, uint32_t mask)

@@ -20,6 +20,11 @@ void grid_complete(struct vgpu_core *core, struct grid *g)
 	int stop = atomic_load(&g->stop);
 	struct vgpu_core_fault *f = &g->fault;
 
+	/* a failed assert is the fault unless another one stopped the grid */
+	if (!atomic_load(&g->faulted) && atomic_load(&g->asserted)) {
+		*f = g->assert_fault;
+		atomic_store(&g->faulted, 1);
+	}
 	if (!atomic_load(&g->faulted) && stop != GRID_RUN) {
 		memset(f, 0, sizeof(*f));
 		f->kind = stop == GRID_TIMEOUT ? VISA_FAULT_TIMEOUT :

@@ -6,7 +6,9 @@
  * copied out of device memory) and appends it to the context's printf FIFO
  * in device memory, reserving space with a compare-and-swap on the FIFO's
  * "used" counter so SMs never overwrite each other.  A record that does
- * not fit is dropped and counted.  ASSERTFAIL turns into a fault record.
+ * not fit is dropped and counted.  ASSERTFAIL writes CUDA's line for each
+ * failing lane the same way (for stderr), ends those lanes, and keeps the
+ * first as the grid's assert fault.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,29 +186,83 @@ int exec_printf(struct warp *w, const struct dinsn *in, uint32_t mask)
 	return ret;
 }
 
+/*
+ * A failed assert's line as a record of its own: the text is the format
+ * (each '%' doubled, so the host prints it as it is), with no arguments,
+ * marked VISA_PRINTF_STDERR.  A full FIFO drops it, as it drops printf.
+ */
+static int lane_assert_line(struct warp *w, uint32_t pc, int lane,
+			    const char *text, struct rec *r)
+{
+	struct visa_printf_record h = { 0 };
+	char fmt[2 * 512 + 2];
+	uint32_t n = 0;
+
+	for (const char *p = text; *p && n < sizeof(fmt) - 3; p++) {
+		if (*p == '%')
+			fmt[n++] = '%';
+		fmt[n++] = *p;
+	}
+	fmt[n++] = '\n';
+	fmt[n] = '\0';
+	r->len = 0;
+	h.format_len = n + 1;
+	h.thread_flat = (w->warp_id * WARP_SIZE + (uint32_t)lane) |
+			VISA_PRINTF_STDERR;
+	if (rec_put(r, &h, sizeof(h)) || rec_put(r, fmt, n + 1) ||
+	    rec_pad8(r))
+		return -2;
+	h.size = (uint32_t)r->len;
+	memcpy(r->buf, &h, sizeof(h));
+	return fifo_append(w, pc, lane, r);
+}
+
+/*
+ * __assertfail: each failing lane prints CUDA's line (into the printf
+ * FIFO, for the host's stderr) and ends; the first failure of the grid
+ * becomes its fault when the grid completes (grid.c).
+ */
 int exec_assert(struct warp *w, const struct dinsn *in, uint32_t mask)
 {
-	int lane = __builtin_ctz(mask);
 	uint32_t pc = pc_of(w, in);
+	const uint64_t *A = src_row(w, in, 0, in->a);
+	const uint64_t *B = src_row(w, in, 1, in->b);
+	const uint64_t *C = src_row(w, in, 2, in->c);
+	const uint64_t *E = src_row(w, in, 3, in->e);
 	char msg[128], file[96], func[96], text[512];
-	uint32_t line = (uint32_t)src_row(w, in, 2, in->c)[lane];
-	uint32_t tid[3];
+	struct rec r = { 0 };
+	int ret = EXEC_CONTROL;
 
-	/* Strings that cannot be read are reported as such, not as faults. */
-	if (mem_read_string(w, pc, lane, src_row(w, in, 0, in->a)[lane], msg,
-			    sizeof(msg), NULL) ||
-	    mem_read_string(w, pc, lane, src_row(w, in, 1, in->b)[lane], file,
-			    sizeof(file), NULL) ||
-	    mem_read_string(w, pc, lane, src_row(w, in, 3, in->e)[lane], func,
-			    sizeof(func), NULL))
-		return EXEC_FAULT;	/* the read recorded its own fault */
-	warp_thread_idx(w, lane, tid);
-	/* Word for word what CUDA prints for a failed device assert. */
-	snprintf(text, sizeof(text),
-		 "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.",
-		 file, line, func, w->blk->idx[0], w->blk->idx[1],
-		 w->blk->idx[2], tid[0], tid[1], tid[2], msg);
-	core_record_fault(w->blk->g, w, lane, pc, VISA_FAULT_ASSERT, 0, text);
-	w->blk->g->fault.assert_line = line;
-	return EXEC_FAULT;
+	for (int lane = 0; lane < WARP_SIZE; lane++) {
+		uint32_t line = (uint32_t)C[lane], tid[3];
+
+		if (!((mask >> lane) & 1))
+			continue;
+		/* a string that cannot be read is a fault of its own */
+		if (mem_read_string(w, pc, lane, A[lane], msg, sizeof(msg),
+				    NULL) ||
+		    mem_read_string(w, pc, lane, B[lane], file, sizeof(file),
+				    NULL) ||
+		    mem_read_string(w, pc, lane, E[lane], func, sizeof(func),
+				    NULL)) {
+			ret = EXEC_FAULT;	/* the read recorded it */
+			break;
+		}
+		warp_thread_idx(w, lane, tid);
+		/* Word for word what CUDA prints for a failed device assert. */
+		snprintf(text, sizeof(text),
+			 "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.",
+			 file, line, func, w->blk->idx[0], w->blk->idx[1],
+			 w->blk->idx[2], tid[0], tid[1], tid[2], msg);
+		if (lane_assert_line(w, pc, lane, text, &r) == -3) {
+			ret = EXEC_FAULT;
+			break;
+		}
+		if (core_record_assert(w->blk->g, w, lane, pc, text))
+			w->blk->g->assert_fault.assert_line = line;
+	}
+	free(r.buf);
+	if (ret == EXEC_CONTROL)
+		warp_exit_lanes(w, mask);
+	return ret;
 }

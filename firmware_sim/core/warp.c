@@ -162,6 +162,7 @@ int warp_init(struct warp *w, struct block *b, uint32_t warp_id)
 	w->reg_base = w->pred_base = 0;
 	w->rs_n = 0;
 	w->nframes = 0;
+	w->dsp_live = false;
 	w->insns = w->lane_insns = 0;
 	/* a pooled warp's staging slots must not show the last block's data */
 	if (w->mma_stage)
@@ -206,6 +207,10 @@ static void pop_call(struct warp *w)
 	w->reg_base = fr->reg_base;
 	w->pred_base = fr->pred_base;
 	w->fp = fr->fp;
+	/* what the callee allocated is freed */
+	w->dsp_live = fr->dsp_live;
+	if (fr->dsp_live)
+		memcpy(w->dsp, fr->dsp, sizeof(w->dsp));
 	set_window(w);
 }
 
@@ -311,9 +316,10 @@ static int do_call(struct warp *w, const struct dinsn *in, uint32_t pc,
 	callee = &m->funcs[target];
 	others = mask & ~calling;
 
+	/* the frames grow up towards the dynamic stack (exec_stack.c) */
 	if (w->nframes >= MAX_CALL_DEPTH ||
 	    (uint64_t)w->fp + caller->frame_size + callee->frame_size >
-	    g->local_size) {
+	    stack_lowest(w, calling)) {
 		core_record_fault(g, w, __builtin_ctz(calling), pc,
 				  VISA_FAULT_STACK_OVERFLOW, 0,
 				  "call stack exceeds the thread's local memory"
@@ -334,10 +340,18 @@ static int do_call(struct warp *w, const struct dinsn *in, uint32_t pc,
 	}
 	if (grow_windows(w, callee->num_regs, callee->num_preds))
 		goto nospace;
-	w->frames[w->nframes++] = (struct frame){
-		.func = w->func, .reg_base = w->reg_base,
-		.pred_base = w->pred_base, .fp = w->fp,
-	};
+	{
+		/* field by field: dsp[] is copied only when in use */
+		struct frame *fr = &w->frames[w->nframes++];
+
+		fr->func = w->func;
+		fr->reg_base = w->reg_base;
+		fr->pred_base = w->pred_base;
+		fr->fp = w->fp;
+		fr->dsp_live = w->dsp_live;
+		if (w->dsp_live)
+			memcpy(fr->dsp, w->dsp, sizeof(w->dsp));
+	}
 	if (rs_push(w, 0, VISA_RECONV_EXIT, calling, 1) ||
 	    rs_push(w, callee->code_start, VISA_RECONV_EXIT, calling, 0))
 		goto nospace;
@@ -514,13 +528,19 @@ static int exec_class_call(struct warp *w, const struct dinsn *in,
 	return do_call(w, in, pc, mask) ? EXEC_FAULT : EXEC_CONTROL;
 }
 
+/* Lanes @lanes end their threads (EXIT, a failed assert). */
+void warp_exit_lanes(struct warp *w, uint32_t lanes)
+{
+	cluster_lanes_exit(w, lanes);	/* before they leave w->live */
+	w->live &= ~lanes;
+	remove_lanes(w, lanes, false);
+}
+
 static int exec_class_exit(struct warp *w, const struct dinsn *in,
 			   uint32_t pc, uint32_t mask)
 {
 	(void)in, (void)pc;
-	cluster_lanes_exit(w, mask);	/* before they leave w->live */
-	w->live &= ~mask;
-	remove_lanes(w, mask, false);
+	warp_exit_lanes(w, mask);
 	return EXEC_CONTROL;
 }
 
@@ -584,6 +604,7 @@ EXEC_CLASS(assert, exec_assert(w, in, mask))
 EXEC_CLASS(async, exec_async(w, in, mask))
 EXEC_CLASS(heap, exec_heap(w, in, mask))
 EXEC_CLASS(tex, exec_tex(w, in, mask))
+EXEC_CLASS(stack, exec_stack(w, in, mask))
 #undef EXEC_CLASS
 #define EXEC_CLASS(cls, call)						\
 static int exec_class_##cls(struct warp *w, const struct dinsn *in,	\

@@ -18,3 +18,10 @@ extern "C" __global__ void check(const int *v)
 {
 	assert(v[threadIdx.x] < 5);
 }
+
+// Threads that pass run on after others failed; failing ones stop there.
+extern "C" __global__ void check_store(const int *v, int *out)
+{
+	assert(v[threadIdx.x] < 5);
+	out[threadIdx.x] = 1;
+}

@@ -248,7 +248,7 @@ CUresult cu_ctx_check(struct cu_ctx *ctx)
 	if (__atomic_compare_exchange_n(&ctx->sticky, &(CUresult){ CUDA_SUCCESS },
 					res, false, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE))
-		cu_report_fault(&st);
+		cu_report_fault(&st, cu_printf_flush_stopped(ctx));
 	res = __atomic_load_n(&ctx->sticky, __ATOMIC_ACQUIRE);
 	if (res != CUDA_ERROR_DEVICE_UNAVAILABLE)
 		__atomic_compare_exchange_n(&cu_process_fault,

@@ -358,7 +358,8 @@ int cu_device_count(void);
 CUresult cu_from_errno(int err);
 /* The CUresult that a vGPU fault record stands for. */
 CUresult cu_from_fault(const struct vgpu_ctx_status *status);
-void cu_report_fault(const struct vgpu_ctx_status *status);
+void cu_report_fault(const struct vgpu_ctx_status *status,
+		     unsigned int assert_lines);
 
 /* ---- contexts (context.c, context_current.c) -------------------------- */
 
@@ -728,6 +729,7 @@ CUresult cu_printf_init(struct cu_ctx *ctx, size_t size);
 void cu_printf_fini(struct cu_ctx *ctx);
 /* Format and print the records in the FIFO; called after a sync. */
 void cu_printf_flush(struct cu_ctx *ctx);
+unsigned int cu_printf_flush_stopped(struct cu_ctx *ctx);
 
 /* ---- modules (module.c, visa_image.c) ---------------------------------- */
 

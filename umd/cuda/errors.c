@@ -212,11 +212,16 @@ CUresult cu_from_fault(const struct vgpu_ctx_status *st)
 /*
  * What the user must see of a fault: CUDA prints a failed device assert's
  * "file:line: function: block: [..], thread: [..] Assertion `..` failed."
- * on stderr when the host next synchronizes; the firmware wrote that line.
+ * on stderr, once per failing thread, when the host next synchronizes.
+ * The engine left those lines in the printf FIFO (@assert_lines of them
+ * were printed); when the FIFO had no room for any, the fault record's
+ * copy of the first one is printed instead.
  */
-void cu_report_fault(const struct vgpu_ctx_status *st)
+void cu_report_fault(const struct vgpu_ctx_status *st,
+		     unsigned int assert_lines)
 {
-	if (st->fault.kind == VGPU_FAULT_ASSERT && st->fault.message[0])
+	if (st->fault.kind == VGPU_FAULT_ASSERT && !assert_lines &&
+	    st->fault.message[0])
 		fprintf(stderr, "%.*s\n", (int)sizeof(st->fault.message),
 			st->fault.message);
 }

@@ -169,9 +169,11 @@ static CUresult cu_launch_submit(struct cu_function *f,
 	v1->const_base = m->const_va;
 	/*
 	 * Only kernels that print get the FIFO: the firmware has less to
-	 * set up for the others, which makes their launches cheaper.
+	 * set up for the others, which makes their launches cheaper.  A
+	 * failed assert prints its line through the FIFO too.
 	 */
-	if (f->kernel->flags & VISA_KERNEL_USES_PRINTF) {
+	if (f->kernel->flags &
+	    (VISA_KERNEL_USES_PRINTF | VISA_KERNEL_USES_ASSERT)) {
 		v1->printf_fifo_va = (uintptr_t)ctx->printf_fifo;
 		v1->printf_fifo_size = ctx->printf_fifo ? ctx->printf_size : 0;
 		/* Its size is fixed from now on, as on an H100. */

@@ -197,32 +197,62 @@ static bool cu_ctx_idle(struct cu_ctx *ctx)
 	return idle;
 }
 
-void cu_printf_flush(struct cu_ctx *ctx)
+/*
+ * Print the FIFO's records and empty it; printf's lines go to stdout, a
+ * failed assert's (VISA_PRINTF_STDERR) to stderr.  Returns how many of
+ * the latter there were.  Called with ctx->printf_lock held.
+ */
+static unsigned int cu_printf_drain(struct visa_printf_fifo *fifo)
 {
-	struct visa_printf_fifo *fifo;
-	const uint8_t *recs;
-	uint64_t used, off;
+	const uint8_t *recs = (const uint8_t *)fifo + CU_FIFO_HDR;
+	uint64_t used = fifo->used, off;
+	unsigned int asserts = 0;
 
-	pthread_mutex_lock(&ctx->printf_lock);
-	fifo = ctx->printf_fifo;
-	if (!fifo || !__atomic_load_n(&fifo->used, __ATOMIC_ACQUIRE) ||
-	    !cu_ctx_idle(ctx)) {
-		pthread_mutex_unlock(&ctx->printf_lock);
-		return;
-	}
-	used = fifo->used;
 	if (used > fifo->capacity)
 		used = fifo->capacity;
-	recs = (const uint8_t *)fifo + CU_FIFO_HDR;
 	for (off = 0; off + sizeof(struct visa_printf_record) <= used; ) {
 		const struct visa_printf_record *r = (const void *)(recs + off);
+		bool err = r->thread_flat & VISA_PRINTF_STDERR;
 
 		if (r->size < sizeof(*r) || r->size % 8 || r->size > used - off)
 			break;
-		cu_printf_record(recs + off, r->size, stdout);
+		if (err)
+			fflush(stdout);	/* what was printed before comes first */
+		cu_printf_record(recs + off, r->size, err ? stderr : stdout);
+		asserts += err;
 		off += r->size;
 	}
 	fflush(stdout);
+	fflush(stderr);
 	__atomic_store_n(&fifo->used, 0, __ATOMIC_RELEASE);
+	return asserts;
+}
+
+void cu_printf_flush(struct cu_ctx *ctx)
+{
+	struct visa_printf_fifo *fifo;
+
+	pthread_mutex_lock(&ctx->printf_lock);
+	fifo = ctx->printf_fifo;
+	if (fifo && __atomic_load_n(&fifo->used, __ATOMIC_ACQUIRE) &&
+	    cu_ctx_idle(ctx))
+		cu_printf_drain(fifo);
 	pthread_mutex_unlock(&ctx->printf_lock);
+}
+
+/*
+ * The context was stopped by a fault: none of its work runs any more, so
+ * the FIFO is printed without waiting for its queues, which will not
+ * complete.  Returns the number of assert lines printed.
+ */
+unsigned int cu_printf_flush_stopped(struct cu_ctx *ctx)
+{
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&ctx->printf_lock);
+	if (ctx->printf_fifo &&
+	    __atomic_load_n(&ctx->printf_fifo->used, __ATOMIC_ACQUIRE))
+		n = cu_printf_drain(ctx->printf_fifo);
+	pthread_mutex_unlock(&ctx->printf_lock);
+	return n;
 }

@@ -125,7 +125,7 @@ $(foreach t,$(patsubst umd/ptx/tests/%.c,%,$(PTX_TEST_SRCS)),\
 PTX_CORE_TESTS := test_ptx_exec test_ptx_video test_ptx_shared test_ptx_mma \
 	test_ptx_mma_ext \
 	test_ptx_async test_ptx_gaps test_ptx_coop test_ptx_tex test_ptx_cdp \
-	test_ptx_hints test_ptx_brx test_ptx_tma
+	test_ptx_hints test_ptx_brx test_ptx_tma test_ptx_stack
 $(foreach t,$(PTX_CORE_TESTS),$(OBJ)/umd/ptx/tests/$(t).o \
 		$(OBJ)/san/umd/ptx/tests/$(t).o): \
 	PTX_TEST_CFLAGS += -Itests/lib -Ifirmware_sim/core
@@ -189,3 +189,27 @@ $(TST)/ptx/test_ptx_tma_jit: umd/ptx/tests/guest/test_ptx_tma_jit.cu \
 		-o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/ptx/probe_tma $(TST)/ptx/test_ptx_tma_jit
 GUEST_TESTS += $(TST)/ptx/test_ptx_tma_jit
+
+# Device alloca(), and a failed assert's lines against the H100's: the
+# probe is built from the path it had on the H100 (its __FILE__ is in
+# every line), PTX only; the recording is copied into the build tree.
+$(TST)/ptx/probe_assert_printf: tools/cuda-probe/probe_assert_printf.cu \
+		| $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=compute_90 -O2 -o $@ $<
+$(TST)/ptx/probe_assert_printf.h100.txt: \
+		tools/cuda-probe/golden/probe_assert_printf.h100.txt
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(TST)/ptx/test_ptx_stack_jit: umd/ptx/tests/guest/test_ptx_stack_jit.cu \
+		$(TST)/ptx/probe_assert_printf \
+		$(TST)/ptx/probe_assert_printf.h100.txt \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=compute_90 -O2 -Iumd/cudart/tests \
+		-Iumd/cuda/tests \
+		-DPROBE_ASSERT_BIN='"$(abspath $(TST)/ptx/probe_assert_printf)"' \
+		-DPROBE_ASSERT_GOLDEN='"$(abspath $(TST)/ptx/probe_assert_printf.h100.txt)"' \
+		-o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/ptx/probe_assert_printf $(TST)/ptx/test_ptx_stack_jit
+GUEST_TESTS += $(TST)/ptx/test_ptx_stack_jit

@@ -1657,7 +1657,7 @@ void cg_select(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 	    cg_select_mma(g, fn, in) || cg_select_tma(g, fn, in) ||
 	    cg_select_async(g, fn, in) ||
 	    cg_select_coop(g, fn, in) || cg_select_hint(g, fn, in) ||
-	    cg_select_brx(g, fn, in))
+	    cg_select_brx(g, fn, in) || cg_select_stack(g, fn, in))
 		return;
 	scan_mods(g, in, &m);
 	switch (in->op) {

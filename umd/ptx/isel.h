@@ -26,6 +26,8 @@ bool cg_select_video(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 bool cg_select_coop(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 /* createpolicy and .L2::cache_hint accesses (isel_hint.c) */
 bool cg_select_hint(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
+/* alloca, stacksave, stackrestore (isel_stack.c); false if none */
+bool cg_select_stack(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 /* brx.idx through a .branchtargets list (isel_brx.c) */
 bool cg_select_brx(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in);
 /* isel_cdp.c: a call of devrt.ptx's dynamic-parallelism builtins */

@@ -1016,8 +1016,7 @@ static void unknown_opcode(struct parser *p, const char *op,
 {
 	static const char *const families[] = {
 		"wgmma",
-		"tcgen05", "setmaxnreg", "multimem", "alloca", "stacksave",
-		"stackrestore", "clusterlaunchcontrol",
+		"tcgen05", "setmaxnreg", "multimem", "clusterlaunchcontrol",
 		/* video: negated operands ({-}a) are not parsed */
 		"vmad",
 	};

@@ -149,6 +149,10 @@
 	X(VABSDIFF4, "vabsdiff4", OPF_VIDEO) \
 	X(VMIN4, "vmin4", OPF_VIDEO) \
 	X(VMAX4, "vmax4", OPF_VIDEO) \
-	X(VSET4, "vset4", OPF_VIDEO)
+	X(VSET4, "vset4", OPF_VIDEO) \
+	/* the dynamic stack (isel_stack.c) */ \
+	X(ALLOCA, "alloca", 0) \
+	X(STACKSAVE, "stacksave", 0) \
+	X(STACKRESTORE, "stackrestore", 0)
 
 #endif /* VGPU_PTX_OPS_H */

@@ -124,6 +124,24 @@ enum visa_mma_matrix { VISA_MMA_A = 0, VISA_MMA_B, VISA_MMA_C };
 				 (unsigned int)((d) >> 28) & 0xf :	\
 				 VISA_MMA_ATYPE(d))
 #define VISA_MMA_MKBTYPE(t)	(VISA_MMA_BTYPE_GIVEN | (uint64_t)(t) << 28)
+/*
+ * mma.m8n8k4 with f16 inputs (Volta's quad pairs, visa_mma_qp_elem()):
+ * A held by columns (.col), B by rows (.row); mma.sync's other shapes are
+ * always .row.col.
+ */
+#define VISA_MMA_QP_ACOL	(1ull << 32)
+#define VISA_MMA_QP_BROW	(1ull << 33)
+/*
+ * mma.sp (2:4 structured sparsity): A holds only the two kept elements of
+ * every four of k (it is the A of the shape of half the k), slot
+ * VISA_MMA_SLOT_META holds each lane's metadata register, the selector
+ * says which lanes' metadata counts.  visa_mma_sp_meta() says where the
+ * indices of row r's group j of four lie.
+ */
+#define VISA_MMA_SPARSE		(1ull << 34)
+#define VISA_MMA_SP_SEL(d)	((unsigned int)((d) >> 35) & 3)
+#define VISA_MMA_MKSPSEL(s)	((uint64_t)(s) << 35)
+#define VISA_MMA_SLOT_META	23
 #define VISA_MMA_BOP_XOR	1u		/* b1: popc(a ^ b) */
 #define VISA_MMA_BOP_AND	2u		/* b1: popc(a & b) */
 #define VISA_MMA_DESC(shape, at, ct, dt)				\
@@ -162,6 +180,7 @@ struct visa_mma_frag {
 	uint8_t ntiles;		/* tiles, copies included */
 	uint8_t unique;		/* elements per lane in the first copy */
 	uint8_t nregs;		/* registers (slots) of the fragment */
+	uint8_t quadpair;	/* m8n8k4 f16: visa_mma_qp_elem(), no tiles */
 	uint16_t tile[16][2];	/* row, col of each tile's origin */
 };
 
@@ -174,7 +193,7 @@ static inline uint32_t visa_mma_shape_types(unsigned int shape)
 		[VISA_MMA_M32N8K16] = T(F16) | T(BF16) | T(S8) | T(U8),
 		[VISA_MMA_M8N32K16] = T(F16) | T(BF16) | T(S8) | T(U8),
 		[VISA_MMA_M16N16K8] = T(TF32),
-		[VISA_MMA_M8N8K4] = T(F64),
+		[VISA_MMA_M8N8K4] = T(F64) | T(F16),
 		[VISA_MMA_M8N8K32] = T(S4) | T(U4),
 		[VISA_MMA_M8N8K128] = T(B1),
 		[VISA_MMA_M16N8K4] = T(TF32) | T(F64),
@@ -231,19 +250,118 @@ static inline void visa_mma_tiles(struct visa_mma_frag *f, unsigned int mx,
 }
 
 /*
+ * mma.m8n8k4 with f16 inputs is four independent 8 x 8 x 4 products, one
+ * per quad pair: lanes 4q..4q+3 and 4q+16..4q+19 form pair q (the Volta
+ * tensor core's unit).  The firmware sees the four as one block-diagonal
+ * 32 x 32 x 16 problem: pair q's A is rows 8q.., k 4q..; its B k 4q..,
+ * columns 8q..; its C rows and columns 8q...  Every lane holds four f16
+ * of A and of B, and eight elements of C (f16 or f32).
+ */
+static inline int visa_mma_qp_fragment(unsigned int mx,
+				       struct visa_mma_frag *f)
+{
+	f->quadpair = 1;
+	f->rows = (uint16_t)(mx == VISA_MMA_B ? 16 : 32);
+	f->cols = (uint16_t)(mx == VISA_MMA_A ? 16 : 32);
+	f->e = 1;
+	f->unique = (uint8_t)(mx == VISA_MMA_C ? 8 : 4);
+	f->ntiles = f->unique;
+	f->nregs = (uint8_t)(f->unique * f->bits / 32);
+	return 0;
+}
+
+/*
+ * Element @i of @lane's m8n8k4 f16 fragment (the PTX ISA's figures for
+ * one quad pair; r = lane % 4, h = 4 for lanes 16-31, else 0):
+ *   A .row (r + h, i)        A .col (i + h, r)
+ *   B .row (k, n) = (r, i + h)    B .col (i, r + h)
+ *   C f16  (r + h, i)
+ *   C f32  ((lane & 1) + (i & 2) + h, (i & 4) + (lane & 2) + (i & 1))
+ * then moved to the pair's block of the 32 x 32 x 16 problem.  @desc
+ * says A's and B's layouts (VISA_MMA_QP_*), @c32 whether C is f32.
+ */
+static inline void visa_mma_qp_elem(unsigned int mx, uint64_t desc,
+				    int c32, unsigned int lane,
+				    unsigned int i, unsigned int *row,
+				    unsigned int *col)
+{
+	unsigned int q = (lane >> 2) & 3, r = lane & 3;
+	unsigned int h = lane >= 16 ? 4 : 0;
+
+	if (mx == VISA_MMA_A) {
+		*row = (desc & VISA_MMA_QP_ACOL ? i + h : r + h) + 8 * q;
+		*col = (desc & VISA_MMA_QP_ACOL ? r : i) + 4 * q;
+	} else if (mx == VISA_MMA_B) {
+		*row = (desc & VISA_MMA_QP_BROW ? r : i) + 4 * q;
+		*col = (desc & VISA_MMA_QP_BROW ? i + h : r + h) + 8 * q;
+	} else if (!c32) {
+		*row = r + h + 8 * q;
+		*col = i + 8 * q;
+	} else {
+		*row = (lane & 1) + (i & 2) + h + 8 * q;
+		*col = (i & 4) + (lane & 2) + (i & 1) + 8 * q;
+	}
+}
+
+/*
+ * mma.sp's metadata (fitted to golden/probe_mma_qs.h100.txt, part S; the
+ * PTX ISA's figures say the same): row r's group j of four (dense k
+ * 4j..4j+3, compressed elements 2j and 2j+1) is one nibble, the dense
+ * index of element 2j in bits 0-1 and of 2j+1 in bits 2-3.  It lies in
+ *   16-bit types: lane 4 (r % 8) + sel * k / 16 + j / 4,
+ *                 nibble 4 (r / 8) + j % 4
+ *                 (rows r and r + 8 share a lane; k / 16 lanes a row)
+ *   8-bit types:  lane 4 (r % 8) + 2 (sel + j / 8) + r / 8,
+ *                 nibble j % 8
+ *                 (a lane holds 8 groups of one row)
+ * Returns the lane, sets *nibble.
+ */
+static inline unsigned int visa_mma_sp_meta(unsigned int k, unsigned int bits,
+					    unsigned int sel, unsigned int r,
+					    unsigned int j, unsigned int *nibble)
+{
+	if (bits == 8) {
+		*nibble = j % 8;
+		return (4 * (r % 8) + 2 * (sel + j / 8) + r / 8) & 31;
+	}
+	*nibble = 4 * (r / 8) + j % 4;
+	return (4 * (r % 8) + sel * k / 16 + j / 4) & 31;
+}
+
+/* Which A and B types mma.sp takes at @shape (bit per type; done ones). */
+static inline uint32_t visa_mma_sp_types(unsigned int shape)
+{
+	uint32_t h = 1u << VISA_MMA_F16 | 1u << VISA_MMA_BF16;
+	uint32_t b = 1u << VISA_MMA_S8 | 1u << VISA_MMA_U8;
+
+	return shape == VISA_MMA_M16N8K16 ? h :
+	       shape == VISA_MMA_M16N8K32 ? h | b :
+	       shape == VISA_MMA_M16N8K64 ? b : 0;
+}
+
+/* The shape of half the k (mma.sp's compressed A), or -1. */
+static inline int visa_mma_sp_half(unsigned int shape)
+{
+	return shape == VISA_MMA_M16N8K16 ? VISA_MMA_M16N8K8 :
+	       shape == VISA_MMA_M16N8K32 ? VISA_MMA_M16N8K16 :
+	       shape == VISA_MMA_M16N8K64 ? VISA_MMA_M16N8K32 : -1;
+}
+
+/*
  * The fragment of matrix @mx (enum visa_mma_matrix) of @shape with
  * element type @type (for C: the accumulator's type).  Returns 0, or -1
  * when the shape does not take that type.
  */
-static inline int visa_mma_fragment(unsigned int shape, unsigned int type,
-				    unsigned int mx, struct visa_mma_frag *f)
+static inline int visa_mma_fragment_of(unsigned int shape, unsigned int type,
+				       unsigned int mx, uint32_t types,
+				       struct visa_mma_frag *f)
 {
 	unsigned int m, n, k, bits = visa_mma_type_bits(type);
 	int transposed = shape == VISA_MMA_M8N32K16;
 
 	if (shape >= VISA_MMA_SHAPE_COUNT || !bits || mx > VISA_MMA_C)
 		return -1;
-	if (mx != VISA_MMA_C && !(visa_mma_shape_types(shape) >> type & 1))
+	if (mx != VISA_MMA_C && !(types >> type & 1))
 		return -1;
 	if (mx == VISA_MMA_C && type != VISA_MMA_F16 &&
 	    type != VISA_MMA_F32 && type != VISA_MMA_S32 &&
@@ -252,6 +370,8 @@ static inline int visa_mma_fragment(unsigned int shape, unsigned int type,
 	visa_mma_dims(shape, &m, &n, &k);
 	*f = (struct visa_mma_frag){ 0 };
 	f->bits = (uint8_t)bits;
+	if (shape == VISA_MMA_M8N8K4 && type != VISA_MMA_F64)
+		return visa_mma_qp_fragment(mx, f);
 	f->e = (uint8_t)(mx == VISA_MMA_C ? 2 : bits >= 32 ? 1 : 32 / bits);
 	if (transposed) {
 		/* m8n32k16: A = (B of m32n8k16)^T, B = (A of it)^T, C too */
@@ -287,6 +407,32 @@ static inline int visa_mma_fragment(unsigned int shape, unsigned int type,
 	f->nregs = (uint8_t)(bits == 64 ? f->ntiles * f->e :
 			     f->ntiles * f->e * bits / 32);
 	return 0;
+}
+
+static inline int visa_mma_fragment(unsigned int shape, unsigned int type,
+				    unsigned int mx, struct visa_mma_frag *f)
+{
+	return visa_mma_fragment_of(shape, type, mx,
+				    shape < VISA_MMA_SHAPE_COUNT ?
+				    visa_mma_shape_types(shape) : 0, f);
+}
+
+/*
+ * mma.sp's fragments: A is the dense A of half the k, B, C and D are the
+ * dense shape's (by the same tile rule, for types the dense shape does
+ * not take: f16 m16n8k32, s8 m16n8k64).
+ */
+static inline int visa_mma_sp_fragment(unsigned int shape, unsigned int type,
+				       unsigned int mx, struct visa_mma_frag *f)
+{
+	int half = visa_mma_sp_half(shape);
+
+	if (half < 0 || (mx != VISA_MMA_C &&
+			 !(visa_mma_sp_types(shape) >> type & 1)))
+		return -1;
+	if (mx == VISA_MMA_A)
+		return visa_mma_fragment((unsigned int)half, type, mx, f);
+	return visa_mma_fragment_of(shape, type, mx, ~0u, f);
 }
 
 /* Where element @i of @lane's fragment lies in the matrix. */

@@ -332,6 +332,61 @@ static double draw(int mode, char which, int type_exp_max)
 	}
 }
 
+/*
+ * Modes 11-15 (probe part F, fp8 only) isolate the adder: one big
+ * product 2^(2h) at k = 0 and small ones whose distance below it grows
+ * with m and n (8 to about 40 bits), with random signs.
+ * 11  the small ones in the big one's block of 16 (k = 3, 7, 12), C = 0
+ * 12  the small ones in the other block (k = 17, 23, 30; k mod K), C = 0
+ * 13  as 11, with C = +-2^(2h-3)
+ * 14  as 11, and at k = 1 a product that nearly cancels the big one, so
+ *     the sum's exponent lies 3 to 5 below the largest product's
+ * 15  the big product at k = 0 cancelled exactly at k = K/2 (the other
+ *     block), small ones in both blocks and C = +-2^(2h-10)
+ */
+static void gen_adder(int mode, int M, int N, int K, double *A, double *B,
+		      double *C, int type_exp_max)
+{
+	int h = type_exp_max / 2, lo = type_exp_max == 15 ? -14 : -6;
+	static const int same[3] = {3, 7, 12}, other[3] = {17, 23, 30};
+
+	for (int i = 0; i < M * K; i++)
+		A[i] = 0;
+	for (int i = 0; i < K * N; i++)
+		B[i] = 0;
+	for (int m = 0; m < M; m++) {
+		int ea = h - 2 - m * (h - 2 - lo) / (M - 1);
+
+		A[m * K] = rnd_exp(h, h);
+		for (int j = 0; j < 3; j++) {
+			int k = (mode == 12 ? other[j] : same[j]) % K;
+
+			A[m * K + k] = rnd_exp(ea, ea);
+			if (mode == 15)
+				A[m * K + other[j] % K] = rnd_exp(ea, ea);
+		}
+		if (mode == 14)
+			A[m * K + 1] = -A[m * K];
+		if (mode == 15)
+			A[m * K + K / 2] = -A[m * K];
+	}
+	for (int n = 0; n < N; n++) {
+		int eb = h - 2 - n * (h - 2 - lo) / (N - 1);
+
+		B[n] = rnd_exp(h, h);
+		for (int k = 1; k < K; k++)
+			B[k * N + n] = rnd_exp(eb, eb);
+		/* 14: one to three mantissa steps (of 8) less than B[0] */
+		if (mode == 14)
+			B[N + n] = B[n] * (1.0 - (1 + rnd() % 3) / 8.0);
+		if (mode == 15)
+			B[K / 2 * N + n] = B[n];
+	}
+	for (int i = 0; i < M * N; i++)
+		C[i] = mode == 13 ? rnd_exp(2 * h - 3, 2 * h - 3) :
+		       mode == 15 ? rnd_exp(2 * h - 10, 2 * h - 10) : 0.0;
+}
+
 /* Fill A (M x K, row major), B (K x N, row major), C (M x N). */
 static void gen(int mode, int M, int N, int K, double *A, double *B,
 		double *C, int type_exp_max)
@@ -377,6 +432,8 @@ static void gen(int mode, int M, int N, int K, double *A, double *B,
 		for (int i = 0; i < M * N; i++)
 			C[i] = mode == 7 ? rnd_exp(0, 0) : 0.0;
 	}
+	if (mode >= 11 && mode <= 15)
+		gen_adder(mode, M, N, K, A, B, C, type_exp_max);
 	if (mode == 10) {
 		for (int n = 0; n < N; n++)
 			B[n] = (n % 3 == 0) ? 0.0 : B[n];
@@ -1501,6 +1558,279 @@ static void extended(void)
 	}
 }
 
+/* ---------------------------------------------------------------- */
+/* F, Q, S: the fp8 adder, m8n8k4 and mma.sp (golden/probe_mma_qs...) */
+/* ---------------------------------------------------------------- */
+
+/* F: the fp8 kinds of part E with the adder-isolating modes 11-15. */
+static void fp8_adder(void)
+{
+	rng_state = 0x452821e638d01377ull;
+	for (int mode = 11; mode <= 15; mode++) {
+		ext_one("mma m16n8k32 e4m3 f32", ke_16832_e4m3, 16, 32, 8,
+			'4', '4', EXT_FP8, mode);
+		ext_one("mma m16n8k32 e5m2 f32", ke_16832_e5m2, 16, 32, 8,
+			'5', '5', EXT_FP8, mode);
+		ext_one("mma m16n8k32 e4m3.e5m2 f32", ke_16832_e4e5, 16, 32,
+			8, '4', '5', EXT_FP8, mode);
+		ext_one("mma m16n8k32 e5m2.e4m3 f32", ke_16832_e5e4, 16, 32,
+			8, '5', '4', EXT_FP8, mode);
+		ext_one("mma m16n8k16 e4m3 f32", ke_16816_e4m3, 16, 16, 8,
+			'4', '4', EXT_FP8, mode);
+		ext_one("mma m16n8k32 e4m3 f16", ke_16832_e4m3_f16, 16, 32, 8,
+			'4', '4', EXT_FP8_F16, mode);
+		ext_one("mma m16n8k32 e5m2 f16", ke_16832_e5m2_f16, 16, 32, 8,
+			'5', '5', EXT_FP8_F16, mode);
+	}
+}
+
+/*
+ * Q and S record registers, not matrices: each lane's input registers
+ * (A, B, C and, for mma.sp, the metadata E) and its output registers, so
+ * that the recording holds whatever layout the hardware uses; the tests
+ * fit the PTX ISA's documented layouts to it.  Lines: "I r: " then for
+ * each lane its RW_IN input words (a0-3 b0-3 c0-7 e), and "D name mode
+ * M: " then for each lane its RW_OUT output words.
+ */
+#define RW_IN	17
+#define RW_OUT	8
+
+#define RAW_KERNEL(kname, ...)						\
+	__global__ void kname(const uint32_t *in, uint32_t *out)	\
+	{								\
+		const uint32_t *r = in + threadIdx.x * RW_IN;		\
+		uint32_t a[4], b[4], c[8], e = r[16], d[8] = {0};	\
+		for (int i = 0; i < 4; i++) {				\
+			a[i] = r[i];					\
+			b[i] = r[4 + i];				\
+		}							\
+		for (int i = 0; i < 8; i++)				\
+			c[i] = r[8 + i];				\
+		asm volatile("" : : "r"(e));				\
+		asm volatile(__VA_ARGS__);				\
+		for (int i = 0; i < 8; i++)				\
+			out[threadIdx.x * RW_OUT + i] = d[i];		\
+	}
+#define D8 "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]),		\
+	   "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7])
+#define D4 "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+#define D2 "=r"(d[0]), "=r"(d[1])
+#define C8 "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]),			\
+	   "r"(c[4]), "r"(c[5]), "r"(c[6]), "r"(c[7])
+#define C4 "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3])
+#define C2 "r"(c[0]), "r"(c[1])
+#define A4 "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3])
+#define A2 "r"(a[0]), "r"(a[1])
+#define B4 "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3])
+#define B2 "r"(b[0]), "r"(b[1])
+
+/* m8n8k4 with f16 inputs: D f32 (8 regs) or f16 (4), C likewise. */
+#define Q_FF(n, lay)							\
+	RAW_KERNEL(n, "mma.sync.aligned.m8n8k4." lay ".f32.f16.f16.f32 " \
+		   "{%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, "	\
+		   "{%12,%13,%14,%15,%16,%17,%18,%19};"			\
+		   : D8 : A2, B2, C8)
+#define Q_HH(n, lay)							\
+	RAW_KERNEL(n, "mma.sync.aligned.m8n8k4." lay ".f16.f16.f16.f16 " \
+		   "{%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11};"	\
+		   : D4 : A2, B2, C4)
+Q_FF(kq_ff_rc, "row.col")
+Q_FF(kq_ff_rr, "row.row")
+Q_FF(kq_ff_cc, "col.col")
+Q_FF(kq_ff_cr, "col.row")
+Q_HH(kq_hh_rc, "row.col")
+Q_HH(kq_hh_rr, "row.row")
+Q_HH(kq_hh_cc, "col.col")
+Q_HH(kq_hh_cr, "col.row")
+RAW_KERNEL(kq_fh_rc, "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16 "
+	   "{%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9}, {%10,%11}, "
+	   "{%12,%13,%14,%15};" : D8 : A2, B2, C4)
+/* (D f16 with C f32 is not a valid m8n8k4: ptxas refuses it) */
+
+/* mma.sp: A compressed (half of k), E the metadata, SEL the selector. */
+#define SP_K16(n, t, sel)						\
+	RAW_KERNEL(n, "mma.sp.sync.aligned.m16n8k16.row.col.f32." t "." t \
+		   ".f32 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, "		\
+		   "{%8,%9,%10,%11}, %12, " #sel ";"			\
+		   : D4 : A2, B2, C4, "r"(e))
+#define SP_K32(n, t, sel)						\
+	RAW_KERNEL(n, "mma.sp.sync.aligned.m16n8k32.row.col.f32." t "." t \
+		   ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, " \
+		   "{%12,%13,%14,%15}, %16, " #sel ";"			\
+		   : D4 : A4, B4, C4, "r"(e))
+SP_K16(ks_h16_0, "f16", 0)
+SP_K16(ks_h16_1, "f16", 1)
+SP_K16(ks_h16_2, "f16", 2)
+SP_K16(ks_h16_3, "f16", 3)
+SP_K32(ks_h32_0, "f16", 0)
+SP_K32(ks_h32_1, "f16", 1)
+SP_K16(ks_b16_0, "bf16", 0)
+SP_K32(ks_b32_1, "bf16", 1)
+RAW_KERNEL(ks_hh16_0, "mma.sp.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 "
+	   "{%0,%1}, {%2,%3}, {%4,%5}, {%6,%7}, %8, 0;"
+	   : D2 : A2, B2, C2, "r"(e))
+RAW_KERNEL(ks_hh32_1, "mma.sp.sync.aligned.m16n8k32.row.col.f16.f16.f16.f16 "
+	   "{%0,%1}, {%2,%3,%4,%5}, {%6,%7,%8,%9}, {%10,%11}, %12, 1;"
+	   : D2 : A4, B4, C2, "r"(e))
+RAW_KERNEL(ks_s8_32_0, "mma.sp.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 "
+	   "{%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11}, %12, 0;"
+	   : D4 : A2, B2, C4, "r"(e))
+RAW_KERNEL(ks_s8_32_1, "mma.sp.sync.aligned.m16n8k32.row.col.satfinite.s32."
+	   "s8.u8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, {%8,%9,%10,%11}, "
+	   "%12, 1;" : D4 : A2, B2, C4, "r"(e))
+RAW_KERNEL(ks_s8_64_0, "mma.sp.sync.aligned.m16n8k64.row.col.s32.s8.s8.s32 "
+	   "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9,%10,%11}, "
+	   "{%12,%13,%14,%15}, %16, 0;" : D4 : A4, B4, C4, "r"(e))
+RAW_KERNEL(ks_u8_64_0, "mma.sp::ordered_metadata.sync.aligned.m16n8k64.row."
+	   "col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+	   "{%8,%9,%10,%11}, {%12,%13,%14,%15}, %16, 0;"
+	   : D4 : A4, B4, C4, "r"(e))
+RAW_KERNEL(ks_h16o_0, "mma.sp::ordered_metadata.sync.aligned.m16n8k16.row."
+	   "col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6,%7}, "
+	   "{%8,%9,%10,%11}, %12, 0;" : D4 : A2, B2, C4, "r"(e))
+
+enum raw_kind { RAW_F16, RAW_BF16, RAW_I8 };
+
+/* One 16-bit input of mode @mode, as bits of f16 or bf16. */
+static uint16_t raw16(int mode, enum raw_kind k)
+{
+	double x = draw(mode == 2 ? 7 : mode, 'a', k == RAW_F16 ? 15 : 127);
+
+	if (k == RAW_BF16) {
+		float f = (float)x;
+		uint32_t u;
+
+		memcpy(&u, &f, 4);
+		return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+	}
+	__half h = __float2half((float)x);
+	uint16_t u;
+
+	memcpy(&u, &h, 2);
+	return u;
+}
+
+/* A valid 2:4 metadata nibble: two distinct indices, increasing. */
+static uint32_t meta_nibble(void)
+{
+	static const uint8_t ok[6] = {0x4, 0x8, 0xc, 0x9, 0xd, 0xe};
+
+	return ok[rnd() % 6];
+}
+
+/*
+ * One raw record.  A, B: 16-bit elements (f16/bf16) or bytes; C: f32
+ * (c_f16: f16 pairs) or s32; E: valid metadata nibbles everywhere.
+ */
+static void raw_one(const char *name, void (*kern)(const uint32_t *,
+		    uint32_t *), enum raw_kind k, bool c_f16, int mode)
+{
+	uint32_t in[32 * RW_IN], out[32 * RW_OUT], *din, *dout;
+
+	for (int l = 0; l < 32; l++) {
+		uint32_t *r = in + l * RW_IN;
+
+		for (int i = 0; i < 8; i++)
+			r[i] = k == RAW_I8 ? rnd() :
+			       raw16(mode, k) | (uint32_t)raw16(mode, k) << 16;
+		for (int i = 0; i < 8; i++) {
+			double x = draw(mode == 2 ? 7 : mode, 'c', 15);
+			float f = (float)x;
+
+			if (k == RAW_I8)
+				r[8 + i] = mode ? ((rnd() & 1) ? 2147480000u :
+					   (uint32_t)-2147480000) :
+					   (uint32_t)((int)(rnd() % 200001) -
+						      100000);
+			else if (c_f16)
+				r[8 + i] = raw16(mode, RAW_F16) |
+					   (uint32_t)raw16(mode, RAW_F16) << 16;
+			else
+				memcpy(&r[8 + i], &f, 4);
+		}
+		r[16] = 0;
+		for (int j = 0; j < 8; j++)
+			r[16] |= meta_nibble() << (4 * j);
+	}
+	print_in('r', in, 32 * RW_IN, 4);
+	CK(cudaMalloc(&din, sizeof(in)));
+	CK(cudaMalloc(&dout, sizeof(out)));
+	CK(cudaMemcpy(din, in, sizeof(in), cudaMemcpyHostToDevice));
+	CK(cudaMemset(dout, 0, sizeof(out)));
+	kern<<<1, 32>>>(din, dout);
+	CK(cudaGetLastError());
+	CK(cudaMemcpy(out, dout, sizeof(out), cudaMemcpyDeviceToHost));
+	print_hex(name, mode, out, 32 * RW_OUT, 4);
+	CK(cudaFree(din));
+	CK(cudaFree(dout));
+}
+
+/* Q: m8n8k4 with f16 inputs (Volta's quad pairs), every layout. */
+static void quad_pairs(void)
+{
+	rng_state = 0x13198a2e03707344ull;
+	for (int mode = 0; mode <= 2; mode++) {
+		raw_one("mma m8n8k4 row.col f32.f32", kq_ff_rc, RAW_F16,
+			false, mode);
+		raw_one("mma m8n8k4 row.row f32.f32", kq_ff_rr, RAW_F16,
+			false, mode);
+		raw_one("mma m8n8k4 col.col f32.f32", kq_ff_cc, RAW_F16,
+			false, mode);
+		raw_one("mma m8n8k4 col.row f32.f32", kq_ff_cr, RAW_F16,
+			false, mode);
+		raw_one("mma m8n8k4 row.col f16.f16", kq_hh_rc, RAW_F16,
+			true, mode);
+		raw_one("mma m8n8k4 row.row f16.f16", kq_hh_rr, RAW_F16,
+			true, mode);
+		raw_one("mma m8n8k4 col.col f16.f16", kq_hh_cc, RAW_F16,
+			true, mode);
+		raw_one("mma m8n8k4 col.row f16.f16", kq_hh_cr, RAW_F16,
+			true, mode);
+		raw_one("mma m8n8k4 row.col f32.f16", kq_fh_rc, RAW_F16,
+			true, mode);
+	}
+}
+
+/* S: mma.sp, f16/bf16/int8, every sparsity selector of some. */
+static void sparse(void)
+{
+	rng_state = 0xa4093822299f31d0ull;
+	for (int mode = 0; mode <= 2; mode++) {
+		raw_one("mma.sp m16n8k16 f16 f32 sel 0", ks_h16_0, RAW_F16,
+			false, mode);
+		raw_one("mma.sp m16n8k16 f16 f32 sel 1", ks_h16_1, RAW_F16,
+			false, mode);
+		raw_one("mma.sp m16n8k16 f16 f32 sel 2", ks_h16_2, RAW_F16,
+			false, mode);
+		raw_one("mma.sp m16n8k16 f16 f32 sel 3", ks_h16_3, RAW_F16,
+			false, mode);
+		raw_one("mma.sp m16n8k32 f16 f32 sel 0", ks_h32_0, RAW_F16,
+			false, mode);
+		raw_one("mma.sp m16n8k32 f16 f32 sel 1", ks_h32_1, RAW_F16,
+			false, mode);
+		raw_one("mma.sp m16n8k16 bf16 f32 sel 0", ks_b16_0, RAW_BF16,
+			false, mode);
+		raw_one("mma.sp m16n8k32 bf16 f32 sel 1", ks_b32_1, RAW_BF16,
+			false, mode);
+		raw_one("mma.sp m16n8k16 f16 f16 sel 0", ks_hh16_0, RAW_F16,
+			true, mode);
+		raw_one("mma.sp m16n8k32 f16 f16 sel 1", ks_hh32_1, RAW_F16,
+			true, mode);
+		raw_one("mma.sp::ordered_metadata m16n8k16 f16 f32 sel 0",
+			ks_h16o_0, RAW_F16, false, mode);
+		if (mode == 2)
+			continue;
+		raw_one("mma.sp m16n8k32 s8 s32 sel 0", ks_s8_32_0, RAW_I8,
+			false, mode);
+		raw_one("mma.sp m16n8k32 s8.u8 s32 satf sel 1", ks_s8_32_1,
+			RAW_I8, false, mode);
+		raw_one("mma.sp m16n8k64 s8 s32 sel 0", ks_s8_64_0, RAW_I8,
+			false, mode);
+		raw_one("mma.sp::ordered_metadata m16n8k64 u8 s32 sel 0",
+			ks_u8_64_0, RAW_I8, false, mode);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	cudaDeviceProp p;
@@ -1517,6 +1847,13 @@ int main(int argc, char **argv)
 	/* not in the default run: golden/probe_mma_ext.h100.txt */
 	if (argc >= 2 && strchr(argv[1], 'E'))
 		extended();
+	/* nor these: golden/probe_mma_qs.h100.txt */
+	if (argc >= 2 && strchr(argv[1], 'F'))
+		fp8_adder();
+	if (argc >= 2 && strchr(argv[1], 'Q'))
+		quad_pairs();
+	if (argc >= 2 && strchr(argv[1], 'S'))
+		sparse();
 	CK(cudaDeviceSynchronize());
 	return 0;
 }

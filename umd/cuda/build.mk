@@ -512,6 +512,24 @@ $(CUDA_TST)/test_cu_probe_mma $(CUDA_TST)/test_cu_probe_mma-san: \
 	-DPROBE_MMA_GOLDEN='"$(abspath $(CUDA_PROBE_MMA_GOLDEN))"'
 ALL_TARGETS += $(CUDA_TST)/probe_mma $(CUDA_PROBE_MMA_GOLDEN)
 
+# test_cu_probe_mma_qs runs the same probe's parts Q and S (m8n8k4 f16,
+# mma.sp) against those lines of probe_mma_qs.h100.txt (the GPU's name,
+# the "I r" inputs and their D lines; part F is test_ptx_mma_ext's).
+CUDA_PROBE_MMA_QS_GOLDEN := $(CUDA_TEST_DATA)/probe_mma_qs.h100.txt
+
+$(CUDA_PROBE_MMA_QS_GOLDEN): tools/cuda-probe/golden/probe_mma_qs.h100.txt
+	@mkdir -p $(dir $@)
+	awk 'NR == 1 || /^I r:/ || /^D mma m8n8k4 / || /^D mma\.sp/' $< > $@
+
+$(CUDA_TST)/test_cu_probe_mma_qs $(CUDA_TST)/test_cu_probe_mma_qs-san: \
+	$(CUDA_TST)/probe_mma $(CUDA_PROBE_MMA_QS_GOLDEN) \
+	umd/cuda/tests/probe_compare.h
+$(CUDA_TST)/test_cu_probe_mma_qs $(CUDA_TST)/test_cu_probe_mma_qs-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_MMA_QS_BIN='"$(abspath $(CUDA_TST)/probe_mma) QS"' \
+	-DPROBE_MMA_QS_GOLDEN='"$(abspath $(CUDA_PROBE_MMA_QS_GOLDEN))"'
+ALL_TARGETS += $(CUDA_PROBE_MMA_QS_GOLDEN)
+
 # test_cu_host_memory uses portable memory from a second device.
 $(CUDA_TST)/test_cu_host_memory.vmargs $(CUDA_TST)/test_cu_host_memory-san.vmargs:
 	@mkdir -p $(dir $@)

@@ -123,7 +123,7 @@ $(foreach t,$(patsubst umd/ptx/tests/%.c,%,$(PTX_TEST_SRCS)),\
 # These tests run compiled kernels on the execution core through the
 # native test GPU of tests/lib (firmware_sim/core/build.mk, tests/build.mk).
 PTX_CORE_TESTS := test_ptx_exec test_ptx_video test_ptx_shared test_ptx_mma \
-	test_ptx_mma_ext \
+	test_ptx_mma_ext test_ptx_mma_qs \
 	test_ptx_async test_ptx_gaps test_ptx_coop test_ptx_tex test_ptx_cdp \
 	test_ptx_hints test_ptx_brx test_ptx_tma test_ptx_stack
 $(foreach t,$(PTX_CORE_TESTS),$(OBJ)/umd/ptx/tests/$(t).o \

@@ -245,10 +245,17 @@ static uint16_t address(struct cg *g, struct cg_fn *fn,
 static struct visa_mma_frag fragment(struct cg *g, const struct ptx_insn *in,
 				     int shape, int type, unsigned int mx)
 {
+	bool sp = in->op == OP_MMA && in->nmods &&
+		  (in->mods[0] == MOD_SP ||
+		   in->mods[0] == MOD_SP_ORDERED_METADATA);
 	struct visa_mma_frag f;
 
 	if (shape < 0 || type < 0 ||
-	    visa_mma_fragment((unsigned int)shape, (unsigned int)type, mx, &f))
+	    (sp ? visa_mma_sp_fragment((unsigned int)shape, (unsigned int)type,
+				       mx, &f) :
+	     visa_mma_fragment((unsigned int)shape, (unsigned int)type, mx,
+			       &f)) ||
+	    (f.quadpair && in->op == OP_WMMA))	/* m8n8k4 f16: mma only */
 		cg_unsupported(g, &in->pos,
 			       "'%s' with this shape and type is not supported",
 			       ptx_op_name(in->op));
@@ -318,21 +325,46 @@ static bool mixed_ok(int a, int b)
 }
 
 /*
+ * mma.sp: the kinds done (f16 and bf16 m16n8k16/k32, s8/u8 m16n8k32/k64,
+ * as recorded on the H100) and the sparsity selector, an immediate below
+ * 64 / k (which lanes of a quad give the metadata).  Returns it.
+ */
+static uint64_t sp_check(struct cg *g, const struct ptx_insn *in,
+			 const struct mma_mods *mm, int at)
+{
+	const struct ptx_operand *s = &in->ops[5];
+	unsigned int m, n, k;
+
+	if (mm->shape < 0 || at < 0 ||
+	    !(visa_mma_sp_types((unsigned int)mm->shape) >> at & 1))
+		cg_unsupported(g, &in->pos, "'mma.sp' of this shape and type "
+			       "is not supported (f16, bf16 m16n8k16/k32; "
+			       "s8, u8 m16n8k32/k64)");
+	visa_mma_dims((unsigned int)mm->shape, &m, &n, &k);
+	if (s->kind != PO_IMM || s->imm >= 64 / k)
+		cg_fail(g, &s->pos, "the sparsity selector is a constant below "
+			"%u here", 64 / k);
+	return s->imm;
+}
+
+/*
  * wmma.mma (types: .dtype.ctype for f16/f32, else .dtype.atype.btype.ctype)
  * and mma.sync (always four types).
  */
 static void sel_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
-		    uint32_t first)
+		    uint32_t first, bool sparse)
 {
 	struct mma_mods mm;
 	struct visa_mma_frag fa, fb, fc, fd;
 	struct visa_insn *vi;
 	int at, bt = -1, ct, dt;
-	uint64_t desc;
+	uint64_t desc, sel = 0;
 
 	read_mods(g, in, first, &mm);
-	if (in->nops != 4)
-		cg_fail(g, &in->pos, "'%s' takes d, a, b, c", ptx_op_name(in->op));
+	if (in->nops != (sparse ? 6 : 4))
+		cg_fail(g, &in->pos, sparse ? "'mma.sp' takes d, a, b, c, e, "
+			"selector" : "'%s' takes d, a, b, c",
+			ptx_op_name(in->op));
 	if (mm.ntypes == 2) {
 		dt = mm.types[0];
 		ct = mm.types[1];
@@ -354,10 +386,13 @@ static void sel_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	    at != VISA_MMA_S4 && at != VISA_MMA_U4)
 		cg_unsupported(g, &in->pos, "'.satfinite' on '%s' with %s inputs",
 			       ptx_op_name(in->op), ptx_mod_name(type_mods[at]));
+	if (sparse)
+		sel = sp_check(g, in, &mm, at);
+	/* mma.sp: A is the compressed one, of the shape of half the k */
 	fa = fragment(g, in, mm.shape, at, VISA_MMA_A);
 	if (bt < 0)
 		bt = at;
-	if (bt != at && first)	/* wmma: never */
+	if (bt != at && first && !sparse)	/* wmma: never */
 		cg_unsupported(g, &in->pos, "'%s' takes A and B of one type",
 			       ptx_op_name(in->op));
 	fb = fragment(g, in, mm.shape, bt, VISA_MMA_B);
@@ -366,9 +401,23 @@ static void sel_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in,
 	desc = VISA_MMA_DESC(mm.shape, at, ct, dt) | VISA_MMA_MKBOP(mm.bop) |
 	       (mm.satfinite ? VISA_MMA_SATFINITE : 0) |
 	       (bt != at ? VISA_MMA_MKBTYPE(bt) : 0);
+	if (fa.quadpair) {
+		/* m8n8k4 f16: any layouts; .f16 D with .f32 C is no mma */
+		if (mm.nlayout != 2 || (dt == VISA_MMA_F16 &&
+					ct == VISA_MMA_F32))
+			cg_fail(g, &in->pos, "'mma.m8n8k4' with f16 inputs "
+				"takes .alayout.blayout and no .f16 D with "
+				".f32 C");
+		desc |= (mm.layout[0] ? VISA_MMA_QP_ACOL : 0) |
+			(mm.layout[1] ? 0 : VISA_MMA_QP_BROW);
+	}
 	put(g, fn, &in->ops[1], fa.nregs, VISA_MMA_SLOT_A);
 	put(g, fn, &in->ops[2], fb.nregs, VISA_MMA_SLOT_B);
 	put(g, fn, &in->ops[3], fc.nregs, VISA_MMA_SLOT_C);
+	if (sparse) {
+		put(g, fn, &in->ops[4], 1, VISA_MMA_SLOT_META);
+		desc |= VISA_MMA_SPARSE | VISA_MMA_MKSPSEL(sel);
+	}
 	vi = cg_insn(fn, VISA_OP_MMA, VISA_T_B64);
 	vi->imm = desc;
 	get(g, fn, &in->ops[0], fd.nregs, VISA_MMA_SLOT_C);
@@ -482,7 +531,7 @@ bool cg_select_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 			sel_wmma_ldst(g, fn, in, true);
 			break;
 		case MOD_MMA:
-			sel_mma(g, fn, in, 1);
+			sel_mma(g, fn, in, 1, false);
 			break;
 		default:
 			cg_unsupported(g, &in->pos, "'wmma.%s' is not supported",
@@ -490,9 +539,12 @@ bool cg_select_mma(struct cg *g, struct cg_fn *fn, const struct ptx_insn *in)
 		}
 		return true;
 	case OP_MMA:
-		if (in->nmods && in->mods[0] == MOD_SP)
-			cg_unsupported(g, &in->pos, "sparse 'mma.sp' is not supported");
-		sel_mma(g, fn, in, 0);
+		/* mma.sp and mma.sp::ordered_metadata: the same at sm_90 */
+		if (in->nmods && (in->mods[0] == MOD_SP ||
+				  in->mods[0] == MOD_SP_ORDERED_METADATA))
+			sel_mma(g, fn, in, 1, true);
+		else
+			sel_mma(g, fn, in, 0, false);
 		return true;
 	case OP_LDMATRIX:
 	case OP_STMATRIX:

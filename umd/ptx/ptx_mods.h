@@ -268,6 +268,7 @@
 	X(MEMORY_LAYOUT, "memory_layout", MK_OTHER, 0) \
 	X(TEXREF, "texref", MK_OTHER, 0) \
 	X(SAMPLERREF, "samplerref", MK_OTHER, 0) \
-	X(SURFREF, "surfref", MK_OTHER, 0)
+	X(SURFREF, "surfref", MK_OTHER, 0) \
+	X(SP_ORDERED_METADATA, "sp::ordered_metadata", MK_OTHER, 0)
 
 #endif /* VGPU_PTX_MODS_H */

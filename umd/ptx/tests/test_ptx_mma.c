@@ -27,8 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ptx_test.h"
-#include "test_gpu.h"
+#include "mma_test.h"
 #include "fp_formats.h"
 #include "vgpu_mma.h"
 
@@ -71,18 +70,6 @@ static unsigned int esize(int t)
 	return b < 8 ? 4 : b / 8;
 }
 
-/* PTX register list {%rP0, ..., %rPn-1} (f64: %fdP...). */
-static void regs(char *buf, size_t len, const char *p, unsigned int n,
-		 bool f64)
-{
-	size_t o = (size_t)snprintf(buf, len, "{");
-
-	for (unsigned int i = 0; i < n; i++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%%%s%s%u",
-				      i ? ", " : "", f64 ? "fd" : "r", p, i);
-	snprintf(buf + o, len - o, "}");
-}
-
 static const char prologue[] =
 	".version 8.0\n.target sm_90\n.address_size 64\n"
 	".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc,"
@@ -100,36 +87,6 @@ static unsigned int failures;
 /* four device buffers every kernel gets, big enough for every case */
 static uint64_t bufs[4];
 #define BUF_SIZE (512 * 8 + 64)
-
-/* Compile and load @text, run kernel k on one warp with 4 pointers. */
-static bool run(const char *what, const char *text, const uint64_t p[4])
-{
-	const uint32_t grid[3] = { 1, 1, 1 }, block[3] = { 32, 1, 1 };
-	char msg[512], err[256];
-	struct vgpu_core_fault f;
-	struct tg_module m;
-	void *img = NULL;
-	size_t size;
-	int r;
-
-	if (t_compile("mma.ptx", text, &img, &size, msg, sizeof(msg))) {
-		t_diag("%s: %s", what, msg);
-		free(img);
-		return false;
-	}
-	if (tg_load(&gpu, img, size, &m, err, sizeof(err))) {
-		t_diag("%s: load: %s", what, err);
-		free(img);
-		return false;
-	}
-	free(img);
-	r = tg_launch(&gpu, &m, "k", grid, block, 0, p, 4 * sizeof(uint64_t),
-		      &f);
-	if (r)
-		t_diag("%s: launch %d: %s", what, r, f.message);
-	tg_unload(&m);
-	return r == 0;
-}
 
 /* ---- layouts ----------------------------------------------------------- */
 
@@ -178,7 +135,7 @@ static void check_layout(char **lines, unsigned int first, unsigned int pad)
 			 " from .shared, stride %llu", (unsigned long long)ld);
 	nel = f.ntiles * f.e;
 	rp = f.bits == 64 ? 2 : 1;	/* 32-bit words per register */
-	regs(list, sizeof(list), "a", f.nregs, f.bits == 64);
+	mma_regs(list, sizeof(list), f.bits == 64 ? "fda" : "ra", f.nregs);
 	{
 		/* the bytes of the matrix, padded rows included, in words */
 		unsigned int bytes = ((col ? cols : rows) * (unsigned int)ld *
@@ -237,7 +194,7 @@ static void check_layout(char **lines, unsigned int first, unsigned int pad)
 				memcpy(mem + at * es, &v, es);
 			}
 		out[pass] = malloc(32 * f.nregs * rp * 4);
-		if (!run(what, text, p)) {
+		if (!mma_run(&gpu, what, text, p, NULL, 0)) {
 			t_ok(false, "layout %s runs", what);
 			failures++;
 			free(out[0]);
@@ -293,26 +250,6 @@ static void check_layout(char **lines, unsigned int first, unsigned int pad)
 
 /* ---- arithmetic -------------------------------------------------------- */
 
-/* Parse "I x: hex hex ..." into @buf, elements of @es bytes. */
-static unsigned int parse_hex(const char *line, uint8_t *buf, unsigned int es,
-			      unsigned int max)
-{
-	const char *q = strchr(line, ':');
-	unsigned int n = 0;
-
-	while (q && n < max) {
-		unsigned long long v;
-		int used;
-
-		if (sscanf(q + 1, " %llx%n", &v, &used) != 1)
-			break;
-		memcpy(buf + (size_t)n * es, &v, es);
-		n++;
-		q += used;
-	}
-	return n;
-}
-
 /*
  * D wmma <shape> <atype> [<ctype>] [bcol|satf|cvt|xor|and] mode N: bits
  * (and "mma m8n8k4 f64", the same product as WMMA's m8n8k4).
@@ -363,11 +300,11 @@ static void check_product(char **lines, unsigned int d)
 	es_d = es_c;
 	/* inputs: a (M x K), b (K x N) row major; sub-byte: words */
 	if (visa_mma_type_bits((unsigned int)at) < 8) {
-		parse_hex(lines[d - 3], A, 4, 512);
-		parse_hex(lines[d - 2], B, 4, 512);
+		mma_parse_hex(lines[d - 3], A, 4, 512);
+		mma_parse_hex(lines[d - 2], B, 4, 512);
 	} else {
-		parse_hex(lines[d - 3], A, es_a, m * k);
-		parse_hex(lines[d - 2], B, es_a, k * n);
+		mma_parse_hex(lines[d - 3], A, es_a, m * k);
+		mma_parse_hex(lines[d - 2], B, es_a, k * n);
 		if (bcol) {
 			for (unsigned int r = 0; r < k; r++)
 				for (unsigned int c = 0; c < n; c++)
@@ -376,11 +313,15 @@ static void check_product(char **lines, unsigned int d)
 			memcpy(B, T, (size_t)k * n * es_a);
 		}
 	}
-	parse_hex(lines[d - 1], C, es_c, m * n);
-	regs(la, sizeof(la), "a", fa.nregs, at == VISA_MMA_F64);
-	regs(lb, sizeof(lb), "b", fb.nregs, at == VISA_MMA_F64);
-	regs(lc, sizeof(lc), "c", fc.nregs, ct == VISA_MMA_F64);
-	regs(ld, sizeof(ld), "d", fd.nregs, dt == VISA_MMA_F64);
+	mma_parse_hex(lines[d - 1], C, es_c, m * n);
+	mma_regs(la, sizeof(la), at == VISA_MMA_F64 ? "fda" : "ra",
+		 fa.nregs);
+	mma_regs(lb, sizeof(lb), at == VISA_MMA_F64 ? "fdb" : "rb",
+		 fb.nregs);
+	mma_regs(lc, sizeof(lc), ct == VISA_MMA_F64 ? "fdc" : "rc",
+		 fc.nregs);
+	mma_regs(ld, sizeof(ld), dt == VISA_MMA_F64 ? "fdd" : "rd",
+		 fd.nregs);
 	if (at == VISA_MMA_F16)
 		snprintf(types, sizeof(types), "%s.%s", tnames[dt], tnames[ct]);
 	else
@@ -415,12 +356,12 @@ static void check_product(char **lines, unsigned int d)
 	memcpy(tg_host(&gpu, p[0]), A, sizeof(A));
 	memcpy(tg_host(&gpu, p[1]), B, sizeof(B));
 	memcpy(tg_host(&gpu, p[2]), C, sizeof(C));
-	if (!run(what, text, p)) {
+	if (!mma_run(&gpu, what, text, p, NULL, 0)) {
 		t_ok(false, "%s runs", what);
 		failures++;
 		return;
 	}
-	parse_hex(lines[d], D, es_d, m * n);
+	mma_parse_hex(lines[d], D, es_d, m * n);
 	for (unsigned int i = 0; i < m * n; i++) {
 		const uint8_t *got = (const uint8_t *)tg_host(&gpu, p[3]) +
 				     (size_t)i * es_d;
@@ -481,15 +422,14 @@ static void check_sync(const struct sync_case *sc)
 	snprintf(what, sizeof(what), "mma.sync.%s.%s%s", sc->shape, sc->types,
 		 sc->suffix);
 	for (unsigned int l = 0; l < 32; l++) {
-		unsigned int g = l / 4, t = l % 4;
-
 		for (unsigned int r = 0; r < na; r++) {
 			ra[l][r] = 0;
 			for (unsigned int j = 0; j < e; j++) {
-				unsigned int row = sc->m == 16 ? g + 8 * (r % 2) : g;
-				unsigned int col = e * t + j + 4 * e *
-					(sc->m == 16 ? r / 2 : r);
-				uint32_t v = (row * 7 + col * 3 + 1) % 13;
+				unsigned int row, col;
+				uint32_t v;
+
+				mma_sync_a_pos(sc->m, e, l, r, j, &row, &col);
+				v = (row * 7 + col * 3 + 1) % 13;
 
 				if (sc->flt && sc->bits == 16)	/* bf16 of v - 6 */
 					v = f32_to_bits((float)v - 6) >> 16;
@@ -503,8 +443,11 @@ static void check_sync(const struct sync_case *sc)
 		for (unsigned int r = 0; r < nb; r++) {
 			rb[l][r] = 0;
 			for (unsigned int j = 0; j < e; j++) {
-				unsigned int k = e * t + j + 4 * e * r;
-				uint32_t v = (k * 5 + g * 11 + 2) % 9;
+				unsigned int k, n;
+				uint32_t v;
+
+				mma_sync_b_pos(e, l, r, j, &k, &n);
+				v = (k * 5 + n * 11 + 2) % 9;
 
 				if (sc->flt && sc->bits == 16)
 					v = f32_to_bits((float)v - 4) >> 16;
@@ -516,9 +459,11 @@ static void check_sync(const struct sync_case *sc)
 			}
 		}
 		for (unsigned int r = 0; r < nc; r++) {
-			unsigned int row = sc->m == 16 ? g + 8 * (r / 2) : g;
-			unsigned int col = 2 * t + (sc->m == 16 ? r % 2 : r);
-			int32_t v = (int32_t)(row * 8 + col) - 40;
+			unsigned int row, col;
+			int32_t v;
+
+			mma_sync_c_pos(sc->m, false, l, r, &row, &col);
+			v = (int32_t)(row * 8 + col) - 40;
 
 			rc[l][r] = sc->flt ? f32_to_bits((float)v) : (uint32_t)v;
 			C[row][col] = v;
@@ -526,14 +471,11 @@ static void check_sync(const struct sync_case *sc)
 	}
 	/* the matrices the registers describe */
 	for (unsigned int l = 0; l < 32; l++) {
-		unsigned int g = l / 4, t = l % 4;
-
 		for (unsigned int r = 0; r < na; r++)
 			for (unsigned int j = 0; j < e; j++) {
-				unsigned int row = sc->m == 16 ? g + 8 * (r % 2) : g;
-				unsigned int col = e * t + j + 4 * e *
-					(sc->m == 16 ? r / 2 : r);
+				unsigned int row, col;
 
+				mma_sync_a_pos(sc->m, e, l, r, j, &row, &col);
 				A[row][col] = !sc->flt ?
 					(double)elem_int(ra[l][r], j, sc->bits, sc->sgn) :
 					sc->bits == 16 ?
@@ -542,19 +484,20 @@ static void check_sync(const struct sync_case *sc)
 			}
 		for (unsigned int r = 0; r < nb; r++)
 			for (unsigned int j = 0; j < e; j++) {
-				unsigned int k = e * t + j + 4 * e * r;
+				unsigned int k, n;
 
-				B[k][g] = !sc->flt ?
+				mma_sync_b_pos(e, l, r, j, &k, &n);
+				B[k][n] = !sc->flt ?
 					(double)elem_int(rb[l][r], j, sc->bits, sc->sgn) :
 					sc->bits == 16 ?
 					(double)f32_of(((rb[l][r] >> (16 * j)) & 0xffff) << 16) :
 					(double)f32_of(rb[l][r] & 0xffffe000u);
 			}
 	}
-	regs(la, sizeof(la), "a", na, false);
-	regs(lb, sizeof(lb), "b", nb, false);
-	regs(lc, sizeof(lc), "c", nc, false);
-	regs(ld, sizeof(ld), "d", nc, false);
+	mma_regs(la, sizeof(la), "ra", na);
+	mma_regs(lb, sizeof(lb), "rb", nb);
+	mma_regs(lc, sizeof(lc), "rc", nc);
+	mma_regs(ld, sizeof(ld), "rd", nc);
 	o = (size_t)snprintf(text, sizeof(text),
 		"%smov.u32 %%r0, %%laneid;\nmul.wide.u32 %%p4, %%r0, 32;\n"
 		"add.u64 %%p5, %%p0, %%p4;\nadd.u64 %%p6, %%p1, %%p4;\n"
@@ -580,7 +523,7 @@ static void check_sync(const struct sync_case *sc)
 	memcpy(tg_host(&gpu, p[0]), ra, sizeof(ra));
 	memcpy(tg_host(&gpu, p[1]), rb, sizeof(rb));
 	memcpy(tg_host(&gpu, p[2]), rc, sizeof(rc));
-	if (!run(what, text, p)) {
+	if (!mma_run(&gpu, what, text, p, NULL, 0)) {
 		t_ok(false, "%s runs", what);
 		failures++;
 		return;
@@ -589,8 +532,9 @@ static void check_sync(const struct sync_case *sc)
 		const uint32_t *out = (const uint32_t *)tg_host(&gpu, p[3]) + 8 * l;
 
 		for (unsigned int r = 0; r < nc; r++) {
-			unsigned int row = sc->m == 16 ? l / 4 + 8 * (r / 2) : l / 4;
-			unsigned int col = 2 * (l % 4) + (sc->m == 16 ? r % 2 : r);
+			unsigned int row, col;
+
+			mma_sync_c_pos(sc->m, false, l, r, &row, &col);
 			double want = C[row][col];
 			uint32_t w;
 

@@ -264,6 +264,18 @@ $(CUDA_INTEGRITY_TEST)-san: $(CUDA_INTEGRITY_SRCS) umd/cuda/export_integrity.h
 ALL_TARGETS += $(CUDA_INTEGRITY_TEST) $(CUDA_INTEGRITY_TEST)-san
 NATIVE_TESTS += $(CUDA_INTEGRITY_TEST) $(CUDA_INTEGRITY_TEST)-san
 
+# cuGetProcAddress against every name NVIDIA's runtime asked on an H100
+# (the trace log) and the versioned names (proc_versions.c).
+$(CUDA_TST)/native_proc_names: umd/cuda/tests/native_proc_names.c $(CUDA_DRV) \
+		tools/cuda-probe/golden/trace-driver-programs.log
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include \
+		-DLIBCUDA_PATH='"$(abspath $(CUDA_DRV))"' \
+		-DTRACE_LOG='"$(abspath tools/cuda-probe/golden/trace-driver-programs.log)"' \
+		-o $@ $< -ldl
+ALL_TARGETS += $(CUDA_TST)/native_proc_names
+NATIVE_TESTS += $(CUDA_TST)/native_proc_names
+
 # test_cu_probe_capture runs tools/cuda-probe/probe_capture.c, built
 # against our libcuda (and its sanitizer copy for the -san test), and
 # compares what it prints with the recording made on an H100 (copied

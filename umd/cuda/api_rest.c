@@ -174,11 +174,11 @@ static CUresult CUDAAPI not_supported(void)
 /*
  * Names NVIDIA's runtime asks for that need what vGPU does not have:
  * EGL, VDPAU and OpenGL-context interop (vGPU's GL interop is the buffer
- * and image registration of interop_gl.c), NvSciSync, external semaphores
- * in graphs, the driver's log API, sparse and planar arrays, texture and
- * surface references (removed from CUDA 12's runtime), waits on memory
- * values, batched copies and prefetches, device async notifications and
- * the atomic-capability queries of CUDA 13.  Sorted.
+ * and image registration of interop_gl.c), NvSciSync, the driver's log
+ * API, sparse and planar arrays, texture and surface references (removed
+ * from CUDA 12's runtime), waits on memory values, batched copies and
+ * prefetches, device async notifications and the atomic-capability
+ * queries of CUDA 13.  Sorted.
  */
 static const char *const unsupported_names[] = {
 	"cuArrayGetMemoryRequirements",
@@ -208,14 +208,6 @@ static const char *const unsupported_names[] = {
 	"cuGLUnmapBufferObject",
 	"cuGLUnmapBufferObjectAsync",
 	"cuGLUnregisterBufferObject",
-	"cuGraphAddExternalSemaphoresSignalNode",
-	"cuGraphAddExternalSemaphoresWaitNode",
-	"cuGraphExecExternalSemaphoresSignalNodeSetParams",
-	"cuGraphExecExternalSemaphoresWaitNodeSetParams",
-	"cuGraphExternalSemaphoresSignalNodeGetParams",
-	"cuGraphExternalSemaphoresSignalNodeSetParams",
-	"cuGraphExternalSemaphoresWaitNodeGetParams",
-	"cuGraphExternalSemaphoresWaitNodeSetParams",
 	"cuGraphicsEGLRegisterImage",
 	"cuGraphicsResourceGetMappedEglFrame",
 	"cuGraphicsVDPAURegisterOutputSurface",

@@ -10,7 +10,9 @@
  * by launch ID).  Each launch runs twice: with the module on the
  * interpreter, and with its native tier selected, which a counting grid
  * must leave for the interpreter: the counts must be the same.  (The guest
- * test test_prof_counters compares all 89 launches, end to end.)
+ * test test_prof_counters compares all 89 launches, end to end.)  Last,
+ * with the L2 model attached: every global and local sector of a launch
+ * is an L2 lookup (local memory has an address of its own in the model).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,7 +82,8 @@ struct probe_launch {
 };
 
 static int run(const struct probe_launch *p, int tier,
-	       struct vgpu_core_counters *c, uint64_t out, uint64_t in)
+	       struct vgpu_core_counters *c, uint64_t out, uint64_t in,
+	       struct vgpu_l2 *l2)
 {
 	uint8_t params[32] = { 0 };
 	uint32_t size = 0;
@@ -100,7 +103,50 @@ static int run(const struct probe_launch *p, int tier,
 	    vgpu_jit_module_select(mod.mod, tier))
 		return -1;
 	l.counters = c;
+	l.l2 = l2;
 	return vgpu_core_launch(gpu.core, &l, &f);
+}
+
+/*
+ * local_array (32 floats a thread, indexed by data) and a transpose with
+ * the L2 model: the lookups are the global and local sectors, and the
+ * local loads find the lines the local stores wrote.
+ */
+static void check_l2_local(uint64_t out, uint64_t in)
+{
+	static const struct probe_launch loc = {
+		88, "local_array", { 32, 1, 1 }, { 256, 1, 1 }, 0, 2, { 0, 0 }
+	};
+	static const struct probe_launch tr = {
+		86, "transpose_tiled", { 8, 8, 1 }, { 32, 8, 1 }, 0, 2, { 0, 0 }
+	};
+	struct vgpu_l2 *l2 = vgpu_l2_create(VGPU_L2_BYTES);
+	struct vgpu_core_counters c, d;
+	uint64_t global, local;
+
+	memset(&c, 0, sizeof(c));
+	memset(&d, 0, sizeof(d));
+	if (!l2 || run(&loc, VGPU_TIER_INTERP, &c, out, in, l2) ||
+	    run(&tr, VGPU_TIER_INTERP, &d, out, in, l2)) {
+		tap_ok(&t, 0, "local_array and transpose_tiled run with the L2");
+		vgpu_l2_destroy(l2);
+		return;
+	}
+	global = c.gld_sectors + c.gst_sectors;
+	local = c.lld_sectors + c.lst_sectors;
+	tap_ok(&t, c.lld_sectors && c.lst_sectors &&
+	       c.l2_sectors == global + local &&
+	       c.l2_hits + c.l2_misses == c.l2_sectors &&
+	       c.l2_hits >= c.lld_sectors &&
+	       d.l2_sectors == d.gld_sectors + d.gst_sectors,
+	       "L2 lookups are the global and local sectors: local_array "
+	       "%llu = %llu global + %llu local (%llu hits), transpose_tiled "
+	       "%llu = %llu global", (unsigned long long)c.l2_sectors,
+	       (unsigned long long)global, (unsigned long long)local,
+	       (unsigned long long)c.l2_hits,
+	       (unsigned long long)d.l2_sectors,
+	       (unsigned long long)(d.gld_sectors + d.gst_sectors));
+	vgpu_l2_destroy(l2);
 }
 
 static void check_launch(const struct probe_launch *p, uint64_t out,
@@ -111,7 +157,7 @@ static void check_launch(const struct probe_launch *p, uint64_t out,
 
 	memset(&ci, 0, sizeof(ci));
 	memset(&cn, 0, sizeof(cn));
-	if (run(p, VGPU_TIER_INTERP, &ci, out, in)) {
+	if (run(p, VGPU_TIER_INTERP, &ci, out, in, NULL)) {
 		tap_ok(&t, 0, "launch %d %s runs", p->id, p->kernel);
 		return;
 	}
@@ -133,7 +179,7 @@ static void check_launch(const struct probe_launch *p, uint64_t out,
 	/* compiled now: the counting launch must still not use it */
 	vgpu_jit_module_compile(mod.mod,
 				vgpu_core_module_find_kernel(mod.mod, p->kernel));
-	if (run(p, VGPU_TIER_NATIVE, &cn, out, in)) {
+	if (run(p, VGPU_TIER_NATIVE, &cn, out, in, NULL)) {
 		tap_ok(&t, 0, "launch %d %s runs with the native tier", p->id,
 		       p->kernel);
 		return;
@@ -180,7 +226,7 @@ int main(void)
 	void *img;
 	int n;
 
-	tap_plan(1 + 2 * (int)(sizeof(launches) / sizeof(launches[0])));
+	tap_plan(2 + 2 * (int)(sizeof(launches) / sizeof(launches[0])));
 	golden = ncu_read_file(GOLDEN_CSV);
 	n = golden ? ncu_rows(golden, take, NULL) : 0;
 	free(golden);
@@ -213,6 +259,7 @@ int main(void)
 		if (!native)
 			tap_ok(&t, 1, "# SKIP no native tier");
 	}
+	check_l2_local(out, in);
 	tg_unload(&mod);
 	tg_fini(&gpu);
 	return tap_done(&t);

@@ -468,9 +468,13 @@ int mem_read_string(struct warp *w, uint32_t pc, int lane, uint64_t gaddr,
 void tlb_flush(struct sm *sm);
 const struct tlb_entry *tlb_peek(const struct sm *sm, uint64_t va);
 
-/* counters.c: one warp's ld/st of @bytes per lane at @addr (per lane) */
-void counters_access(struct block *b, int space, const uint64_t *addr,
-		     uint32_t mask, uint32_t bytes, bool store);
+/*
+ * counters.c: one ld/st of warp @warp (of @b) of @bytes per lane at @addr
+ * (per lane)
+ */
+void counters_access(struct block *b, uint32_t warp, int space,
+		     const uint64_t *addr, uint32_t mask, uint32_t bytes,
+		     bool store);
 /* add a retiring block's counters to its grid's */
 void counters_retire(struct block *b);
 /* sanitizer.c: a sanitized grid's checks (launch.sanitizer not NULL) */

@@ -124,8 +124,35 @@ static void count_l2(struct block *b, const uint64_t *sector, unsigned int n)
 	c->l2_sectors += n;
 }
 
-static void count_space(struct block *b, int space, const uint64_t *addr,
-			uint32_t mask, uint32_t bytes, bool store)
+/*
+ * Local memory through the L2 model: a real GPU backs each thread's local
+ * memory with device memory, interleaved per warp, and caches it in the
+ * L2 like any other line.  vGPU's local memory has no GPU address, so the
+ * model gets one: past every GPU virtual address, a region of local_size
+ * sectors (32 lanes x local_size bytes) per warp of the grid.  A real GPU
+ * gives the region to a resident warp slot, which the next block on the
+ * SM reuses; here every warp of the grid has its own, so a grid of many
+ * spilling blocks reuses fewer lines than on the GPU.
+ */
+#define LOCAL_L2_BASE_SECTOR	((1ull << 56) >> 5)
+
+static void count_local_l2(struct block *b, uint32_t warp, uint64_t *sector,
+			   unsigned int n)
+{
+	const uint32_t *gd = b->g->l->grid;
+	uint64_t blk = b->idx[0] + (uint64_t)gd[0] *
+		       (b->idx[1] + (uint64_t)gd[1] * b->idx[2]);
+	uint64_t base = LOCAL_L2_BASE_SECTOR +
+			(blk * b->nwarps + warp) * b->g->local_size;
+
+	for (unsigned int i = 0; i < n; i++)
+		sector[i] += base;
+	count_l2(b, sector, n);
+}
+
+static void count_space(struct block *b, uint32_t warp, int space,
+			const uint64_t *addr, uint32_t mask, uint32_t bytes,
+			bool store)
 {
 	struct vgpu_core_counters *c = &b->cnt;
 	uint64_t words[WARP_SIZE * 4];
@@ -148,13 +175,15 @@ static void count_space(struct block *b, int space, const uint64_t *addr,
 		break;
 	case VISA_SPACE_LOCAL:
 		n = lane_words(addr, mask, bytes, true, words);
+		n = (unsigned int)sectors(words, n);
 		if (store) {
 			c->lst_requests++;
-			c->lst_sectors += sectors(words, n);
+			c->lst_sectors += n;
 		} else {
 			c->lld_requests++;
-			c->lld_sectors += sectors(words, n);
+			c->lld_sectors += n;
 		}
+		count_local_l2(b, warp, words, n);
 		break;
 	case VISA_SPACE_SHARED:
 		n = lane_words(addr, mask, bytes, false, words);
@@ -172,24 +201,25 @@ static void count_space(struct block *b, int space, const uint64_t *addr,
 	/* const and param reads are not L1TEX data traffic: not counted */
 }
 
-void counters_access(struct block *b, int space, const uint64_t *addr,
-		     uint32_t mask, uint32_t bytes, bool store)
+void counters_access(struct block *b, uint32_t warp, int space,
+		     const uint64_t *addr, uint32_t mask, uint32_t bytes,
+		     bool store)
 {
 	uint64_t rel[WARP_SIZE];
 	uint32_t sh, lo;
 
 	if (space != VISA_SPACE_GENERIC) {
-		count_space(b, space, addr, mask, bytes, store);
+		count_space(b, warp, space, addr, mask, bytes, store);
 		return;
 	}
 	/* A generic access is a request to each space its lanes reach. */
 	sh = window_lanes(addr, mask, VISA_GENERIC_SHARED_BASE, rel);
-	count_space(b, VISA_SPACE_SHARED, rel, sh, bytes, store);
+	count_space(b, warp, VISA_SPACE_SHARED, rel, sh, bytes, store);
 	lo = window_lanes(addr, mask, VISA_GENERIC_LOCAL_BASE, rel);
-	count_space(b, VISA_SPACE_LOCAL, rel, lo, bytes, store);
+	count_space(b, warp, VISA_SPACE_LOCAL, rel, lo, bytes, store);
 	mask &= ~(sh | lo | window_lanes(addr, mask, VISA_GENERIC_PARAM_BASE,
 					 rel));
-	count_space(b, VISA_SPACE_GLOBAL, addr, mask, bytes, store);
+	count_space(b, warp, VISA_SPACE_GLOBAL, addr, mask, bytes, store);
 }
 
 void counters_retire(struct block *b)

@@ -448,7 +448,8 @@ static int ld_st(struct warp *w, const struct dinsn *in, uint32_t mask)
 		uint64_t addr[WARP_SIZE];
 
 		FOR_LANES(mask, addr[l] = base_addr(w, in, A, l));
-		counters_access(w->blk, in->type2, addr, mask, es * n, st);
+		counters_access(w->blk, w->warp_id, in->type2, addr, mask,
+				es * n, st);
 		if (w->blk->g->l->sanitizer)
 			san_access(w, in, addr, mask, es * n, st);
 	}

@@ -49,12 +49,18 @@ PROF_BENCH_PTX := $(TST)/prof/probe_counters.ptx
 $(PROF_BENCH_PTX): tools/cuda-probe/probe_counters.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) -ptx -arch=sm_90 -o $@ $<
-$(OBJ)/tools/prof/bench/prof_bench.o: tools/prof/bench/prof_bench.c
+# probe_bench.o: the kernels and timed loop it shares with
+# vgpu-sanitizer-bench (tools/sanitizer/build.mk, read after this file).
+PROBE_BENCH_OBJ := $(OBJ)/tools/prof/bench/probe_bench.o
+$(OBJ)/tools/prof/bench/prof_bench.o $(PROBE_BENCH_OBJ): \
+		$(OBJ)/tools/prof/bench/%.o: tools/prof/bench/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(CTEST_CFLAGS) \
+	$(CC) $(USER_CFLAGS) $(CTEST_CFLAGS) -Itools/prof/bench \
 		-DPROBE_PTX='"$(abspath $(PROF_BENCH_PTX))"' -MMD -MP -c $< -o $@
--include $(OBJ)/tools/prof/bench/prof_bench.d
+-include $(OBJ)/tools/prof/bench/prof_bench.d \
+	$(OBJ)/tools/prof/bench/probe_bench.d
 $(BIN)/vgpu-prof-bench: $(OBJ)/tools/prof/bench/prof_bench.o \
+		$(PROBE_BENCH_OBJ) \
 		$(CTEST_LIB_OBJS) $(LIB)/libvgpu-ptx.a $(CORE_LIB) | \
 		$(PROF_BENCH_PTX)
 	@mkdir -p $(dir $@)
@@ -114,3 +120,41 @@ $(TST)/prof/test_timing_model: tools/prof/tests/test_timing_model.c \
 		-o $@ $< $(CUDART_TEST_UTIL)
 ALL_TARGETS += $(TST)/prof/test_timing_model
 GUEST_TESTS += $(TST)/prof/test_timing_model
+
+# The seeds' experiments (guest): samples/transpose, samples/matmul_shared
+# and samples/l2_window under vgpu-prof with modelled time, against the
+# H100's recordings (tests/golden/matmul_shared.h100.csv,
+# l2_window.h100.csv, and probe_counters.h100.csv's transposes).  The
+# samples are built as they were for the recordings (sm_90 and its PTX).
+PROF_SAMPLE_NVCC := -cudart shared -O2 -std=c++17 \
+	-gencode arch=compute_90,code=sm_90 \
+	-gencode arch=compute_90,code=compute_90
+define prof_sample
+$$(TST)/prof/$(1): samples/$(1)/$(1).cu samples/common/sample_check.h | \
+		$$(CUDART_LINK)
+	@mkdir -p $$(dir $$@)
+	$$(NVCC) $$(PROF_SAMPLE_NVCC) -o $$@ $$<
+endef
+$(foreach s,transpose matmul_shared l2_window,$(eval $(call prof_sample,$(s))))
+$(TST)/prof/matmul_shared.h100.csv $(TST)/prof/l2_window.h100.csv: \
+		$(TST)/prof/%: tests/golden/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(TST)/prof/test_prof_samples: tools/prof/tests/test_prof_samples.c \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) $(VGPU_PROF) \
+		$(TST)/prof/transpose $(TST)/prof/matmul_shared \
+		$(TST)/prof/l2_window $(TST)/prof/matmul_shared.h100.csv \
+		$(TST)/prof/l2_window.h100.csv \
+		$(TST)/prof/probe_counters.h100.csv
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -Iumd/cudart/tests -Iumd/cuda/tests \
+		-DVGPU_PROF_BIN='"$(abspath $(VGPU_PROF))"' \
+		-DTRANSPOSE_BIN='"$(abspath $(TST)/prof/transpose)"' \
+		-DMATMUL_BIN='"$(abspath $(TST)/prof/matmul_shared)"' \
+		-DL2_BIN='"$(abspath $(TST)/prof/l2_window)"' \
+		-DMATMUL_CSV='"$(abspath $(TST)/prof/matmul_shared.h100.csv)"' \
+		-DL2_CSV='"$(abspath $(TST)/prof/l2_window.h100.csv)"' \
+		-DCOUNTERS_CSV='"$(abspath $(TST)/prof/probe_counters.h100.csv)"' \
+		-o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/prof/test_prof_samples
+GUEST_TESTS += $(TST)/prof/test_prof_samples

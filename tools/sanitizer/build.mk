@@ -49,11 +49,12 @@ GUEST_TESTS += $(TST)/sanitizer/test_sanitizer
 # probe's kernels (tools/prof/build.mk compiles them to PTX).
 $(OBJ)/tools/sanitizer/bench/san_bench.o: tools/sanitizer/bench/san_bench.c
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) $(CTEST_CFLAGS) \
+	$(CC) $(USER_CFLAGS) $(CTEST_CFLAGS) -Itools/prof/bench \
 		-DPROBE_PTX='"$(abspath $(PROF_BENCH_PTX))"' -MMD -MP -c $< -o $@
 -include $(OBJ)/tools/sanitizer/bench/san_bench.d
+# The timed loop is vgpu-prof-bench's (tools/prof/bench/probe_bench.c).
 $(BIN)/vgpu-sanitizer-bench: $(OBJ)/tools/sanitizer/bench/san_bench.o \
-		$(CTEST_LIB_OBJS) $(LIB)/libvgpu-ptx.a $(CORE_LIB) | \
+		$(PROBE_BENCH_OBJ) $(CTEST_LIB_OBJS) $(LIB)/libvgpu-ptx.a $(CORE_LIB) | \
 		$(PROF_BENCH_PTX)
 	@mkdir -p $(dir $@)
 	$(CC) $(USER_CFLAGS) -o $@ $(filter %.o %.a,$^) $(CORE_LDLIBS)

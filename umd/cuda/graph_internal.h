@@ -32,6 +32,8 @@ struct cu_kernel_node {
 	/* launch attributes (graph_kernel_attr.c); cluster 0 0 0: none */
 	bool cooperative;
 	unsigned int cluster[3];
+	/* num_bytes 0: none, the launching stream's window applies */
+	CUaccessPolicyWindow window;
 };
 
 /* A copy node: CUDA's 3D description, and the context it runs in. */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The launch attributes a kernel node carries: cooperative, and the
- * cluster shape.  They come from cuGraphKernelNodeSetAttribute or from a
- * captured cuLaunchKernelEx / cuLaunchCooperativeKernel, travel with the
+ * The launch attributes a kernel node carries: cooperative, the cluster
+ * shape and the L2 access policy window.  They come from
+ * cuGraphKernelNodeSetAttribute or from a captured cuLaunchKernelEx /
+ * cuLaunchCooperativeKernel (the window also from the capturing stream's
+ * attribute, as the H100 copies it into the node), travel with the
  * node when it is cloned, instantiated or used to update an executable
  * graph, and are handed to the launch when the node runs, which then
  * makes every check a direct launch makes (launch_coop.c): a cluster
@@ -14,9 +16,14 @@
  *   cuGraphKernelNodeSetAttribute ------------^         |
  *                                   cuGraphLaunch: cu_launch_cfg_run()
  *
- * Only these two attributes are kept; the others a kernel node could
- * carry (access policy window, priority, ...) are CUDA_ERROR_NOT_SUPPORTED
- * here rather than accepted and then silently dropped.
+ * The window is checked as a stream's is (l2_policy.c) and reaches the
+ * firmware's L2 model in the launch's policy, as a cuLaunchKernelEx
+ * attribute does: a node with a window uses it, one without uses the
+ * stream it is launched into.
+ *
+ * Only these three attributes are kept; the others a kernel node could
+ * carry (priority, ...) are CUDA_ERROR_NOT_SUPPORTED here rather than
+ * accepted and then silently dropped.
  */
 #include <string.h>
 
@@ -27,6 +34,7 @@ void cu_kernel_node_copy_attrs(struct cu_kernel_node *dst,
 {
 	dst->cooperative = src->cooperative;
 	memcpy(dst->cluster, src->cluster, sizeof(dst->cluster));
+	dst->window = src->window;
 }
 
 /*
@@ -39,10 +47,20 @@ CUresult cu_kernel_node_capture_attrs(CUstream h,
 	CUstreamCaptureStatus st;
 	const CUgraphNode *leaves;
 	struct cu_graph_node *n;
+	CUaccessPolicyWindow w = { 0 };
+	struct cu_stream *s;
+	struct cu_ctx *ctx;
 	size_t num;
 	CUresult res;
 
-	if (!c->cooperative && !c->cluster[0])
+	if (c->has_window) {
+		w = c->window;
+	} else if (cu_stream_current(h, &ctx, &s) == CUDA_SUCCESS) {
+		pthread_mutex_lock(&s->lock);
+		w = s->l2_window;
+		pthread_mutex_unlock(&s->lock);
+	}
+	if (!c->cooperative && !c->cluster[0] && !w.num_bytes)
 		return CUDA_SUCCESS;
 	res = cuStreamGetCaptureInfo(h, &st, NULL, NULL, &leaves, NULL, &num);
 	if (res != CUDA_SUCCESS)
@@ -54,6 +72,7 @@ CUresult cu_kernel_node_capture_attrs(CUstream h,
 		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
 	n->u.kernel.cooperative = c->cooperative;
 	memcpy(n->u.kernel.cluster, c->cluster, sizeof(c->cluster));
+	n->u.kernel.window = w;
 	return CUDA_SUCCESS;
 }
 
@@ -65,6 +84,8 @@ CUresult cu_kernel_node_launch(const struct cu_kernel_node *k, CUstream h)
 		.block = { p->blockDimX, p->blockDimY, p->blockDimZ },
 		.shared = p->sharedMemBytes,
 		.cooperative = k->cooperative,
+		.has_window = k->window.num_bytes != 0,
+		.window = k->window,
 	};
 
 	memcpy(c.cluster, k->cluster, sizeof(c.cluster));
@@ -132,6 +153,11 @@ CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode,
 			memset(k->cluster, 0, sizeof(k->cluster));
 		}
 		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+		res = cu_l2_window_check(&value->accessPolicyWindow);
+		if (res == CUDA_SUCCESS)
+			k->window = value->accessPolicyWindow;
+		return res;
 	default:
 		return CUDA_ERROR_NOT_SUPPORTED;
 	}
@@ -155,6 +181,10 @@ CU_EXPORT CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode,
 		value_out->clusterDim.x = k->cluster[0];
 		value_out->clusterDim.y = k->cluster[1];
 		value_out->clusterDim.z = k->cluster[2];
+		return CUDA_SUCCESS;
+	case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+		memset(value_out, 0, sizeof(*value_out));
+		value_out->accessPolicyWindow = k->window;
 		return CUDA_SUCCESS;
 	default:
 		return CUDA_ERROR_NOT_SUPPORTED;

@@ -73,8 +73,8 @@ uint64_t cu_timing_kernel_ns(const struct vgpu_launch_counters *c,
 		(MODEL_SMS * MODEL_ISSUE_PER_SM * MODEL_CLOCK_HZ);
 	shared = (double)(c->sld_wavefronts + c->sst_wavefronts) /
 		 (MODEL_SMS * MODEL_SHARED_PER_SM * MODEL_CLOCK_HZ);
-	sectors = (double)(c->l2_hits + c->l2_misses + c->lld_sectors +
-			   c->lst_sectors);
+	/* global and local sectors: both go through the L2 model */
+	sectors = (double)(c->l2_hits + c->l2_misses);
 	l2 = sectors * VGPU_L2_SECTOR_BYTES / MODEL_L2_BYTES_S;
 	dram = (double)c->l2_misses * VGPU_L2_SECTOR_BYTES /
 	       MODEL_DRAM_BYTES_S;

@@ -317,6 +317,16 @@ $(TST)/cudart/test_cudart_graph_coop: \
 ALL_TARGETS += $(TST)/cudart/test_cudart_graph_coop
 GUEST_TESTS += $(TST)/cudart/test_cudart_graph_coop
 
+# L2 access policy windows on graph kernel nodes (graph_kernel_attr.c).
+$(TST)/cudart/test_cudart_graph_l2: \
+		umd/cudart/tests/test_cudart_graph_l2.cu \
+		$(CUDART_TEST_UTIL) $(CUDART_TEST_HDRS) | $(CUDART_LINK)
+	@mkdir -p $(dir $@)
+	$(NVCC) -cudart shared -arch=sm_90 -O2 -Iumd/cudart/tests \
+		-Iumd/cuda/tests -o $@ $< $(CUDART_TEST_UTIL)
+ALL_TARGETS += $(TST)/cudart/test_cudart_graph_l2
+GUEST_TESTS += $(TST)/cudart/test_cudart_graph_l2
+
 # The interop calls (interop_gl.c, interop_ext.c) against Mesa: its
 # TEST.vmargs brings Mesa's dlopen'ed drivers (tools/vm/mesa.vmargs).
 $(TST)/cudart/test_cudart_interop: umd/cudart/tests/test_cudart_interop.cu \

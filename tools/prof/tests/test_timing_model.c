@@ -46,15 +46,14 @@ static int run(const char *cmd, char *buf, size_t cap)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-enum { WARP_INSNS, SLD_WF, SST_WF, L2_HITS, L2_MISSES, LLD, LST, NC };
+/* the L2 lookups are global and local sectors (counters.c) */
+enum { WARP_INSNS, SLD_WF, SST_WF, L2_HITS, L2_MISSES, NC };
 static const char *const names[NC] = {
 	"smsp__inst_executed.sum",
 	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
 	"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
 	"lts__t_sectors_lookup_hit.sum",
 	"lts__t_sectors_lookup_miss.sum",
-	"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
-	"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
 };
 
 struct launch {
@@ -88,8 +87,7 @@ static double model_ns(const struct launch *l)
 	double share = l->blocks < 132 ? l->blocks / 132 : 1;
 	double issue = l->c[WARP_INSNS] / (132 * 4 * 1.755e9);
 	double shared = (l->c[SLD_WF] + l->c[SST_WF]) / (132 * 1.755e9);
-	double l2 = (l->c[L2_HITS] + l->c[L2_MISSES] + l->c[LLD] +
-		     l->c[LST]) * 32 / 5.5e12;
+	double l2 = (l->c[L2_HITS] + l->c[L2_MISSES]) * 32 / 5.5e12;
 	double dram = l->c[L2_MISSES] * 32 / 3.35e12;
 
 	return 2000 + max2(max2(issue, shared), max2(l2, dram)) / share * 1e9;

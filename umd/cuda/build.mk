@@ -247,6 +247,35 @@ $(CUDA_TST)/native_exports: umd/cuda/tests/native_exports.c $(CUDA_DRV)
 ALL_TARGETS += $(CUDA_TST)/native_exports
 NATIVE_TESTS += $(CUDA_TST)/native_exports
 
+# The export-table integrity answer (export_integrity.c) against the
+# answers of NVIDIA's driver recorded on an H100 (a host test).
+CUDA_INTEGRITY_TEST := $(CUDA_TST)/native_export_integrity
+CUDA_INTEGRITY_SRCS := umd/cuda/tests/native_export_integrity.c \
+	umd/cuda/export_integrity.c
+CUDA_INTEGRITY_CFLAGS := -Iumd -DGOLDEN_PATH='"$(abspath \
+	tools/cuda-probe/golden/probe_integrity.h100.txt)"'
+$(CUDA_INTEGRITY_TEST): $(CUDA_INTEGRITY_SRCS) umd/cuda/export_integrity.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(CUDA_INTEGRITY_CFLAGS) -o $@ $(CUDA_INTEGRITY_SRCS)
+$(CUDA_INTEGRITY_TEST)-san: $(CUDA_INTEGRITY_SRCS) umd/cuda/export_integrity.h
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) $(CUDA_INTEGRITY_CFLAGS) -o $@ \
+		$(CUDA_INTEGRITY_SRCS)
+ALL_TARGETS += $(CUDA_INTEGRITY_TEST) $(CUDA_INTEGRITY_TEST)-san
+NATIVE_TESTS += $(CUDA_INTEGRITY_TEST) $(CUDA_INTEGRITY_TEST)-san
+
+# cuGetProcAddress against every name NVIDIA's runtime asked on an H100
+# (the trace log) and the versioned names (proc_versions.c).
+$(CUDA_TST)/native_proc_names: umd/cuda/tests/native_proc_names.c $(CUDA_DRV) \
+		tools/cuda-probe/golden/trace-driver-programs.log
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include \
+		-DLIBCUDA_PATH='"$(abspath $(CUDA_DRV))"' \
+		-DTRACE_LOG='"$(abspath tools/cuda-probe/golden/trace-driver-programs.log)"' \
+		-o $@ $< -ldl
+ALL_TARGETS += $(CUDA_TST)/native_proc_names
+NATIVE_TESTS += $(CUDA_TST)/native_proc_names
+
 # test_cu_probe_capture runs tools/cuda-probe/probe_capture.c, built
 # against our libcuda (and its sanitizer copy for the -san test), and
 # compares what it prints with the recording made on an H100 (copied

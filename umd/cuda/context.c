@@ -162,6 +162,7 @@ void cu_ctx_free(struct cu_ctx *ctx)
 	struct cu_ctx **pp;
 	unsigned int i;
 
+	cu_export_ctx_gone(ctx);	/* the runtime's state in it first */
 	cu_ctx_sync(ctx);	/* a dead context returns at once */
 	/* Its host functions ran (or were dropped): stop their thread. */
 	cu_host_func_fini(ctx);

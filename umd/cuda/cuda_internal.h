@@ -378,6 +378,13 @@ CUresult cu_ctx_check(struct cu_ctx *ctx);
 CUresult cu_ctx_sync(struct cu_ctx *ctx);
 /* Forget the current context of every thread that has @ctx current. */
 void cu_ctx_forget(struct cu_ctx *ctx);
+/* export_tables.c: cuGetExportTable; the runtime's per-context state goes. */
+CUresult cu_export_table(const void **table, const CUuuid *id);
+void cu_export_ctx_gone(struct cu_ctx *ctx);
+/* proc_versions.c: the function of a versioned name at a CUDA version. */
+bool cu_proc_versioned(const char *name, int version, void **fn);
+/* api_rest.c: a found-but-unsupported stand-in for @name, or NULL. */
+void *cu_proc_unsupported(const char *name);
 
 /* ---- queues and streams (queue.c, stream.c) --------------------------- */
 

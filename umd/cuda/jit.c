@@ -31,11 +31,48 @@ static void cu_cache_open(void)
 	cu_cache = vgpu_cache_open(NULL);
 }
 
-static const struct vgpu_fatbin_target cu_target = {
+static struct vgpu_fatbin_target cu_target = {
 	.sm_arch = CU_CC_MAJOR * 10 + CU_CC_MINOR,
 	.max_isa_major = 9,
 	.max_isa_minor = 0,
 };
+static pthread_once_t cu_target_once = PTHREAD_ONCE_INIT;
+
+/*
+ * VGPU_PTX_TARGET=121 (or sm_121, 12.1): choose fatbinary PTX as a device
+ * of that architecture would, while the device still reports its own
+ * compute capability.  NVIDIA's CUDA 13 libraries carry PTX only for
+ * compute_120/121 (cuBLAS, cuRAND; cuSPARSE mostly), which a 9.0 device
+ * may not load; vGPU's compiler takes any PTX whose instructions it
+ * knows, so this lets them run (Documentation/export-tables.rst).  An
+ * opt-in until the device model's compute capability is selectable.
+ */
+static void cu_target_init(void)
+{
+	const char *env = getenv("VGPU_PTX_TARGET");
+	unsigned int major, minor;
+	char *end;
+
+	if (!env || !*env)
+		return;
+	if (!strncmp(env, "sm_", 3))
+		env += 3;
+	if (sscanf(env, "%u.%u", &major, &minor) == 2 && strchr(env, '.')) {
+		if (major < 100 && minor < 10)
+			cu_target.sm_arch = major * 10 + minor;
+		return;
+	}
+	major = (unsigned int)strtoul(env, &end, 10);
+	if (!*end && major >= 10 && major < 1000)
+		cu_target.sm_arch = major;
+}
+
+/* The architecture whose PTX is chosen and compiled for. */
+static const struct vgpu_fatbin_target *cu_jit_target(void)
+{
+	pthread_once(&cu_target_once, cu_target_init);
+	return &cu_target;
+}
 
 static uint32_t cu_le32(const void *p)
 {
@@ -97,7 +134,7 @@ CUresult cu_jit_ptx(const struct vgpu_ptx_source *srcs, size_t count,
 	snprintf(compiler_id, sizeof(compiler_id), "vgpu-ptx %u visa %u",
 		 vgpu_ptx_compiler_version(), VISA_VERSION_MAJOR);
 	in.compiler_version = compiler_id;
-	in.sm_arch = cu_target.sm_arch;
+	in.sm_arch = cu_jit_target()->sm_arch;
 	in.device_name = "vgpu";
 	vgpu_cache_key_for_compile(&in, &key);
 	if (cu_cache && vgpu_cache_lookup(cu_cache, &key, &image, &size) == 1 &&
@@ -244,10 +281,11 @@ CUresult cu_jit(const void *data, size_t size, bool size_known,
 			if (ret)
 				return cu_fatbin_error(ret);
 		}
-		ret = vgpu_fatbin_ptx_from_image(data, size, &cu_target, &set);
+		ret = vgpu_fatbin_ptx_from_image(data, size, cu_jit_target(),
+						 &set);
 		break;
 	case CU_WRAPPER_MAGIC:
-		ret = vgpu_fatbin_ptx_from_wrapper(data, &cu_target, &set);
+		ret = vgpu_fatbin_ptx_from_wrapper(data, cu_jit_target(), &set);
 		/*
 		 * A version-2 wrapper is a device-linked program: nvcc gave
 		 * it NVIDIA's device runtime, which we skip; it gets ours.

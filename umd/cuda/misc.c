@@ -17,14 +17,11 @@ CU_EXPORT CUresult CUDAAPI cuProfilerStop(void)
 	return CUDA_SUCCESS;
 }
 
-/* NVIDIA's private tables for its own runtime: we have none. */
+/* NVIDIA's private tables for its own runtime: export_tables.c. */
 CU_EXPORT CUresult CUDAAPI cuGetExportTable(const void **ppExportTable,
 					    const CUuuid *pExportTableId)
 {
-	(void)pExportTableId;
-	if (ppExportTable)
-		*ppExportTable = NULL;
-	return CUDA_ERROR_NOT_FOUND;
+	return cu_export_table(ppExportTable, pExportTableId);
 }
 
 /* Deprecated (cuda.h still declares them); the device has one bank width. */

@@ -9,6 +9,8 @@
  * Per-thread-default-stream variants are the same functions here: the
  * runtime passes CU_STREAM_PER_THREAD itself where a program compiled
  * with --default-stream per-thread means stream 0.
+ * Names whose signature changed between versions are answered by the
+ * version asked for (proc_versions.c).
  *
  * tests/test_exports checks that every exported function is in this table.
  */
@@ -37,6 +39,7 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuArrayGetDescriptor),
 	CU_PROC(cuCtxCreate),
 	CU_PROC(cuCtxDestroy),
+	CU_PROC(cuCtxDetach),
 	CU_PROC(cuCtxDisablePeerAccess),
 	CU_PROC(cuCtxEnablePeerAccess),
 	CU_PROC(cuCtxGetApiVersion),
@@ -92,6 +95,7 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuEventSynchronize),
 	CU_PROC(cuExternalMemoryGetMappedBuffer),
 	CU_PROC(cuExternalMemoryGetMappedMipmappedArray),
+	CU_PROC(cuFlushGPUDirectRDMAWrites),
 	CU_PROC(cuFuncGetAttribute),
 	CU_PROC(cuFuncGetModule),
 	CU_PROC(cuFuncGetName),
@@ -201,6 +205,7 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuKernelGetFunction),
 	CU_PROC(cuKernelGetLibrary),
 	CU_PROC(cuKernelGetName),
+	CU_PROC(cuKernelGetParamInfo),
 	CU_PROC(cuKernelSetAttribute),
 	CU_PROC(cuKernelSetCacheConfig),
 	CU_PROC(cuLaunch),
@@ -243,7 +248,9 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuMemGetAddressRange),
 	CU_PROC(cuMemGetAllocationGranularity),
 	CU_PROC(cuMemGetAllocationPropertiesFromHandle),
+	CU_PROC(cuMemGetDefaultMemPool),
 	CU_PROC(cuMemGetInfo),
+	CU_PROC(cuMemGetMemPool),
 	CU_PROC(cuMemHostAlloc),
 	CU_PROC(cuMemHostGetDevicePointer),
 	CU_PROC(cuMemHostGetFlags),
@@ -268,6 +275,7 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuMemRelease),
 	CU_PROC(cuMemRetainAllocationHandle),
 	CU_PROC(cuMemSetAccess),
+	CU_PROC(cuMemSetMemPool),
 	CU_PROC(cuMemUnmap),
 	CU_PROC(cuMemcpy),
 	CU_PROC(cuMemcpy2D),
@@ -339,6 +347,7 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuStreamAttachMemAsync),
 	CU_PROC(cuStreamBeginCapture),
 	CU_PROC(cuStreamBeginCaptureToGraph),
+	CU_PROC(cuStreamCopyAttributes),
 	CU_PROC(cuStreamCreate),
 	CU_PROC(cuStreamCreateWithPriority),
 	CU_PROC(cuStreamDestroy),
@@ -356,6 +365,8 @@ static const struct cu_proc cu_procs[] = {
 	CU_PROC(cuStreamSynchronize),
 	CU_PROC(cuStreamUpdateCaptureDependencies),
 	CU_PROC(cuStreamWaitEvent),
+	CU_PROC(cuStreamWriteValue32),
+	CU_PROC(cuStreamWriteValue64),
 	CU_PROC(cuSurfObjectCreate),
 	CU_PROC(cuSurfObjectDestroy),
 	CU_PROC(cuSurfObjectGetResourceDesc),
@@ -398,16 +409,25 @@ CU_EXPORT CUresult CUDAAPI cuGetProcAddress(const char *symbol, void **pfn,
 					    CUdriverProcAddressQueryResult *status)
 {
 	const struct cu_proc *p;
+	void *fn;
 
-	(void)cudaVersion;
 	if (!symbol || !pfn ||
 	    (flags & ~(cuuint64_t)(CU_GET_PROC_ADDRESS_LEGACY_STREAM |
 				   CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM)))
 		return CUDA_ERROR_INVALID_VALUE;
+	/* A name whose signature changed: the version asked for decides. */
+	if (cu_proc_versioned(symbol, cudaVersion, &fn)) {
+		*pfn = fn;
+		if (status)
+			*status = fn ? CU_GET_PROC_ADDRESS_SUCCESS :
+				  CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
+		return fn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+	}
 	p = cu_proc_find(symbol);
-	*pfn = p ? p->fn : NULL;
+	/* Names vGPU has no implementation of (api_rest.c). */
+	*pfn = p ? p->fn : cu_proc_unsupported(symbol);
 	if (status)
-		*status = p ? CU_GET_PROC_ADDRESS_SUCCESS :
+		*status = *pfn ? CU_GET_PROC_ADDRESS_SUCCESS :
 			  CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-	return p ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+	return *pfn ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }

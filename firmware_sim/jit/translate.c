@@ -89,10 +89,14 @@ static void gen_branch(struct tx *t, const struct dinsn *in, uint32_t pc)
 
 	count(t, in, t->mask);
 	if (in->guard == VISA_OPND_NONE) {
+		rows_writeback(t, rows_live_after_branch(t, pc));
+		rows_forget(t);
 		goto_pc(t, target);
 		return;
 	}
 	taken = exec_mask(t, in);
+	rows_writeback(t, rows_live_after_branch(t, pc));
+	rows_forget(t);
 	all = LLVMAppendBasicBlockInContext(t->cx, t->fn, "taken");
 	notall = LLVMAppendBasicBlockInContext(t->cx, t->fn, "notall");
 	none = LLVMAppendBasicBlockInContext(t->cx, t->fn, "fallthrough");
@@ -127,6 +131,9 @@ static void gen_helper(struct tx *t, const struct dinsn *in, uint32_t pc)
 
 	count(t, in, em);
 	flush(t);
+	/* the interpreter's code reads and writes the window */
+	rows_writeback(t, NULL);
+	rows_forget(t);
 	run = LLVMAppendBasicBlockInContext(t->cx, t->fn, "helper");
 	skip = LLVMAppendBasicBlockInContext(t->cx, t->fn, "skip");
 	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ, em, c32(t, 0), ""),
@@ -143,6 +150,7 @@ static void gen_helper(struct tx *t, const struct dinsn *in, uint32_t pc)
 				whole, some);
 		LLVMPositionBuilderAtEnd(t->b, whole);
 		jit_gen_shfl_warp(t, in);
+		rows_forget(t);
 		LLVMBuildBr(t->b, skip);
 		LLVMPositionBuilderAtEnd(t->b, some);
 	}
@@ -272,6 +280,7 @@ static void gen_block(struct tx *t, uint32_t pc)
 	       kind_of(&t->m->code[pc + len - 1]) == K_INLINE)
 		len++;
 	LLVMPositionBuilderAtEnd(t->b, t->bb[pc - t->start]);
+	rows_forget(t);
 	t->ins_acc = c64(t, 0);
 	t->lane_acc = c64(t, 0);
 	t->acc_dirty = false;
@@ -305,6 +314,7 @@ static void gen_block(struct tx *t, uint32_t pc)
 			return;
 		}
 	}
+	rows_writeback(t, rows_live_at(t, pc + len));
 	goto_pc(t, pc + len);
 }
 
@@ -355,9 +365,19 @@ int jit_translate(LLVMContextRef ctx, const struct vgpu_module *m,
 		}
 	LLVMPositionBuilderAtEnd(t.b, entry);
 	gen_entry(&t);
+	if (rows_init(&t, LLVMGetFirstInstruction(entry))) {
+		rows_fini(&t);
+		LLVMDisposeBuilder(t.b);
+		LLVMDisposeModule(t.mod);
+		free(t.leader);
+		free(t.bb);
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		if (t.leader[i])
 			gen_block(&t, t.start + i);
+	rows_fini(&t);
 	LLVMDisposeBuilder(t.b);
 	free(t.bb);
 	out->mod = t.mod;

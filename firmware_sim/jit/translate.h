@@ -39,6 +39,9 @@ struct tx {
 	uint8_t *leader;
 	LLVMBasicBlockRef *bb;		/* per leader */
 	LLVMBasicBlockRef interp_exit;	/* entry switch default */
+	/* reads the top entry and goes to its pc's block (translate.c) */
+	LLVMBasicBlockRef dispatch;
+	LLVMValueRef rs_n;		/* w->rs_n, read there */
 	LLVMTypeRef helper_exec_t, helper_mem_t, helper_branch_t;
 	LLVMValueRef helper_exec, helper_mem, helper_branch;
 	uint32_t n_inline, n_branch, n_helper;

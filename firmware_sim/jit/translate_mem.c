@@ -104,51 +104,6 @@ struct mem_check {
 	LLVMValueRef base, off;
 };
 
-/* The SM's TLB entry of @a0 (tlb_peek() of memory.c, inlined). */
-struct tlb_hit {
-	LLVMValueRef miss;	/* i1: no entry holds a0 */
-	LLVMValueRef ok;	/* i1: an entry does, with the permission */
-	LLVMValueRef va, size, host;
-};
-
-static struct tlb_hit tlb_lookup(struct tx *t, LLVMValueRef blk,
-				 LLVMValueRef a0, bool st)
-{
-	uint32_t need = st ? VGPU_CORE_PERM_WRITE : VGPU_CORE_PERM_READ;
-	LLVMValueRef sm, tlb, ent[2], hit[2], e, perm;
-	struct tlb_hit h;
-
-	sm = load(t, t->ptr, at(t, blk, offsetof(struct block, sm)), 8);
-	tlb = at(t, sm, offsetof(struct sm, tlb));
-	/* the 64 KiB slot, then the 4 KiB slot */
-	for (int i = 0; i < 2; i++) {
-		LLVMValueRef slot = LLVMBuildAnd(t->b,
-			LLVMBuildLShr(t->b, a0, c64(t, i ? 12 : 16), ""),
-			c64(t, TLB_ENTRIES - 1), "");
-		LLVMValueRef byte = LLVMBuildMul(t->b, slot,
-			c64(t, sizeof(struct tlb_entry)), "");
-
-		ent[i] = LLVMBuildGEP2(t->b, t->i8, tlb, &byte, 1, "");
-		hit[i] = LLVMBuildICmp(t->b, LLVMIntULT,
-			LLVMBuildSub(t->b, a0, load(t, t->i64, at(t, ent[i],
-				offsetof(struct tlb_entry, va)), 8), ""),
-			load(t, t->i64, at(t, ent[i],
-				offsetof(struct tlb_entry, size)), 8), "");
-	}
-	e = LLVMBuildSelect(t->b, hit[0], ent[0], ent[1], "");
-	h.va = load(t, t->i64, at(t, e, offsetof(struct tlb_entry, va)), 8);
-	h.size = load(t, t->i64, at(t, e, offsetof(struct tlb_entry, size)), 8);
-	perm = load(t, t->i32, at(t, e, offsetof(struct tlb_entry, perm)), 4);
-	h.host = load(t, t->ptr, at(t, e, offsetof(struct tlb_entry, host)), 8);
-	h.miss = LLVMBuildNot(t->b, LLVMBuildOr(t->b, hit[0], hit[1], ""), "");
-	h.ok = LLVMBuildAnd(t->b, LLVMBuildNot(t->b, h.miss, ""),
-			    LLVMBuildICmp(t->b, LLVMIntNE,
-					  LLVMBuildAnd(t->b, perm, c32(t, need),
-						       ""),
-					  c32(t, 0), ""), "");
-	return h;
-}
-
 /*
  * fast_scalar() of exec_mem.c: every active lane aligned and inside one
  * page the SM's TLB holds with the permission needed (tlb_peek() of the
@@ -173,13 +128,42 @@ static struct mem_check mem_check(struct tx *t, const struct dinsn *in,
 		ok = LLVMConstInt(t->i1, 1, false);
 		c.miss = LLVMConstInt(t->i1, 0, false);
 	} else {
-		struct tlb_hit h = tlb_lookup(t, blk, a0, st);
+		uint32_t need = st ? VGPU_CORE_PERM_WRITE : VGPU_CORE_PERM_READ;
+		LLVMValueRef sm, tlb, ent[2], hit[2], e, va, perm;
 
-		limit = h.size;
-		c.base = h.host;
-		c.off = LLVMBuildSub(t->b, addr, splat(t, h.va), "");
-		c.miss = h.miss;
-		ok = h.ok;
+		sm = load(t, t->ptr, at(t, blk, offsetof(struct block, sm)), 8);
+		tlb = at(t, sm, offsetof(struct sm, tlb));
+		/* the 64 KiB slot, then the 4 KiB slot */
+		for (int i = 0; i < 2; i++) {
+			LLVMValueRef slot = LLVMBuildAnd(t->b,
+				LLVMBuildLShr(t->b, a0, c64(t, i ? 12 : 16), ""),
+				c64(t, TLB_ENTRIES - 1), "");
+			LLVMValueRef byte = LLVMBuildMul(t->b, slot,
+				c64(t, sizeof(struct tlb_entry)), "");
+
+			ent[i] = LLVMBuildGEP2(t->b, t->i8, tlb, &byte, 1, "");
+			hit[i] = LLVMBuildICmp(t->b, LLVMIntULT,
+				LLVMBuildSub(t->b, a0, load(t, t->i64, at(t, ent[i],
+					offsetof(struct tlb_entry, va)), 8), ""),
+				load(t, t->i64, at(t, ent[i],
+					offsetof(struct tlb_entry, size)), 8), "");
+		}
+		e = LLVMBuildSelect(t->b, hit[0], ent[0], ent[1], "");
+		va = load(t, t->i64, at(t, e, offsetof(struct tlb_entry, va)), 8);
+		limit = load(t, t->i64, at(t, e, offsetof(struct tlb_entry,
+							  size)), 8);
+		perm = load(t, t->i32, at(t, e, offsetof(struct tlb_entry, perm)),
+			    4);
+		c.base = load(t, t->ptr, at(t, e, offsetof(struct tlb_entry,
+							   host)), 8);
+		c.off = LLVMBuildSub(t->b, addr, splat(t, va), "");
+		c.miss = LLVMBuildNot(t->b, LLVMBuildOr(t->b, hit[0], hit[1], ""),
+				      "");
+		ok = LLVMBuildAnd(t->b, LLVMBuildNot(t->b, c.miss, ""),
+				  LLVMBuildICmp(t->b, LLVMIntNE,
+						LLVMBuildAnd(t->b, perm,
+							     c32(t, need), ""),
+						c32(t, 0), ""), "");
 		if (in->type2 == VISA_SPACE_GENERIC) {
 			/* shared/local/param windows: the general path */
 			LLVMValueRef win = vec_any(t, LLVMBuildAnd(t->b,
@@ -204,97 +188,6 @@ static struct mem_check mem_check(struct tx *t, const struct dinsn *in,
 	c.ok = LLVMBuildAnd(t->b, ok, LLVMBuildNot(t->b, vec_any(t,
 		LLVMBuildAnd(t->b, bad, emv, "")), ""), "");
 	return c;
-}
-
-/*
- * The common case first: all 32 lanes active and their addresses
- * base + lane * size.  Then the page and alignment checks are those of
- * the first and the last lane (one TLB look-up, scalars), and the access
- * is one vector load or store; it accepts exactly the accesses the
- * general check below accepts with a contiguous full warp (every lane
- * aligned and inside the page).  Anything else falls through to the
- * general path (the builder is left there), which also fills the TLB.
- */
-static void gen_affine(struct tx *t, const struct dinsn *in, LLVMValueRef em,
-		       LLVMBasicBlockRef done)
-{
-	bool st = in->op == VISA_OP_ST;
-	uint32_t es = type_bits(in->type) / 8;
-	unsigned int bits = es * 8;
-	uint64_t span = (uint64_t)WARP_SIZE * es;
-	LLVMBasicBlockRef lanes, page, vec, general;
-	LLVMValueRef addr, a0, iota[WARP_SIZE], same, blk, base, limit, off0;
-	LLVMValueRef ok, last;
-
-	lanes = LLVMAppendBasicBlockInContext(t->cx, t->fn, "affine");
-	page = LLVMAppendBasicBlockInContext(t->cx, t->fn, "affinepage");
-	vec = LLVMAppendBasicBlockInContext(t->cx, t->fn, "affinevec");
-	general = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memgeneral");
-	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ, em,
-					    c32(t, FULL_MASK), ""),
-			lanes, general);
-
-	LLVMPositionBuilderAtEnd(t->b, lanes);
-	addr = LLVMBuildAdd(t->b, src(t, in, 0, in->a), splat64(t, in->imm), "");
-	a0 = LLVMBuildExtractElement(t->b, addr, c32(t, 0), "");
-	for (int i = 0; i < WARP_SIZE; i++)
-		iota[i] = c64(t, (uint64_t)i * es);
-	same = LLVMBuildICmp(t->b, LLVMIntEQ, addr, LLVMBuildAdd(t->b,
-		splat(t, a0), LLVMConstVector(iota, WARP_SIZE), ""), "");
-	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ,
-		LLVMBuildBitCast(t->b, same, t->i32, ""), c32(t, FULL_MASK), ""),
-		page, general);
-
-	LLVMPositionBuilderAtEnd(t->b, page);
-	/* the last lane's address does not wrap around */
-	last = LLVMBuildAdd(t->b, a0, c64(t, span - es), "");
-	ok = LLVMBuildICmp(t->b, LLVMIntUGE, last, a0, "");
-	blk = load(t, t->ptr, at(t, t->w, offsetof(struct warp, blk)), 8);
-	if (in->type2 == VISA_SPACE_SHARED) {
-		base = load(t, t->ptr, at(t, blk, offsetof(struct block,
-							   shared)), 8);
-		limit = LLVMBuildZExt(t->b, load(t, t->i32, at(t, blk,
-			offsetof(struct block, shared_size)), 4), t->i64, "");
-		off0 = a0;
-	} else {
-		struct tlb_hit h = tlb_lookup(t, blk, a0, st);
-
-		base = h.host;
-		limit = h.size;
-		off0 = LLVMBuildSub(t->b, a0, h.va, "");
-		ok = LLVMBuildAnd(t->b, ok, h.ok, "");
-		if (in->type2 == VISA_SPACE_GENERIC)
-			/* shared/local/param windows: the general path */
-			ok = LLVMBuildAnd(t->b, ok, LLVMBuildICmp(t->b,
-				LLVMIntULT, last,
-				c64(t, VISA_GENERIC_SHARED_BASE), ""), "");
-	}
-	/* aligned, and lane 31 ends inside the page: off0 + span <= limit */
-	ok = LLVMBuildAnd(t->b, ok, LLVMBuildICmp(t->b, LLVMIntEQ,
-		LLVMBuildAnd(t->b, off0, c64(t, es - 1), ""), c64(t, 0), ""),
-		"");
-	ok = LLVMBuildAnd(t->b, ok, LLVMBuildICmp(t->b, LLVMIntUGE, limit,
-						  c64(t, span), ""), "");
-	ok = LLVMBuildAnd(t->b, ok, LLVMBuildICmp(t->b, LLVMIntULE, off0,
-		LLVMBuildSub(t->b, limit, c64(t, span), ""), ""), "");
-	LLVMBuildCondBr(t->b, ok, vec, general);
-
-	LLVMPositionBuilderAtEnd(t->b, vec);
-	{
-		LLVMValueRef p = LLVMBuildGEP2(t->b, t->i8, base, &off0, 1, "");
-
-		if (st) {
-			store(t, narrow(t, src(t, in, 1, in->b), bits), p, es);
-		} else {
-			LLVMValueRef v = load(t, vec_of(t, bits), p, es);
-
-			/* every lane is active: no blend (see below) */
-			row_set(t, in->d, widen(t, v, bits,
-						in->type == VISA_T_S32));
-		}
-	}
-	LLVMBuildBr(t->b, done);
-	LLVMPositionBuilderAtEnd(t->b, general);
 }
 
 /*
@@ -327,13 +220,6 @@ void jit_gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
 	slow = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memslow");
 	fast = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memfast");
 	done = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memdone");
-	/*
-	 * Shared memory is left to the general path: tiles are read
-	 * across rows (matmul's As[ty][k] is one address per half-warp),
-	 * where the affine test only costs.
-	 */
-	if (in->type2 != VISA_SPACE_SHARED)
-		gen_affine(t, in, em, done);
 	notok = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memnotok");
 	fill = LLVMAppendBasicBlockInContext(t->cx, t->fn, "tlbfill");
 	again = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memagain");

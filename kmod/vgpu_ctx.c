@@ -23,10 +23,8 @@
 
 #include "vgpu_drv.h"
 
-static void vgpu_ctx_release(struct kref *ref)
+static void vgpu_ctx_free(struct vgpu_ctx *ctx)
 {
-	struct vgpu_ctx *ctx = container_of(ref, struct vgpu_ctx, ref);
-
 	vgpu_mmu_fini(ctx);
 	put_pid(ctx->owner);
 	if (ctx->user)
@@ -35,14 +33,55 @@ static void vgpu_ctx_release(struct kref *ref)
 	kfree(ctx);
 }
 
+static void vgpu_ctx_release(struct kref *ref)
+{
+	vgpu_ctx_free(container_of(ref, struct vgpu_ctx, ref));
+}
+
 void vgpu_ctx_put(struct vgpu_ctx *ctx)
 {
 	kref_put(&ctx->ref, vgpu_ctx_release);
 }
 
+/**
+ * vgpu_ctx_free_work() - tear down the contexts released under the lock
+ * @work: vgpu_dev.ctx_free_work.
+ */
+void vgpu_ctx_free_work(struct work_struct *work)
+{
+	struct vgpu_dev *dev = container_of(work, struct vgpu_dev,
+					    ctx_free_work);
+	struct llist_node *list = llist_del_all(&dev->ctx_free);
+	struct vgpu_ctx *ctx, *tmp;
+
+	llist_for_each_entry_safe(ctx, tmp, list, free_node)
+		vgpu_ctx_free(ctx);
+}
+
+static void vgpu_ctx_release_locked(struct kref *ref)
+{
+	struct vgpu_ctx *ctx = container_of(ref, struct vgpu_ctx, ref);
+
+	llist_add(&ctx->free_node, &ctx->dev->ctx_free);
+	schedule_work(&ctx->dev->ctx_free_work);
+}
+
+/*
+ * The firmware acknowledged the context's destruction: drop the reference
+ * its page tables were kept for.  This runs under vgpu_dev.lock (from
+ * FW_ACK, or at once from vgpu_fw_defer()), but tearing the tables down
+ * takes a managed object's lock, which ranks above vgpu_dev.lock (the
+ * lock order in vgpu_managed.c: a CPU fault on a managed page holds the
+ * object's lock while it posts a TLB flush).  So when this is the last
+ * reference, the teardown runs from a work item instead, outside the lock
+ * (lockdep on the debug kernel found the inversion).
+ */
 static void vgpu_ctx_release_deferred(struct vgpu_deferred *d)
 {
-	vgpu_ctx_put(container_of(d, struct vgpu_ctx, destroyed));
+	struct vgpu_ctx *ctx = container_of(d, struct vgpu_ctx, destroyed);
+
+	lockdep_assert_held(&ctx->dev->lock);
+	kref_put(&ctx->ref, vgpu_ctx_release_locked);
 }
 
 static void vgpu_event_init(struct vgpu_event *e, u32 type)

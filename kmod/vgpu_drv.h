@@ -23,6 +23,7 @@
 #include <linux/device.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/maple_tree.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
@@ -260,6 +261,9 @@ struct vgpu_managed_stats {
  * @compute_mode: VGPU_COMPUTE_MODE_*: who may create contexts (sysfs
  *	compute_mode; under @lock, read without it by GET_INFO).
  * @watchdog: periodic hang check (heartbeat and engine progress).
+ * @ctx_free: contexts whose last reference went under @lock (the
+ *	firmware's ack of their destruction), torn down by @ctx_free_work.
+ * @ctx_free_work: tears those down without @lock (vgpu_ctx.c says why).
  * @managed: migration counters of managed memory (sysfs).
  * @debugfs: this device's debugfs directory.
  */
@@ -301,6 +305,8 @@ struct vgpu_dev {
 	u32 compute_mode;
 
 	struct delayed_work watchdog;
+	struct llist_head ctx_free;
+	struct work_struct ctx_free_work;
 	struct vgpu_managed_stats managed;
 	struct dentry *debugfs;
 };
@@ -427,6 +433,7 @@ struct vgpu_mapping {
  * @flush_ev: TLB_FLUSH record.
  * @destroy_ev: CTX_DESTROY record, allocated up front so that destroy
  *	cannot fail.
+ * @free_node: on vgpu_dev.ctx_free once released under vgpu_dev.lock.
  * @destroyed: after destroy, waits for the firmware's ack of CTX_DESTROY
  *	before the page tables and mappings go.
  * @published: in vgpu_dev.ctxs, known to the firmware (under vgpu_dev.lock);
@@ -454,6 +461,7 @@ struct vgpu_ctx {
 	struct vgpu_event flush_ev;
 	struct vgpu_event *destroy_ev;
 	struct vgpu_deferred destroyed;
+	struct llist_node free_node;
 	bool published;
 	u64 destroy_seq;
 };
@@ -593,6 +601,7 @@ int vgpu_ioctl_ctx_destroy(struct vgpu_file *vf, void *data);
 int vgpu_ioctl_ctx_status(struct vgpu_file *vf, void *data);
 struct vgpu_ctx *vgpu_ctx_lookup(struct vgpu_file *vf, u32 handle);
 void vgpu_ctx_put(struct vgpu_ctx *ctx);
+void vgpu_ctx_free_work(struct work_struct *work);
 int vgpu_ctx_destroy(struct vgpu_file *vf, struct vgpu_ctx *ctx);
 int vgpu_ctx_usable(struct vgpu_ctx *ctx);
 void vgpu_ctx_kill(struct vgpu_ctx *ctx, const struct vgpu_fault *fault,

@@ -486,6 +486,8 @@ static void vgpu_dev_destroy(struct vgpu_dev *dev)
 {
 	debugfs_remove_recursive(dev->debugfs);
 	cancel_delayed_work_sync(&dev->watchdog);
+	/* Contexts released under the lock hold users and VRAM till then. */
+	flush_work(&dev->ctx_free_work);
 	/* Every object gave its user back: no open file, no mapping left. */
 	WARN_ON(!xa_empty(&dev->users));
 	xa_destroy(&dev->users);
@@ -516,6 +518,8 @@ static struct vgpu_dev *vgpu_dev_create(unsigned int index)
 	mutex_init(&dev->users_lock);
 	xa_init(&dev->users);
 	INIT_DELAYED_WORK(&dev->watchdog, vgpu_watchdog_work);
+	init_llist_head(&dev->ctx_free);
+	INIT_WORK(&dev->ctx_free_work, vgpu_ctx_free_work);
 	INIT_LIST_HEAD(&dev->config_ev.node);
 	dev->config_ev.ev.type = VGPU_FW_EV_CONFIG;
 

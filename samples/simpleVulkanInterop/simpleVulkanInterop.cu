@@ -247,7 +247,8 @@ int main(void)
 	sp.params.fence.value = 1;
 	CHECK(cudaSignalExternalSemaphoresAsync(&ext_sem, &sp, 1, stream));
 
-	// The host carries CUDA's value over to the Vulkan timeline.
+	// The host carries CUDA's value over to the Vulkan timeline.  The
+	// device stores the payload (no futex wake-up): the slice is the poll.
 	while (__atomic_load_n(payload, __ATOMIC_ACQUIRE) < 1) {
 		struct timespec slice = { 0, 10 * 1000 * 1000 };
 

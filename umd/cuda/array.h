@@ -42,7 +42,18 @@ struct cu_mipmap {
 	CUDA_ARRAY3D_DESCRIPTOR desc;	/* level 0 */
 	unsigned int levels;
 	struct cu_array *level[CU_MIPMAP_MAX_LEVELS];
+	bool borrowed;			/* @va is external memory's (not freed) */
 };
+
+/*
+ * cuMipmappedArrayCreate with its storage at @storage (@storage_size
+ * bytes: INVALID_VALUE if the chain needs more), or in new VRAM
+ * (@storage 0).  External memory's arrays are made so (interop_ext.c).
+ */
+CUresult cu_mipmap_make(CUmipmappedArray *pHandle,
+			const CUDA_ARRAY3D_DESCRIPTOR *d,
+			unsigned int numMipmapLevels, CUdeviceptr storage,
+			uint64_t storage_size);
 
 /* @h as a live mipmapped array, or NULL. */
 struct cu_mipmap *cu_mipmap_get(CUmipmappedArray h);

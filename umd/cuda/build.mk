@@ -589,3 +589,37 @@ $(CUDA_TST)/test_cu_probe_interop $(CUDA_TST)/test_cu_probe_interop-san: \
 	-DPROBE_INTEROP_GOLDEN='"$(abspath $(CUDA_PROBE_INTEROP_GOLDEN))"'
 ALL_TARGETS += $(CUDA_TST)/probe_interop $(CUDA_TST)/probe_interop-san \
 	$(CUDA_PROBE_INTEROP_GOLDEN)
+
+# test_cu_probe_extsem runs tools/cuda-probe/probe_extsem.c against our
+# libcuda in vGPU's semaphore convention and compares its answers by name
+# with the H100's (Documentation/interop.rst).
+CUDA_PROBE_EXTSEM_SRC := tools/cuda-probe/probe_extsem.c
+CUDA_PROBE_EXTSEM_GOLDEN := $(CUDA_TEST_DATA)/probe_extsem.h100.txt
+
+$(CUDA_PROBE_EXTSEM_GOLDEN): tools/cuda-probe/golden/probe_extsem.h100.txt
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+
+$(CUDA_TST)/probe_extsem: $(CUDA_PROBE_EXTSEM_SRC) $(CUDA_DRV)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB) -Wl,-rpath,$(abspath $(LIB)) -lcuda -ldl -lpthread
+$(CUDA_TST)/probe_extsem-san: $(CUDA_PROBE_EXTSEM_SRC) $(CUDA_DRV_SAN)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) $(SAN_CFLAGS) -I$(CUDA_HOME)/include -o $@ $< \
+		-L$(LIB)/san -Wl,--disable-new-dtags \
+		-Wl,-rpath,$(abspath $(LIB)/san) -lcuda -ldl -lpthread
+
+$(CUDA_TST)/test_cu_probe_extsem: $(CUDA_TST)/probe_extsem
+$(CUDA_TST)/test_cu_probe_extsem: private CUDA_TEST_CFLAGS += \
+	-DPROBE_EXTSEM_BIN='"$(abspath $(CUDA_TST)/probe_extsem)"'
+$(CUDA_TST)/test_cu_probe_extsem-san: $(CUDA_TST)/probe_extsem-san
+$(CUDA_TST)/test_cu_probe_extsem-san: private CUDA_TEST_CFLAGS += \
+	-DPROBE_EXTSEM_BIN='"$(abspath $(CUDA_TST)/probe_extsem-san)"'
+$(CUDA_TST)/test_cu_probe_extsem $(CUDA_TST)/test_cu_probe_extsem-san: \
+	$(CUDA_PROBE_EXTSEM_GOLDEN)
+$(CUDA_TST)/test_cu_probe_extsem $(CUDA_TST)/test_cu_probe_extsem-san: \
+	private CUDA_TEST_CFLAGS += \
+	-DPROBE_EXTSEM_GOLDEN='"$(abspath $(CUDA_PROBE_EXTSEM_GOLDEN))"'
+ALL_TARGETS += $(CUDA_TST)/probe_extsem $(CUDA_TST)/probe_extsem-san \
+	$(CUDA_PROBE_EXTSEM_GOLDEN)

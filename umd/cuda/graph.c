@@ -97,6 +97,10 @@ void cu_graph_node_free_params(struct cu_graph_node *n)
 			cu_cond_put(n->u.cond.cond);
 		n->u.cond.cond = NULL;
 		break;
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		cu_extsem_node_free(n);
+		break;
 	default:
 		break;
 	}
@@ -267,6 +271,9 @@ CUresult cu_graph_node_set_params(struct cu_graph_node *n,
 		return CUDA_SUCCESS;
 	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
 		return cu_cond_node_set(n, params);
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		return cu_extsem_node_set(n, params);
 	default:
 		return CUDA_ERROR_NOT_SUPPORTED;
 	}
@@ -312,6 +319,9 @@ CUresult cu_graph_node_copy_params(struct cu_graph_node *dst,
 			dst->u.cond.body[i]->owner = dst;
 		}
 		return CUDA_SUCCESS;
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		return cu_extsem_node_copy(dst, src);
 	default:
 		dst->u = src->u;
 		return CUDA_SUCCESS;
@@ -1076,6 +1086,11 @@ CU_EXPORT CUresult CUDAAPI cuGraphAddNode(CUgraphNode *phGraphNode,
 				(CUgraph *)n->u.cond.body;
 		}
 		return res;
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		return cu_extsem_generic(phGraphNode, hGraph, NULL, NULL,
+					 dependencies, numDependencies,
+					 nodeParams);
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}

@@ -297,6 +297,10 @@ CU_EXPORT CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode,
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		return cu_child_node_set(n, (struct cu_graph *)
 					 nodeParams->graph.graph);
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		return cu_extsem_generic(NULL, NULL, NULL, hNode, NULL, 0,
+					 nodeParams);
 	case CU_GRAPH_NODE_TYPE_EMPTY:
 		return CUDA_SUCCESS;
 	default:
@@ -312,9 +316,9 @@ CU_EXPORT CUresult CUDAAPI cuGraphNodeSetParams(CUgraphNode hNode,
  * another thread never sees half a change.  @arg: what the call reads,
  * which must not be NULL.
  */
-static CUresult cu_exec_node_lock(CUgraphExec hExec, CUgraphNode h, int type,
-				  const void *arg, struct cu_graph_exec **pe,
-				  struct cu_graph_node **out)
+CUresult cu_exec_node_lock(CUgraphExec hExec, CUgraphNode h, int type,
+			   const void *arg, struct cu_graph_exec **pe,
+			   struct cu_graph_node **out)
 {
 	struct cu_graph_exec *e = cu_exec_of(hExec);
 	CUresult res = cu_initialized();
@@ -489,6 +493,10 @@ CU_EXPORT CUresult CUDAAPI cuGraphExecNodeSetParams(CUgraphExec hGraphExec,
 	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
 		return cuGraphExecEventWaitNodeSetEvent(hGraphExec, hNode,
 					nodeParams->eventWait.event);
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		return cu_extsem_generic(NULL, NULL, hGraphExec, hNode, NULL,
+					 0, nodeParams);
 	case CU_GRAPH_NODE_TYPE_EMPTY:
 		return CUDA_SUCCESS;
 	default:

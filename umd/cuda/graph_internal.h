@@ -90,6 +90,17 @@ struct cu_cond_node {
 	CUcontext ctx;
 };
 
+/*
+ * An external-semaphore signal or wait node (graph_extsem.c): its own
+ * copy of the handles and of their CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS
+ * or _WAIT_PARAMS.
+ */
+struct cu_extsem_node {
+	CUexternalSemaphore *sems;
+	void *params;
+	unsigned int n;
+};
+
 struct cu_graph_node {
 	uint32_t magic;
 	struct cu_graph *graph;
@@ -107,6 +118,7 @@ struct cu_graph_node {
 		struct cu_mem_alloc_node alloc;
 		CUdeviceptr free_ptr;		/* MEM_FREE */
 		struct cu_cond_node cond;
+		struct cu_extsem_node extsem;	/* EXT_SEMAS_SIGNAL, _WAIT */
 	} u;
 	/*
 	 * In an executable graph only: the child graph's, or the
@@ -224,6 +236,34 @@ void cu_kernel_params_of(const CUgraphNodeParams *p,
 void cu_memset_params_of(const CUgraphNodeParams *p,
 			 CUDA_MEMSET_NODE_PARAMS *m);
 void cu_host_params_of(const CUgraphNodeParams *p, CUDA_HOST_NODE_PARAMS *h);
+
+/*
+ * The executable copy of graph node @h in @hExec, of type @type (any: -1),
+ * with the executable graph's launch lock held on success.
+ */
+CUresult cu_exec_node_lock(CUgraphExec hExec, CUgraphNode h, int type,
+			   const void *arg, struct cu_graph_exec **pe,
+			   struct cu_graph_node **out);
+
+/* ---- graph_extsem.c ------------------------------------------------------ */
+
+/* Check and copy @p (CUDA_EXT_SEM_*_NODE_PARAMS of @n's type) into @n. */
+CUresult cu_extsem_node_set(struct cu_graph_node *n, const void *p);
+void cu_extsem_node_free(struct cu_graph_node *n);
+CUresult cu_extsem_node_copy(struct cu_graph_node *dst,
+			     const struct cu_graph_node *src);
+/* Queue the node's signals or waits on stream @h. */
+CUresult cu_extsem_node_launch(const struct cu_graph_node *n, CUstream h);
+/* cuGraphExecUpdate: executable node @x takes @m's (same count). */
+CUresult cu_extsem_node_update(struct cu_graph_node *x,
+			       const struct cu_graph_node *m);
+/*
+ * The generic calls for these nodes: add (@ph set), set on an executable
+ * graph's node (@e set) or on a graph's node.
+ */
+CUresult cu_extsem_generic(CUgraphNode *ph, CUgraph g, CUgraphExec e,
+			   CUgraphNode h, const CUgraphNode *deps,
+			   size_t num_deps, const CUgraphNodeParams *p);
 
 /* ---- graph_cond.c --------------------------------------------------------- */
 

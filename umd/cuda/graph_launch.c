@@ -201,6 +201,9 @@ static CUresult cu_exec_node(const struct cu_graph_exec *e,
 		return cu_exec_memset(&n->u.memset, h);
 	case CU_GRAPH_NODE_TYPE_HOST:
 		return cuLaunchHostFunc(h, n->u.host.fn, n->u.host.userData);
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		return cu_extsem_node_launch(n, h);
 	default:
 		return CUDA_SUCCESS;	/* empty */
 	}

@@ -115,6 +115,12 @@ static bool cu_update_node_ok(const struct cu_graph_node *x,
 		if (x->u.free_ptr != m->u.free_ptr)
 			return cu_update_fail(r, changed, m, NULL);
 		return true;
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+	case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+		/* As cuGraphExec*SetParams: the count stays (graph_extsem.c). */
+		if (x->u.extsem.n != m->u.extsem.n)
+			return cu_update_fail(r, changed, m, NULL);
+		return true;
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		return cu_update_check(x->sub[0], m->u.child, r);
 	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
@@ -178,6 +184,10 @@ static CUresult cu_update_apply(struct cu_graph_exec *e,
 		case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
 		case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
 			x->u = m->u;
+			break;
+		case CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL:
+		case CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT:
+			res = cu_extsem_node_update(x, m);
 			break;
 		case CU_GRAPH_NODE_TYPE_GRAPH:
 			res = cu_update_apply(x->sub[0], m->u.child);

@@ -101,7 +101,15 @@ CU_EXPORT CUresult CUDAAPI cuMipmappedArrayCreate(
 	CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc,
 	unsigned int numMipmapLevels)
 {
-	const CUDA_ARRAY3D_DESCRIPTOR *d = pMipmappedArrayDesc;
+	return cu_mipmap_make(pHandle, pMipmappedArrayDesc, numMipmapLevels,
+			      0, 0);
+}
+
+CUresult cu_mipmap_make(CUmipmappedArray *pHandle,
+			const CUDA_ARRAY3D_DESCRIPTOR *d,
+			unsigned int numMipmapLevels, CUdeviceptr storage,
+			uint64_t storage_size)
+{
 	struct cu_mipmap *m;
 	struct cu_ctx *ctx;
 	unsigned int chain;
@@ -128,7 +136,13 @@ CU_EXPORT CUresult CUDAAPI cuMipmappedArrayCreate(
 			      !!(d->Flags & (CUDA_ARRAY3D_LAYERED |
 					     CUDA_ARRAY3D_CUBEMAP)),
 			      m->levels, NULL);
-	res = cu_mem_device_alloc(ctx, size, &m->va);
+	if (storage && size > storage_size)
+		res = CUDA_ERROR_INVALID_VALUE;
+	else if (storage)
+		m->va = storage;	/* borrowed: external memory's */
+	else
+		res = cu_mem_device_alloc(ctx, size, &m->va);
+	m->borrowed = storage != 0;
 	if (res != CUDA_SUCCESS) {
 		free(m);
 		return res;
@@ -138,7 +152,8 @@ CU_EXPORT CUresult CUDAAPI cuMipmappedArrayCreate(
 	if (res == CUDA_SUCCESS)
 		res = cu_handle_add(m, CU_HANDLE_MIPMAP);
 	if (res != CUDA_SUCCESS) {
-		cu_mem_device_free(ctx, m->va);
+		if (!m->borrowed)
+			cu_mem_device_free(ctx, m->va);
 		cu_mipmap_free(m);
 		return res;
 	}
@@ -178,7 +193,8 @@ CU_EXPORT CUresult CUDAAPI cuMipmappedArrayDestroy(
 	/* Copies and kernels queued before still read it: wait. */
 	if (cu_ctx_valid(m->ctx)) {
 		cu_ctx_sync(m->ctx);
-		cu_mem_device_free(m->ctx, m->va);
+		if (!m->borrowed)
+			cu_mem_device_free(m->ctx, m->va);
 	}
 	cu_mipmap_free(m);
 	return CUDA_SUCCESS;

@@ -4,14 +4,15 @@
  * cudaExternalMemoryGetMapped*, cudaSignal/WaitExternalSemaphoresAsync,
  * cudaDestroyExternal*.
  *
- * The runtime's handles are the driver's; its descriptors have the same
- * fields as the driver's but are declared apart, so each is copied field
- * by field (no layout is assumed), and libcuda does the work
- * (umd/cuda/interop_ext.c).  The runtime's mipmapped-array descriptor
- * gives a channel format and an extent where the driver's has an array
- * descriptor.
+ * The runtime's handles are the driver's, and libcuda does the work
+ * (umd/cuda/interop_ext.c, interop_sem.c).  The memory descriptors have
+ * the driver's fields but are declared apart, so each is copied field by
+ * field; the runtime's mipmapped-array descriptor gives a channel format
+ * and an extent where the driver's has an array descriptor.  The
+ * semaphore parameters are the driver's structs, asserted field by field,
+ * and pass through as they are.
  */
-#include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "cudart_abi.h"
@@ -112,32 +113,54 @@ cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
 		(CUexternalSemaphore *)extSem_out, &d));
 }
 
+/*
+ * The runtime's semaphore parameters are the driver's, field for field
+ * (asserted below, one line per field): both directions take one path,
+ * the driver's (umd/cuda/interop_sem.c), with the caller's arrays as they
+ * are, and the graph nodes (graph_extsem.c) hand the driver's arrays back
+ * as the runtime's.
+ */
+#define RT_SAME_FIELD(rt, cu, f)					\
+	_Static_assert(offsetof(rt, f) == offsetof(cu, f) &&		\
+		       sizeof(((rt *)0)->f) == sizeof(((cu *)0)->f),	\
+		       #rt "." #f " is the driver's")
+#define RT_SAME_SIZE(rt, cu)						\
+	_Static_assert(sizeof(rt) == sizeof(cu), #rt " is the driver's")
+
+RT_SAME_SIZE(struct cudaExternalSemaphoreSignalParams,
+	     CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS);
+RT_SAME_FIELD(struct cudaExternalSemaphoreSignalParams,
+	      CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, params.fence.value);
+RT_SAME_FIELD(struct cudaExternalSemaphoreSignalParams,
+	      CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, params.nvSciSync.fence);
+RT_SAME_FIELD(struct cudaExternalSemaphoreSignalParams,
+	      CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, params.keyedMutex.key);
+RT_SAME_FIELD(struct cudaExternalSemaphoreSignalParams,
+	      CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS, flags);
+RT_SAME_SIZE(struct cudaExternalSemaphoreWaitParams,
+	     CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS);
+RT_SAME_FIELD(struct cudaExternalSemaphoreWaitParams,
+	      CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, params.fence.value);
+RT_SAME_FIELD(struct cudaExternalSemaphoreWaitParams,
+	      CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, params.nvSciSync.fence);
+RT_SAME_FIELD(struct cudaExternalSemaphoreWaitParams,
+	      CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, params.keyedMutex.key);
+RT_SAME_FIELD(struct cudaExternalSemaphoreWaitParams,
+	      CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS,
+	      params.keyedMutex.timeoutMs);
+RT_SAME_FIELD(struct cudaExternalSemaphoreWaitParams,
+	      CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS, flags);
+
 cudaError_t cudaSignalExternalSemaphoresAsync(
 	const cudaExternalSemaphore_t *extSemArray,
 	const struct cudaExternalSemaphoreSignalParams *paramsArray,
 	unsigned int numExtSems, cudaStream_t stream)
 {
-	CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *p;
-	unsigned int i;
-	CUresult r;
-
 	RT_ENTER_OR_RETURN();
-	if (!extSemArray || !paramsArray)
-		return rt_return(cudaErrorInvalidValue);
-	p = calloc(numExtSems ? numExtSems : 1, sizeof(*p));
-	if (!p)
-		return rt_return(cudaErrorMemoryAllocation);
-	for (i = 0; i < numExtSems; i++) {
-		p[i].params.fence.value = paramsArray[i].params.fence.value;
-		p[i].params.keyedMutex.key =
-			paramsArray[i].params.keyedMutex.key;
-		p[i].flags = paramsArray[i].flags;
-	}
-	r = cuSignalExternalSemaphoresAsync(
-		(const CUexternalSemaphore *)extSemArray, p, numExtSems,
-		(CUstream)stream);
-	free(p);
-	return rt_return_cu(r);
+	return rt_return_cu(cuSignalExternalSemaphoresAsync(
+		(const CUexternalSemaphore *)extSemArray,
+		(const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *)paramsArray,
+		numExtSems, (CUstream)stream));
 }
 
 cudaError_t cudaWaitExternalSemaphoresAsync(
@@ -145,29 +168,11 @@ cudaError_t cudaWaitExternalSemaphoresAsync(
 	const struct cudaExternalSemaphoreWaitParams *paramsArray,
 	unsigned int numExtSems, cudaStream_t stream)
 {
-	CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *p;
-	unsigned int i;
-	CUresult r;
-
 	RT_ENTER_OR_RETURN();
-	if (!extSemArray || !paramsArray)
-		return rt_return(cudaErrorInvalidValue);
-	p = calloc(numExtSems ? numExtSems : 1, sizeof(*p));
-	if (!p)
-		return rt_return(cudaErrorMemoryAllocation);
-	for (i = 0; i < numExtSems; i++) {
-		p[i].params.fence.value = paramsArray[i].params.fence.value;
-		p[i].params.keyedMutex.key =
-			paramsArray[i].params.keyedMutex.key;
-		p[i].params.keyedMutex.timeoutMs =
-			paramsArray[i].params.keyedMutex.timeoutMs;
-		p[i].flags = paramsArray[i].flags;
-	}
-	r = cuWaitExternalSemaphoresAsync(
-		(const CUexternalSemaphore *)extSemArray, p, numExtSems,
-		(CUstream)stream);
-	free(p);
-	return rt_return_cu(r);
+	return rt_return_cu(cuWaitExternalSemaphoresAsync(
+		(const CUexternalSemaphore *)extSemArray,
+		(const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *)paramsArray,
+		numExtSems, (CUstream)stream));
 }
 
 cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem)

@@ -92,6 +92,99 @@ static void test_gl(struct egl_gl *g)
 	T_OK(cudaGraphicsUnregisterResource(img));
 }
 
+/*
+ * The runtime's external-semaphore graph nodes on timeline semaphore @s
+ * (payload @payload): a signal node and a wait node after it, their
+ * parameters, a launch, a change in the executable graph, and a signal
+ * captured from a stream.
+ */
+static void test_extsem_graph(cudaExternalSemaphore_t s,
+			      volatile unsigned long long *payload)
+{
+	cudaExternalSemaphoreSignalParams sp;
+	cudaExternalSemaphoreWaitParams wp;
+	cudaExternalSemaphoreSignalNodeParams snp, sgot;
+	cudaExternalSemaphoreWaitNodeParams wnp, wgot;
+	cudaGraph_t g, cg;
+	cudaGraphExec_t e, ce;
+	cudaGraphNode_t sn, wn, nodes[4];
+	enum cudaGraphNodeType type;
+	cudaStream_t st;
+	size_t n = 4;
+
+	memset(&sp, 0, sizeof(sp));
+	memset(&wp, 0, sizeof(wp));
+	sp.params.fence.value = 7;
+	wp.params.fence.value = 7;
+	snp.extSemArray = &s;
+	snp.paramsArray = &sp;
+	snp.numExtSems = 1;
+	wnp.extSemArray = &s;
+	wnp.paramsArray = &wp;
+	wnp.numExtSems = 1;
+	T_OK(cudaGraphCreate(&g, 0));
+	T_IS(cudaErrorInvalidValue,
+	     cudaGraphAddExternalSemaphoresSignalNode(&sn, g, NULL, 0, NULL));
+	T_OK(cudaGraphAddExternalSemaphoresSignalNode(&sn, g, NULL, 0, &snp));
+	T_OK(cudaGraphAddExternalSemaphoresWaitNode(&wn, g, &sn, 1, &wnp));
+	T_OK(cudaGraphNodeGetType(sn, &type));
+	TAP(type == cudaGraphNodeTypeExtSemaphoreSignal,
+	    "a signal node's type (%d)", (int)type);
+	/* The node's own copy: the caller's array may change. */
+	sp.params.fence.value = 1000;
+	T_OK(cudaGraphExternalSemaphoresSignalNodeGetParams(sn, &sgot));
+	TAP(sgot.numExtSems == 1 && sgot.paramsArray != &sp &&
+	    sgot.extSemArray[0] == s &&
+	    sgot.paramsArray[0].params.fence.value == 7,
+	    "a signal node keeps its own parameters");
+	T_IS(cudaErrorInvalidValue,
+	     cudaGraphExternalSemaphoresWaitNodeGetParams(sn, &wgot));
+	T_OK(cudaGraphExternalSemaphoresWaitNodeGetParams(wn, &wgot));
+	TAP(wgot.numExtSems == 1 &&
+	    wgot.paramsArray[0].params.fence.value == 7,
+	    "a wait node's parameters");
+	T_OK(cudaGraphInstantiate(&e, g, 0));
+	T_OK(cudaGraphLaunch(e, 0));
+	T_OK(cudaDeviceSynchronize());
+	TAP(*payload == 7, "the graph signalled 7 (%llu)", *payload);
+	/* The executable graph's nodes change, the graph's stay. */
+	sp.params.fence.value = 9;
+	wp.params.fence.value = 9;
+	T_OK(cudaGraphExecExternalSemaphoresSignalNodeSetParams(e, sn, &snp));
+	T_OK(cudaGraphExecExternalSemaphoresWaitNodeSetParams(e, wn, &wnp));
+	T_OK(cudaGraphLaunch(e, 0));
+	T_OK(cudaDeviceSynchronize());
+	TAP(*payload == 9, "the changed graph signalled 9 (%llu)", *payload);
+	T_OK(cudaGraphExternalSemaphoresSignalNodeGetParams(sn, &sgot));
+	TAP(sgot.paramsArray[0].params.fence.value == 7,
+	    "the graph's node kept 7");
+	sp.params.fence.value = 10;
+	T_OK(cudaGraphExternalSemaphoresSignalNodeSetParams(sn, &snp));
+	T_OK(cudaGraphExternalSemaphoresWaitNodeSetParams(wn, &wnp));
+	T_OK(cudaGraphExecDestroy(e));
+	T_OK(cudaGraphDestroy(g));
+
+	/* Captured: a signal and a wait become the two nodes. */
+	T_OK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+	T_OK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+	sp.params.fence.value = 11;
+	wp.params.fence.value = 11;
+	T_OK(cudaSignalExternalSemaphoresAsync(&s, &sp, 1, st));
+	T_OK(cudaWaitExternalSemaphoresAsync(&s, &wp, 1, st));
+	T_OK(cudaStreamEndCapture(st, &cg));
+	T_OK(cudaGraphGetNodes(cg, nodes, &n));
+	TAP(n == 2, "the capture made 2 nodes (%zu)", n);
+	TAP(*payload == 9, "capturing signalled nothing (%llu)", *payload);
+	T_OK(cudaGraphInstantiate(&ce, cg, 0));
+	T_OK(cudaGraphLaunch(ce, st));
+	T_OK(cudaStreamSynchronize(st));
+	TAP(*payload == 11, "the captured graph signalled 11 (%llu)",
+	    *payload);
+	T_OK(cudaGraphExecDestroy(ce));
+	T_OK(cudaGraphDestroy(cg));
+	T_OK(cudaStreamDestroy(st));
+}
+
 static void test_external(void)
 {
 	cudaExternalMemoryHandleDesc md;
@@ -142,8 +235,24 @@ static void test_external(void)
 	ad.formatDesc = cudaCreateChannelDesc<uchar4>();
 	ad.extent = make_cudaExtent(16, 16, 0);
 	ad.numLevels = 1;
-	T_IS(cudaErrorNotSupported,
-	   cudaExternalMemoryGetMappedMipmappedArray(&mm, m, &ad));
+	/* An array whose storage is the memory, at its offset 0. */
+	T_OK(cudaExternalMemoryGetMappedMipmappedArray(&mm, m, &ad));
+	{
+		cudaArray_t lv;
+		unsigned char row[64], *bytes = (unsigned char *)host;
+
+		for (i = 0; i < 64; i++)
+			row[i] = (unsigned char)(200 - i);
+		T_OK(cudaGetMipmappedArrayLevel(&lv, mm, 0));
+		T_OK(cudaMemcpy2DToArray(lv, 0, 0, row, 64, 64, 1,
+					 cudaMemcpyHostToDevice));
+		/* Row 0's first 16 bytes are the block-linear layout's first. */
+		same = 1;
+		for (i = 0; i < 16; i++)
+			same &= bytes[i] == row[i];
+		TAP(same, "the array's texels are in the external memory");
+		T_OK(cudaFreeMipmappedArray(mm));
+	}
 	T_OK(cudaFree(d));
 	T_OK(cudaDestroyExternalMemory(m));
 	T_IS(cudaErrorInvalidResourceHandle, cudaDestroyExternalMemory(m));
@@ -163,8 +272,10 @@ static void test_external(void)
 	T_OK(cudaWaitExternalSemaphoresAsync(&s, &wp, 1, 0));
 	T_OK(cudaDeviceSynchronize());
 	TAP(*payload == 3, "the timeline's payload is 3 (%llu)", *payload);
+	test_extsem_graph(s, payload);
 	T_OK(cudaDestroyExternalSemaphore(s));
-	T_IS(cudaErrorInvalidResourceHandle, cudaDestroyExternalSemaphore(s));
+	/* A destroyed semaphore: INVALID_VALUE, as the H100 answers NULL. */
+	T_IS(cudaErrorInvalidValue, cudaDestroyExternalSemaphore(s));
 }
 
 int main(void)

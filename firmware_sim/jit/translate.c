@@ -43,6 +43,31 @@ static void leave(struct tx *t, int code)
 }
 
 /*
+ * The top entry reached its reconvergence point @pc: settle() would pop
+ * it.  Pop it here and go on with the entry below, without returning to
+ * jit_warp_run(), unless it is the last one (the warp ends: the
+ * interpreter's settle() says so); dispatch hands entries that need
+ * more than this pop (call markers, emptied masks) to settle().
+ */
+static void pop_and_dispatch(struct tx *t, uint32_t pc)
+{
+	LLVMBasicBlockRef pop = LLVMAppendBasicBlockInContext(t->cx, t->fn,
+							      "pop");
+	LLVMBasicBlockRef last = LLVMAppendBasicBlockInContext(t->cx, t->fn,
+							       "lastentry");
+
+	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntUGE, t->rs_n,
+					    c32(t, 2), ""), pop, last);
+	LLVMPositionBuilderAtEnd(t->b, pop);
+	store(t, LLVMBuildSub(t->b, t->rs_n, c32(t, 1), ""),
+	      at(t, t->w, offsetof(struct warp, rs_n)), 4);
+	LLVMBuildBr(t->b, t->dispatch);
+	LLVMPositionBuilderAtEnd(t->b, last);
+	set_top_pc(t, pc);
+	LLVMBuildRet(t->b, c32(t, JIT_EXIT_SETTLE));
+}
+
+/*
  * Go on at @pc as warp_interp() would after an instruction: settle when
  * pc is the entry's reconvergence point (or not ours), else its block.
  */
@@ -61,8 +86,7 @@ static void goto_pc(struct tx *t, uint32_t pc)
 	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ, t->rpc,
 					    c32(t, pc), ""), settle, next);
 	LLVMPositionBuilderAtEnd(t->b, settle);
-	set_top_pc(t, pc);
-	LLVMBuildRet(t->b, c32(t, JIT_EXIT_SETTLE));
+	pop_and_dispatch(t, pc);
 }
 
 /* Return @r unless it is EXEC_OK; go on in a new block otherwise. */
@@ -89,10 +113,14 @@ static void gen_branch(struct tx *t, const struct dinsn *in, uint32_t pc)
 
 	count(t, in, t->mask);
 	if (in->guard == VISA_OPND_NONE) {
+		rows_writeback(t, rows_live_after_branch(t, pc));
+		rows_forget(t);
 		goto_pc(t, target);
 		return;
 	}
 	taken = exec_mask(t, in);
+	rows_writeback(t, rows_live_after_branch(t, pc));
+	rows_forget(t);
 	all = LLVMAppendBasicBlockInContext(t->cx, t->fn, "taken");
 	notall = LLVMAppendBasicBlockInContext(t->cx, t->fn, "notall");
 	none = LLVMAppendBasicBlockInContext(t->cx, t->fn, "fallthrough");
@@ -115,8 +143,17 @@ static void gen_branch(struct tx *t, const struct dinsn *in, uint32_t pc)
 	args[2] = c32(t, pc);
 	r = LLVMBuildCall2(t->b, t->helper_branch_t, t->helper_branch, args, 3,
 			   "");
-	LLVMBuildRet(t->b, LLVMBuildSelect(t->b, LLVMBuildICmp(t->b, LLVMIntEQ,
-		r, c32(t, 0), ""), c32(t, EXEC_CONTROL), c32(t, EXEC_FAULT), ""));
+	/* the new top entry's block, here (jit_warp_run() did it) */
+	{
+		LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(t->cx,
+							t->fn, "rsfull");
+
+		LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ, r,
+						    c32(t, 0), ""),
+				t->dispatch, bad);
+		LLVMPositionBuilderAtEnd(t->b, bad);
+		LLVMBuildRet(t->b, c32(t, EXEC_FAULT));
+	}
 }
 
 /* An instruction the interpreter's execute() runs (ends its block). */
@@ -127,6 +164,9 @@ static void gen_helper(struct tx *t, const struct dinsn *in, uint32_t pc)
 
 	count(t, in, em);
 	flush(t);
+	/* the interpreter's code reads and writes the window */
+	rows_writeback(t, NULL);
+	rows_forget(t);
 	run = LLVMAppendBasicBlockInContext(t->cx, t->fn, "helper");
 	skip = LLVMAppendBasicBlockInContext(t->cx, t->fn, "skip");
 	LLVMBuildCondBr(t->b, LLVMBuildICmp(t->b, LLVMIntEQ, em, c32(t, 0), ""),
@@ -143,6 +183,7 @@ static void gen_helper(struct tx *t, const struct dinsn *in, uint32_t pc)
 				whole, some);
 		LLVMPositionBuilderAtEnd(t->b, whole);
 		jit_gen_shfl_warp(t, in);
+		rows_forget(t);
 		LLVMBuildBr(t->b, skip);
 		LLVMPositionBuilderAtEnd(t->b, some);
 	}
@@ -240,9 +281,19 @@ static void gen_entry(struct tx *t)
 	t->helper_branch = t->env[JIT_ENV_BRANCH];
 	t->regs = load(t, t->ptr, at(t, t->w, offsetof(struct warp, regs)), 8);
 	t->preds = load(t, t->ptr, at(t, t->w, offsetof(struct warp, preds)), 8);
+	LLVMBuildBr(t->b, t->dispatch);
+
+	/*
+	 * dispatch: the top entry of the stack, read again after every
+	 * change of the stack inside the code (a divergent branch, a pop at
+	 * a reconvergence point) so that those need not return to
+	 * jit_warp_run().  An entry settle() would pop (a call marker, no
+	 * lanes left, its reconvergence point reached) goes back to it.
+	 */
+	LLVMPositionBuilderAtEnd(t->b, t->dispatch);
 	rs = load(t, t->ptr, at(t, t->w, offsetof(struct warp, rs)), 8);
-	n = LLVMBuildZExt(t->b, load(t, t->i32, at(t, t->w,
-		offsetof(struct warp, rs_n)), 4), t->i64, "");
+	t->rs_n = load(t, t->i32, at(t, t->w, offsetof(struct warp, rs_n)), 4);
+	n = LLVMBuildZExt(t->b, t->rs_n, t->i64, "");
 	n = LLVMBuildMul(t->b, LLVMBuildSub(t->b, n, c64(t, 1), ""),
 			 c64(t, sizeof(struct rentry)), "");
 	t->top = LLVMBuildGEP2(t->b, t->i8, rs, &n, 1, "top");
@@ -251,6 +302,25 @@ static void gen_entry(struct tx *t)
 	t->mask = load(t, t->i32, at(t, t->top, offsetof(struct rentry, mask)),
 		       4);
 	t->popmask = ctpop32(t, t->mask);
+	{
+		LLVMValueRef call = load(t, LLVMInt16TypeInContext(t->cx),
+			at(t, t->top, offsetof(struct rentry, is_call)), 2);
+		LLVMValueRef unsettled = LLVMBuildOr(t->b,
+			LLVMBuildOr(t->b, LLVMBuildICmp(t->b, LLVMIntNE, call,
+				LLVMConstInt(LLVMTypeOf(call), 0, false), ""),
+				LLVMBuildICmp(t->b, LLVMIntEQ, t->mask,
+					      c32(t, 0), ""), ""),
+			LLVMBuildICmp(t->b, LLVMIntEQ, pc0, t->rpc, ""), "");
+		LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(t->cx,
+							t->fn, "settled");
+		LLVMBasicBlockRef back = LLVMAppendBasicBlockInContext(t->cx,
+							t->fn, "unsettled");
+
+		LLVMBuildCondBr(t->b, unsettled, back, go);
+		LLVMPositionBuilderAtEnd(t->b, back);
+		LLVMBuildRet(t->b, c32(t, JIT_EXIT_SETTLE));
+		LLVMPositionBuilderAtEnd(t->b, go);
+	}
 	for (uint32_t i = 0; i < t->end - t->start; i++)
 		nleaders += t->leader[i];
 	sw = LLVMBuildSwitch(t->b, pc0, t->interp_exit, nleaders);
@@ -272,6 +342,7 @@ static void gen_block(struct tx *t, uint32_t pc)
 	       kind_of(&t->m->code[pc + len - 1]) == K_INLINE)
 		len++;
 	LLVMPositionBuilderAtEnd(t->b, t->bb[pc - t->start]);
+	rows_forget(t);
 	t->ins_acc = c64(t, 0);
 	t->lane_acc = c64(t, 0);
 	t->acc_dirty = false;
@@ -305,6 +376,7 @@ static void gen_block(struct tx *t, uint32_t pc)
 			return;
 		}
 	}
+	rows_writeback(t, rows_live_at(t, pc + len));
 	goto_pc(t, pc + len);
 }
 
@@ -345,6 +417,7 @@ int jit_translate(LLVMContextRef ctx, const struct vgpu_module *m,
 
 	LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, t.fn,
 								"entry");
+	t.dispatch = LLVMAppendBasicBlockInContext(ctx, t.fn, "dispatch");
 	t.interp_exit = LLVMAppendBasicBlockInContext(ctx, t.fn, "interp");
 	for (uint32_t i = 0; i < n; i++)
 		if (t.leader[i]) {
@@ -355,9 +428,19 @@ int jit_translate(LLVMContextRef ctx, const struct vgpu_module *m,
 		}
 	LLVMPositionBuilderAtEnd(t.b, entry);
 	gen_entry(&t);
+	if (rows_init(&t, LLVMGetFirstInstruction(entry))) {
+		rows_fini(&t);
+		LLVMDisposeBuilder(t.b);
+		LLVMDisposeModule(t.mod);
+		free(t.leader);
+		free(t.bb);
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		if (t.leader[i])
 			gen_block(&t, t.start + i);
+	rows_fini(&t);
 	LLVMDisposeBuilder(t.b);
 	free(t.bb);
 	out->mod = t.mod;

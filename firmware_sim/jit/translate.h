@@ -39,10 +39,26 @@ struct tx {
 	uint8_t *leader;
 	LLVMBasicBlockRef *bb;		/* per leader */
 	LLVMBasicBlockRef interp_exit;	/* entry switch default */
+	/* reads the top entry and goes to its pc's block (translate.c) */
+	LLVMBasicBlockRef dispatch;
+	LLVMValueRef rs_n;		/* w->rs_n, read there */
 	LLVMTypeRef helper_exec_t, helper_mem_t, helper_branch_t;
 	LLVMValueRef helper_exec, helper_mem, helper_branch;
 	uint32_t n_inline, n_branch, n_helper;
+	/* register rows kept in SSA inside a block (translate_rows.c) */
+	struct row_cache *rc;
 };
+
+/* translate_rows.c: the block's register rows, and which are live */
+LLVMValueRef row_get(struct tx *t, uint16_t r);
+void row_set(struct tx *t, uint16_t r, LLVMValueRef v);
+void rows_writeback(struct tx *t, const uint64_t *live);
+void rows_forget(struct tx *t);
+void rows_reload(struct tx *t);
+const uint64_t *rows_live_at(struct tx *t, uint32_t pc);
+const uint64_t *rows_live_after_branch(struct tx *t, uint32_t pc);
+int rows_init(struct tx *t, LLVMValueRef alloca_before);
+void rows_fini(struct tx *t);
 
 /* ---- small IR helpers --------------------------------------------------- */
 
@@ -157,22 +173,21 @@ static inline LLVMValueRef src(struct tx *t, const struct dinsn *in, int slot,
 {
 	if (in->lit[slot])
 		return splat64(t, in->lit[slot][0]);
-	return load(t, t->v64, row_ptr(t, r), 8);
+	return row_get(t, r);
 }
 
 /*
- * Write @v to the lanes of @emv of row @r: a blend with the row's value
- * and a plain store.  (llvm.masked.store would save the load, but a
- * masked store cannot forward to the next instruction's load of the row,
- * in LLVM's optimiser or in the CPU: the blend is faster.)
+ * Write @v to the lanes of @emv of row @r: a blend with the row's value.
+ * (llvm.masked.store would save the load, but a masked store cannot
+ * forward to the next instruction's load of the row, in LLVM's optimiser
+ * or in the CPU: the blend is faster.)  The row goes to the warp's
+ * register window at the end of the block, if a later instruction may
+ * read it (translate_rows.c).
  */
 static inline void write_row(struct tx *t, uint16_t r, LLVMValueRef v,
 		      LLVMValueRef emv)
 {
-	LLVMValueRef p = row_ptr(t, r);
-
-	store(t, LLVMBuildSelect(t->b, emv, v, load(t, t->v64, p, 8), ""), p,
-	      8);
+	row_set(t, r, LLVMBuildSelect(t->b, emv, v, row_get(t, r), ""));
 }
 
 static inline LLVMValueRef pred_ptr(struct tx *t, uint16_t p)
@@ -298,5 +313,6 @@ void jit_gen_shfl_warp(struct tx *t, const struct dinsn *in);
 /* translate_mem.c */
 void jit_gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
 		 LLVMValueRef em);
+bool jit_mem_inline(const struct dinsn *in);
 
 #endif /* VGPU_JIT_TRANSLATE_H */

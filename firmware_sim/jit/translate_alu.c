@@ -414,6 +414,19 @@ void jit_gen_inline(struct tx *t, const struct dinsn *in, uint32_t pc)
 	if (in->op == VISA_OP_LD || in->op == VISA_OP_ST) {
 		/* guard false everywhere: nothing happens, no fault */
 		flush(t);
+		/*
+		 * The rows it uses are fetched before its code branches, so
+		 * that every path through it leaves them held
+		 * (translate_rows.c).
+		 */
+		if (jit_mem_inline(in)) {
+			if (in->a != VISA_OPND_NONE && !in->lit[0])
+				row_get(t, in->a);
+			if (in->op == VISA_OP_ST && !in->lit[1])
+				row_get(t, in->b);
+			if (in->op == VISA_OP_LD)
+				row_get(t, in->d);
+		}
 		if (in->guard != VISA_OPND_NONE) {
 			run = LLVMAppendBasicBlockInContext(t->cx, t->fn, "ld");
 			skip = LLVMAppendBasicBlockInContext(t->cx, t->fn, "noop");

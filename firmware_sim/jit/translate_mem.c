@@ -28,6 +28,7 @@ static void mem_slow(struct tx *t, const struct dinsn *in, uint32_t pc,
 	LLVMBasicBlockRef bad, ok;
 
 	set_top_pc(t, pc + 1);
+	rows_writeback(t, NULL);	/* exec_mem() reads the window */
 	r = LLVMBuildCall2(t->b, t->helper_mem_t, t->helper_mem, args, 3, "");
 	fault = LLVMBuildICmp(t->b, LLVMIntNE, r, c32(t, EXEC_OK), "");
 	bad = LLVMAppendBasicBlockInContext(t->cx, t->fn, "memfault");
@@ -36,6 +37,7 @@ static void mem_slow(struct tx *t, const struct dinsn *in, uint32_t pc,
 	LLVMPositionBuilderAtEnd(t->b, bad);
 	LLVMBuildRet(t->b, r);
 	LLVMPositionBuilderAtEnd(t->b, ok);
+	rows_reload(t);			/* ... and may have written some */
 }
 
 /* ld.param of a kernel parameter: one address for all lanes. */
@@ -84,6 +86,15 @@ static void gen_param_load(struct tx *t, const struct dinsn *in, uint32_t pc,
 	write_row(t, in->d, splat(t, v), mask_vec(t, em));
 	LLVMBuildBr(t->b, done);
 	LLVMPositionBuilderAtEnd(t->b, done);
+}
+
+/*
+ * Whether the code inlines @in (a load or store) or always calls
+ * exec_mem(): the liveness of rows needs to know (translate_rows.c).
+ */
+bool jit_mem_inline(const struct dinsn *in)
+{
+	return param_load_ok(in) || mem_fast_ok(in);
 }
 
 /* Where a fast access goes: a host base and each lane's offset from it. */
@@ -228,6 +239,12 @@ void jit_gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
 
 	/* the interpreter's first step on this path: resolve the first lane */
 	LLVMPositionBuilderAtEnd(t->b, fill);
+	/*
+	 * No row value lives across the call: the rows go to the window
+	 * and come back after it.  (Vectors live across a call are spilled,
+	 * and LLVM may spill them where they are made, on the fast path.)
+	 */
+	rows_writeback(t, NULL);
 	{
 		LLVMTypeRef at_[7] = { t->ptr, t->i32, t->i32, t->i32, t->i64,
 				       t->i32, t->i32 };
@@ -248,6 +265,8 @@ void jit_gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
 		LLVMBuildRet(t->b, c32(t, EXEC_FAULT));
 	}
 	LLVMPositionBuilderAtEnd(t->b, again);
+	rows_reload(t);
+	addr = LLVMBuildAdd(t->b, src(t, in, 0, in->a), splat64(t, in->imm), "");
 	c2 = mem_check(t, in, addr, emv, a0);
 	from2 = LLVMGetInsertBlock(t->b);
 	LLVMBuildCondBr(t->b, c2.ok, fast, slow);
@@ -296,8 +315,14 @@ void jit_gen_mem(struct tx *t, const struct dinsn *in, uint32_t pc,
 			} else {
 				LLVMValueRef v = load(t, vt, p, es);
 
-				write_row(t, in->d, widen(t, v, bits,
-					in->type == VISA_T_S32), emv);
+				/*
+				 * Every lane is active here: no blend.  (A
+				 * blend lets the back end fold it into
+				 * merge-masked loads, which were 3x slower
+				 * on reduce's strided loads, AMD EPYC.)
+				 */
+				row_set(t, in->d, widen(t, v, bits,
+					in->type == VISA_T_S32));
 			}
 		}
 		LLVMBuildBr(t->b, done);

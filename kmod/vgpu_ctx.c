@@ -58,6 +58,20 @@ void vgpu_ctx_free_work(struct work_struct *work)
 		vgpu_ctx_free(ctx);
 }
 
+/**
+ * vgpu_ctx_reap() - finish the teardown of contexts released under the lock
+ * @dev: the device; vgpu_dev.lock not held.
+ *
+ * Called when an ioctl returns and when a file is released, so that a
+ * program sees the memory of a context it destroyed (or the firmware
+ * let go of) accounted back by then, as when the teardown ran in place.
+ */
+void vgpu_ctx_reap(struct vgpu_dev *dev)
+{
+	if (!llist_empty(&dev->ctx_free))
+		flush_work(&dev->ctx_free_work);
+}
+
 static void vgpu_ctx_release_locked(struct kref *ref)
 {
 	struct vgpu_ctx *ctx = container_of(ref, struct vgpu_ctx, ref);
@@ -74,7 +88,8 @@ static void vgpu_ctx_release_locked(struct kref *ref)
  * lock order in vgpu_managed.c: a CPU fault on a managed page holds the
  * object's lock while it posts a TLB flush).  So when this is the last
  * reference, the teardown runs from a work item instead, outside the lock
- * (lockdep on the debug kernel found the inversion).
+ * (lockdep on the debug kernel found the inversion), which the ioctl that
+ * released it waits for on its way out (vgpu_ctx_reap()).
  */
 static void vgpu_ctx_release_deferred(struct vgpu_deferred *d)
 {

@@ -614,6 +614,7 @@ int vgpu_ioctl_ctx_status(struct vgpu_file *vf, void *data);
 struct vgpu_ctx *vgpu_ctx_lookup(struct vgpu_file *vf, u32 handle);
 void vgpu_ctx_put(struct vgpu_ctx *ctx);
 void vgpu_ctx_free_work(struct work_struct *work);
+void vgpu_ctx_reap(struct vgpu_dev *dev);
 int vgpu_ctx_destroy(struct vgpu_file *vf, struct vgpu_ctx *ctx);
 int vgpu_ctx_usable(struct vgpu_ctx *ctx);
 void vgpu_ctx_kill(struct vgpu_ctx *ctx, const struct vgpu_fault *fault,

@@ -324,6 +324,8 @@ static long vgpu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 					   desc->name, arg);
 	}
 	ret = desc->fn(vf, &args);
+	/* What the call released under the lock is gone when it returns. */
+	vgpu_ctx_reap(dev);
 	/* An older program gets the fields it knows, and no more. */
 	if (!ret && (_IOC_DIR(cmd) & _IOC_READ) &&
 	    copy_to_user(uarg, &args, min(usize, ksize)))
@@ -400,6 +402,7 @@ static int vgpu_release(struct inode *inode, struct file *filp)
 	 * dispatcher just before FW_ATTACH may still have created something.
 	 */
 	vgpu_file_cleanup(vf);
+	vgpu_ctx_reap(dev);
 	mutex_lock(&dev->lock);
 	list_del(&vf->node);
 	mutex_unlock(&dev->lock);
